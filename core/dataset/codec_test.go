@@ -1,0 +1,327 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"hash/crc32"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden packs in testdata")
+
+// tinyPack is the pack whose encoding TestEncodeLayout works out by hand.
+func tinyPack() *Pack {
+	var a, b, c [Pixels]uint8
+	a[0], a[1], a[30] = 255, 128, 9
+	c[783] = 1
+	train, test := NewSet(2, 0), NewSet(1, 0)
+	train.Append(7, a[:])
+	train.Append(0, b[:])
+	test.Append(9, c[:])
+	return &Pack{Train: train, Test: test}
+}
+
+// goldens are the packs kept in testdata, which also seed FuzzDecode.
+var goldens = []struct {
+	file string
+	pack func() *Pack
+}{
+	{"tiny.mnpk", tinyPack},
+	{"empty.mnpk", func() *Pack { return &Pack{Train: NewSet(0, 0), Test: NewSet(0, 0)} }},
+	{"strokes.mnpk", func() *Pack {
+		r := rand.New(rand.NewPCG(1, 2))
+		return &Pack{Train: strokeSet(r, 3), Test: strokeSet(r, 2)}
+	}},
+}
+
+// encode returns the encoding of p, failing t on error.
+func encode(t testing.TB, p *Pack) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Encode(&buf, p); err != nil {
+		t.Fatalf("Encode: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// build returns a pack with the given header counts and payload and a
+// correct checksum, so that the decoder gets past the checksum.
+func build(n0, n1, nnz0, nnz1 uint32, payload ...byte) []byte {
+	b := []byte{'M', 'N', 'P', 'K', Version, 0, Rows, Cols}
+	for _, v := range []uint32{n0, n1, nnz0, nnz1, uint32(len(payload))} {
+		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+	}
+	sum := crc32.Update(crc32.ChecksumIEEE(b), crc32.IEEETable, payload)
+	b = append(b, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
+	return append(b, payload...)
+}
+
+func TestEncodeLayout(t *testing.T) {
+	// Worked out by hand from the table in doc.go for tinyPack.
+	header := []byte{
+		'M', 'N', 'P', 'K', 1, 0, 28, 28,
+		2, 0, 0, 0, 1, 0, 0, 0, // train and test images
+		3, 0, 0, 0, 1, 0, 0, 0, // train and test non-zero pixels
+		17, 0, 0, 0, // payload length: 3 + 10 + 4
+	}
+	payload := []byte{
+		7, 0, 9, // labels
+		2, 0, 2, 28, 1, // train 0: 2 runs, pixels 0–1 and 30 (28 zeros after 1)
+		0,             // train 1: no runs
+		1, 0x8f, 6, 1, // test 0: 1 run, 783 zeros (uvarint 0x8f 0x06), 1 pixel
+		255, 128, 9, 1, // grey levels
+	}
+	sum := crc32.ChecksumIEEE(append(bytes.Clone(header), payload...))
+	want := append(append(header, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)), payload...)
+	if got := encode(t, tinyPack()); !bytes.Equal(got, want) {
+		t.Errorf("Encode(tinyPack) =\n% x\nwant\n% x", got, want)
+	}
+}
+
+func TestGoldenPacks(t *testing.T) {
+	for _, g := range goldens {
+		t.Run(g.file+" matches its encoding", func(t *testing.T) {
+			path := filepath.Join("testdata", g.file)
+			enc := encode(t, g.pack())
+			if *update {
+				if err := os.WriteFile(path, enc, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(enc, want) {
+				t.Errorf("encoding differs from %s; the format changed, so bump Version", path)
+			}
+			p, err := Decode(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPacksEqual(t, p, g.pack())
+		})
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	checker := make([]uint8, Pixels)
+	for j := 0; j < Pixels; j += 2 {
+		checker[j] = uint8(1 + j%255)
+	}
+	lastPixel := make([]uint8, Pixels)
+	lastPixel[Pixels-1] = 200
+	tests := []struct {
+		name        string
+		train, test *Set
+	}{
+		{"empty sets", NewSet(0, 0), NewSet(0, 0)},
+		{"an all-zero image", imageSet(filled(0)), NewSet(0, 0)},
+		{"an all-255 image", NewSet(0, 0), imageSet(filled(255))},
+		{"a checkerboard with the most runs", imageSet(checker), imageSet(checker, checker)},
+		{"only the last pixel set", imageSet(lastPixel), imageSet(filled(1))},
+		{"random noise of every density", noiseSet(r, 200), noiseSet(r, 50)},
+		{"stroke images", strokeSet(r, 300), strokeSet(r, 100)},
+		{"hand-made sets", tinyPack().Train, tinyPack().Test},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" survive Encode then Decode", func(t *testing.T) {
+			want := &Pack{Train: tt.train, Test: tt.test}
+			enc := encode(t, want)
+			got, err := Decode(enc)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			checkPacksEqual(t, got, want)
+			for _, s := range []*Set{got.Train, got.Test} {
+				if err := s.Validate(); err != nil {
+					t.Errorf("decoded set is invalid: %v", err)
+				}
+			}
+			got, err = Read(iotest.OneByteReader(bytes.NewReader(enc)), int64(len(enc)))
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			checkPacksEqual(t, got, want)
+		})
+	}
+}
+
+func TestDecodeCopiesInput(t *testing.T) {
+	enc := encode(t, tinyPack())
+	p, err := Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(enc)
+	checkPacksEqual(t, p, tinyPack())
+}
+
+func TestDecodeAllocatesOncePerSlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	allocs := func(n int) float64 {
+		enc := encode(t, &Pack{Train: strokeSet(r, n), Test: strokeSet(r, n/4)})
+		return testing.AllocsPerRun(10, func() {
+			if _, err := Decode(enc); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(8), allocs(800)
+	if small != large || large > 11 {
+		t.Errorf("Decode made %v allocations for 10 images and %v for 1,000, want the same few", small, large)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tiny := func(edit func(b []byte) []byte) func() []byte {
+		return func() []byte { return edit(encode(t, tinyPack())) }
+	}
+	tests := []struct {
+		name  string
+		input func() []byte
+		is    error  // wanted sentinel, or
+		text  string // wanted substring of a FormatError
+	}{
+		{"wrong magic is rejected", tiny(func(b []byte) []byte { b[0] = 'X'; return b }), nil, `magic "XNPK"`},
+		{"wrong magic in a short input is rejected", func() []byte { return []byte("MX") }, nil, `magic "MX"`},
+		{"version 2 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 2; return b }), ErrVersion, "version 2, want 1; rebuild with `make data`"},
+		{"27 rows are rejected", tiny(func(b []byte) []byte { b[6] = 27; return b }), nil, "27×28"},
+		{"too many train images are rejected", func() []byte { return build(MaxImages+1, 0, 0, 0, 0, 0) }, nil, "1048577 train images, more than"},
+		{"too many test images are rejected", func() []byte { return build(0, 1<<31, 0, 0) }, nil, "2147483648 test images, more than"},
+		{"more non-zero pixels than pixels are rejected", func() []byte { return build(1, 0, 785, 0, 0, 0) }, nil, "785 non-zero pixels in 1 train"},
+		{"a payload too short for the counts is rejected", func() []byte { return build(2, 0, 0, 0, 0, 0, 0) }, nil, "want at least 4"},
+		{"a truncated payload returns ErrUnexpectedEOF", tiny(func(b []byte) []byte { return b[:len(b)-1] }), io.ErrUnexpectedEOF, "header says"},
+		{"a trailing byte is rejected", tiny(func(b []byte) []byte { return append(b, 0) }), nil, "1 trailing bytes"},
+		{"a changed grey level returns ErrChecksum", tiny(func(b []byte) []byte { b[len(b)-1]++; return b }), ErrChecksum, "computed"},
+		{"a changed header count returns ErrChecksum", tiny(func(b []byte) []byte { b[16]--; return b }), ErrChecksum, "header says"},
+		{"label 10 is rejected", func() []byte { return build(1, 0, 0, 0, 10, 0) }, nil, "train image 0 has label 10"},
+		{"a test label of 12 is rejected", func() []byte { return build(0, 1, 0, 0, 12, 0) }, nil, "test image 0 has label 12"},
+		{"a zero grey level is rejected", func() []byte { return build(1, 0, 1, 0, 0, 1, 0, 1, 0) }, nil, "grey level 0 of 1 is zero"},
+		{"a run past pixel 784 is rejected", func() []byte { return build(1, 0, 2, 0, 0, 1, 0x8e, 6, 3, 5, 5) }, nil, "run ends at pixel 785"},
+		{"an empty run is rejected", func() []byte { return build(1, 0, 0, 0, 0, 1, 0, 0) }, nil, "empty run"},
+		{"393 runs are rejected", func() []byte { return build(1, 0, 0, 0, 0, 0x89, 3) }, nil, "393 runs"},
+		{"a three-byte varint is rejected", func() []byte { return build(1, 0, 0, 0, 0, 0x80, 0x80, 0) }, nil, "bad run count"},
+		{"run headers ending inside an image are rejected", func() []byte { return build(1, 0, 1, 0, 0, 1, 5, 7) }, nil, "bad run header"},
+		{"runs covering fewer pixels than declared are rejected", func() []byte { return build(1, 0, 2, 0, 0, 1, 0, 1, 7, 7) }, nil, "runs cover 1 non-zero pixels, header declares 2"},
+		{"runs covering more pixels than declared are rejected", func() []byte { return build(1, 0, 1, 0, 0, 1, 0, 2, 7) }, nil, "more non-zero pixels than the header declares"},
+		{"unused run header bytes are rejected", func() []byte { return build(1, 0, 0, 0, 0, 0, 0) }, nil, "1 unused bytes"},
+	}
+	seen := map[string]string{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Decode(tt.input())
+			if err == nil {
+				t.Fatalf("Decode succeeded with %d+%d images, want an error", p.Train.Len(), p.Test.Len())
+			}
+			msg := err.Error()
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("Decode error %q does not match %v", msg, tt.is)
+			}
+			var fe FormatError
+			if tt.is == nil && !errors.As(err, &fe) {
+				t.Errorf("Decode error %q is not a FormatError", msg)
+			}
+			if !strings.HasPrefix(msg, "dataset: ") || !strings.Contains(msg, tt.text) {
+				t.Errorf("Decode error %q, want it to start with \"dataset: \" and contain %q", msg, tt.text)
+			}
+			if other, ok := seen[msg]; ok {
+				t.Errorf("Decode error %q is the same as for %q", msg, other)
+			}
+			seen[msg] = tt.name
+		})
+	}
+}
+
+func TestPrefixesReturnErrUnexpectedEOF(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	enc := encode(t, &Pack{Train: strokeSet(r, 2), Test: tinyPack().Test})
+	for n := range len(enc) {
+		if _, err := Decode(enc[:n]); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("Decode of the first %d of %d bytes: %v, want io.ErrUnexpectedEOF", n, len(enc), err)
+		}
+		if _, err := Read(bytes.NewReader(enc[:n]), 1<<20); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("Read of the first %d of %d bytes: %v, want io.ErrUnexpectedEOF", n, len(enc), err)
+		}
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	errBoom := errors.New("boom")
+	enc := encode(t, tinyPack())
+	tests := []struct {
+		name  string
+		r     io.Reader
+		limit int64
+		is    error
+		text  string
+	}{
+		{"a pack over the limit is rejected", bytes.NewReader(enc), int64(len(enc) - 1), nil, "more than the limit"},
+		{"a trailing byte is rejected", bytes.NewReader(append(bytes.Clone(enc), 0)), 1 << 20, nil, "trailing bytes"},
+		{"a failing reader in the header returns its error", iotest.ErrReader(errBoom), 1 << 20, errBoom, "read header"},
+		{"a failing reader in the payload returns its error", io.MultiReader(bytes.NewReader(enc[:40]), iotest.ErrReader(errBoom)), 1 << 20, errBoom, "pack ends after 40"},
+		{"a failing reader after the payload returns its error", io.MultiReader(bytes.NewReader(enc), iotest.ErrReader(errBoom)), 1 << 20, errBoom, "read"},
+		{"a bad version returns ErrVersion before reading on", bytes.NewReader([]byte("MNPK\x07\x00")), 1 << 20, ErrVersion, "version 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(tt.r, tt.limit)
+			if err == nil || !strings.Contains(err.Error(), tt.text) || tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("Read error %v, want %v containing %q", err, tt.is, tt.text)
+			}
+		})
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	bad := tinyPack().Train
+	bad.Labels[1] = 10
+	tests := []struct {
+		name string
+		p    *Pack
+		text string
+	}{
+		{"a nil pack is rejected", nil, "needs both"},
+		{"a missing test set is rejected", &Pack{Train: NewSet(0, 0)}, "needs both"},
+		{"a zero Set is rejected", &Pack{Train: &Set{}, Test: NewSet(0, 0)}, "encode train set"},
+		{"an invalid label is rejected", &Pack{Train: NewSet(0, 0), Test: bad}, "encode test set: dataset: image 1 has label 10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := Encode(&buf, tt.p)
+			if err == nil || !strings.Contains(err.Error(), tt.text) {
+				t.Errorf("Encode error %v, want one containing %q", err, tt.text)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("Encode wrote %d bytes before failing", buf.Len())
+			}
+		})
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	want := &Pack{Train: strokeSet(r, 10_000), Test: NewSet(0, 0)}
+	packed := encode(b, want)
+	got, err := Decode(packed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	checkPacksEqual(b, got, want)
+	b.SetBytes(int64(len(packed)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(packed); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package softmax
+
+import (
+	"fmt"
+
+	"softmaxdemo/core/dataset"
+)
+
+// Float is the set of element types the kernels work in.
+type Float interface{ ~float32 | ~float64 }
+
+// Examples is a set of labelled sparse examples in compressed-sparse-row
+// form: example i has features Index[Start[i]:Start[i+1]] (increasing, each
+// below d) with values Value[Start[i]:Start[i+1]] and label Labels[i] < K.
+type Examples[F Float] struct {
+	Labels []uint8
+	Start  []int32
+	Index  []uint16
+	Value  []F
+}
+
+// FromSet converts a dataset.Set to Examples with pixel values scaled to
+// [0, 1] (grey level / 255). The labels, starts and indices are shared with
+// s, not copied; only the values are new.
+func FromSet[F Float](s *dataset.Set) *Examples[F] {
+	v := make([]F, len(s.Value))
+	for i, g := range s.Value {
+		v[i] = F(g) / 255
+	}
+	return &Examples[F]{Labels: s.Labels, Start: s.Start, Index: s.Index, Value: v}
+}
+
+// Len returns the number of examples.
+func (x *Examples[F]) Len() int { return len(x.Labels) }
+
+// Example returns the features of example i, sharing x's memory.
+func (x *Examples[F]) Example(i int) (index []uint16, value []F) {
+	a, b := x.Start[i], x.Start[i+1]
+	return x.Index[a:b], x.Value[a:b]
+}
+
+// Check reports whether every example of x is well formed for a model with
+// d features. Training and evaluation trust their input; call Check once on
+// data that did not come from a validated dataset.Set.
+func (x *Examples[F]) Check(d int) error {
+	if len(x.Start) != len(x.Labels)+1 || len(x.Index) != len(x.Value) {
+		return fmt.Errorf("softmax: %d labels, %d starts, %d indices, %d values do not agree",
+			len(x.Labels), len(x.Start), len(x.Index), len(x.Value))
+	}
+	if len(x.Start) > 0 && (x.Start[0] != 0 || int(x.Start[len(x.Start)-1]) != len(x.Index)) {
+		return fmt.Errorf("softmax: starts do not cover the indices")
+	}
+	for i, y := range x.Labels {
+		if y >= K {
+			return fmt.Errorf("softmax: example %d has label %d, want 0..%d", i, y, K-1)
+		}
+		if x.Start[i+1] < x.Start[i] {
+			return fmt.Errorf("softmax: example %d has a negative length", i)
+		}
+		idx, _ := x.Example(i)
+		for t, j := range idx {
+			if int(j) >= d || (t > 0 && j <= idx[t-1]) {
+				return fmt.Errorf("softmax: example %d has feature %d out of order or range (d = %d)", i, j, d)
+			}
+		}
+	}
+	return nil
+}

