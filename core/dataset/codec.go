@@ -137,6 +137,15 @@ func Decode(b []byte) (*Pack, error) {
 	n := int(h.n[0]) + int(h.n[1])
 	nnz := int(h.nnz[0]) + int(h.nnz[1])
 	labels, runs, greys := payload[:n], payload[n:len(payload)-nnz], payload[len(payload)-nnz:]
+	for i, l := range labels {
+		if l >= Classes {
+			s, j := 0, i
+			if j >= int(h.n[0]) {
+				s, j = 1, j-int(h.n[0])
+			}
+			return nil, imageError(setNames[s], j, fmt.Sprintf("label %d, want 0..9", l))
+		}
+	}
 	if i := bytes.IndexByte(greys, 0); i >= 0 {
 		return nil, FormatError(fmt.Sprintf("grey level %d of %d is zero", i, nnz))
 	}
@@ -152,11 +161,6 @@ func Decode(b []byte) (*Pack, error) {
 		copy(set.Labels, labels[:ns])
 		copy(set.Value, greys[:nz])
 		labels, greys = labels[ns:], greys[nz:]
-		for i, l := range set.Labels {
-			if l >= Classes {
-				return nil, FormatError(fmt.Sprintf("%s image %d has label %d, want 0..9", setNames[s], i, l))
-			}
-		}
 		if runs, err = decodeRuns(set, runs, setNames[s]); err != nil {
 			return nil, err
 		}

@@ -36,8 +36,8 @@ func main() {
 
 type options struct {
 	data, idx, preset, save, init string
-	every                          int
-	cfg                            train.Config
+	every                         int
+	cfg                           train.Config
 }
 
 func parse(args []string, out io.Writer) (*options, error) {
