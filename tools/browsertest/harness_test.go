@@ -1,0 +1,197 @@
+package browsertest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	chrome string // the browser binary, "" if none
+	root   string // the site root: the repository
+)
+
+func TestMain(m *testing.M) {
+	chrome = findChrome()
+	root, _ = filepath.Abs("../..")
+	os.Exit(m.Run())
+}
+
+// findChrome returns the first Chromium or Chrome on this machine.
+func findChrome() string {
+	if c := os.Getenv("CHROME"); c != "" {
+		return c
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// needBrowser skips the test without a browser, or fails it under CI.
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if chrome == "" {
+		msg := "no Chromium or Chrome found: install it (Debian: apt-get install -y chromium) or set CHROME to its path"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	for _, f := range []string{"web/app.wasm", "web/worker.wasm", "web/wasm_exec.js", "app.js", "app-worker.js"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Fatalf("%s is missing: run `make site` first (make test does)", f)
+		}
+	}
+}
+
+// server is a running tools/serve.
+type server struct {
+	URL string
+	cmd *exec.Cmd
+}
+
+// startServer builds and starts tools/serve on a free port.
+func startServer(t *testing.T) *server {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "serve")
+	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
+		t.Fatalf("building tools/serve: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-root", root, "-quiet")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd}
+	t.Cleanup(s.stop)
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the server's address: %v", err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("unexpected first line from the server: %q", line)
+	}
+	s.URL = strings.TrimSpace(line[i:])
+	return s
+}
+
+func (s *server) stop() {
+	if s.cmd.Process != nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+	}
+}
+
+// newBrowser starts headless Chromium with a fresh profile and returns a
+// context for its first tab. Every test gets its own browser, so service
+// workers and caches never leak between tests.
+func newBrowser(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chrome),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.WindowSize(1400, 1100),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	ctx, cancelT := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	if err := chromedp.Do(ctx, chromedp.Sleep(0)); err != nil {
+		t.Fatalf("starting %s: %v", chrome, err)
+	}
+	return ctx
+}
+
+// waitState waits until #status has data-state equal to one of states,
+// failing with the page's status and error text if it takes longer than d.
+func waitState(t *testing.T, ctx context.Context, d time.Duration, states ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		state, err := eval[string](ctx, `(document.getElementById("status")||{getAttribute(){return ""}}).getAttribute("data-state")||""`)
+		if err != nil {
+			t.Fatalf("reading #status: %v", err)
+		}
+		for _, s := range states {
+			if state == s {
+				return state
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status is %q after %v, want one of %v; page says: %s", state, d, states, pageText(ctx))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pageText returns the status line and error banner, for failure messages.
+func pageText(ctx context.Context) string {
+	status, _ := eval[string](ctx, `(document.getElementById("status")||{}).textContent||""`)
+	errText, _ := eval[string](ctx, `(document.getElementById("error")||{}).textContent||""`)
+	return fmt.Sprintf("status %q, error %q", status, errText)
+}
+
+// attr reads one attribute of the first element matching sel.
+func attr(t *testing.T, ctx context.Context, sel, name string) string {
+	t.Helper()
+	v, err := eval[string](ctx, fmt.Sprintf(`(document.querySelector(%q)||{getAttribute(){return "<missing>"}}).getAttribute(%q)||""`, sel, name))
+	if err != nil {
+		t.Fatalf("reading %s[%s]: %v", sel, name, err)
+	}
+	return v
+}
+
+// setField replaces an input's text by typing, as a person would.
+func setField(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	sel := "#" + id
+	if err := chromedp.Do(ctx,
+		chromedp.Click(sel),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q).select(), true`, sel))(ctx, tg)
+			return err
+		}),
+		chromedp.SendKeys(sel, "\b"),
+		chromedp.SendKeys(sel, value),
+	); err != nil {
+		t.Fatalf("typing %q into %s: %v", value, sel, err)
+	}
+}
+
+func click(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click("#"+id)); err != nil {
+		t.Fatalf("clicking #%s: %v", id, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](ctx context.Context, js string) (T, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js))
+}

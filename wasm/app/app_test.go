@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCanonicalHTMLSortsAttributes(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"attributes in any order", `<span id="a" class="b" data-x="1">t</span>`, `<span class="b" data-x="1" id="a">t</span>`},
+		{"a bare attribute", `<input value="1" disabled type="text">`, `<input disabled type="text" value="1">`},
+		{"a self-closing tag", `<meta name="a" content="b" />`, `<meta content="b" name="a"/>`},
+		{"quoted text with spaces and brackets", `<p title="a > b" id="x">`, `<p id="x" title="a > b">`},
+		{"tags without attributes are untouched", `<div><p>x</p></div>`, `<div><p>x</p></div>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(canonicalHTML([]byte(tt.in))); got != tt.want {
+				t.Errorf("got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestIndexHTMLIsCurrent regenerates the static site and compares its
+// index.html with the committed one. If it fails, run `make site` and
+// commit index.html.
+func TestIndexHTMLIsCurrent(t *testing.T) {
+	out := t.TempDir()
+	t.Chdir("../..")
+	if err := run([]string{"-out", out}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("index.html is out of date: run `make site` and commit it")
+	}
+	for _, s := range [][]byte{[]byte(`src="http`), []byte(`href="http`)} {
+		if bytes.Contains(got, s) {
+			t.Errorf("index.html loads something from another host (%s)", s)
+		}
+	}
+	for _, id := range []string{"status", "error", "train", "pause", "step", "reset", "lr", "batch", "l2", "epochs", "seed", "dataset",
+		"loss-chart", "epoch", "examples-per-second", "test-accuracy", "weights", "confusion", "draw-pad", "clear", "input-preview", "prediction", "probabilities"} {
+		if !bytes.Contains(got, []byte(`id="`+id+`"`)) {
+			t.Errorf("the page has no element with id %q", id)
+		}
+	}
+}

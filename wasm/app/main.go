@@ -1,0 +1,61 @@
+// Command app is the page. It has two lives:
+//
+//   - compiled to WebAssembly (web/app.wasm), it runs the page in the
+//     browser;
+//   - run natively (go run ./wasm/app), it writes the static site:
+//     index.html and go-app's support files at the repository root, with
+//     web/ holding our assets.
+//
+// Both call ui.Routes, because the static generator needs the same routes.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"softmaxdemo/wasm/ui"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func main() {
+	ui.Routes()
+	app.RunWhenOnBrowser() // in the browser, this runs the page and never returns
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "app:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("app", flag.ContinueOnError)
+	out := fs.String("out", ".", "directory to write the static site into (the repository root)")
+	web := fs.String("web", "web", "the web directory whose files name the version")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ui.Routes() // already done in main; the tests call run directly
+	version, err := siteVersion(*web)
+	if err != nil {
+		return err
+	}
+	if err := app.GenerateStaticWebsite(*out, ui.Handler(version)); err != nil {
+		return fmt.Errorf("writing the static site: %w", err)
+	}
+	index := filepath.Join(*out, "index.html")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(b, []byte(`id="draw-pad"`)) {
+		return fmt.Errorf("the generated %s is not the page (%.40q...): is the route registered?", index, b)
+	}
+	if err := os.WriteFile(index, canonicalHTML(b), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote the static site to %s (version %s)\n", *out, version)
+	return nil
+}

@@ -1,0 +1,212 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/wasm/protocol"
+)
+
+// wait bounds every wait for an event, so that a hang fails the test.
+const wait = 20 * time.Second
+
+// fakeEnv serves files from memory and has a clock that moves by tick on
+// every reading, so slicing and pacing are deterministic.
+type fakeEnv struct {
+	mu    sync.Mutex
+	files map[string][]byte
+	now   time.Time
+	tick  time.Duration
+}
+
+func newEnv(tick time.Duration) *fakeEnv {
+	return &fakeEnv{files: map[string][]byte{}, now: time.Unix(0, 0), tick: tick}
+}
+
+func (e *fakeEnv) Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error) {
+	if url == "panic" {
+		panic("fetch exploded")
+	}
+	e.mu.Lock()
+	b, ok := e.files[url]
+	e.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("fetching %s: HTTP 404 Not Found", url)
+	}
+	for i := int64(0); i < int64(len(b)); i += 1000 {
+		progress(i, 0) // as if Content-Length were missing
+	}
+	return bytes.Clone(b), nil
+}
+
+func (e *fakeEnv) Now() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now = e.now.Add(e.tick)
+	return e.now
+}
+
+func (e *fakeEnv) Yield() { runtime.Gosched() }
+
+// serve makes b available at url and returns the Load command for it.
+func (e *fakeEnv) serve(name, url string, b []byte) protocol.Load {
+	e.mu.Lock()
+	e.files[url] = b
+	e.mu.Unlock()
+	sum := sha256.Sum256(b)
+	return protocol.Load{Name: name, URL: url, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))}
+}
+
+// harness runs a session for one test.
+type harness struct {
+	t   *testing.T
+	in  chan protocol.Msg
+	out chan protocol.Msg
+}
+
+func start(t *testing.T, env Env) *harness {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, in: make(chan protocol.Msg, 64), out: make(chan protocol.Msg, 16)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, h.in, h.out, env)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(wait):
+			t.Error("the session did not stop when its context was cancelled")
+		}
+	})
+	return h
+}
+
+func (h *harness) send(m protocol.Msg) { h.in <- m }
+
+// next returns the next event. Every event must survive the wire: it is
+// encoded and decoded and must come back equal.
+func (h *harness) next() protocol.Msg {
+	h.t.Helper()
+	select {
+	case m := <-h.out:
+		env, bulk, err := protocol.Encode(m)
+		if err != nil {
+			h.t.Fatalf("event %#v cannot be encoded: %v", m, err)
+		}
+		back, err := protocol.Decode(env, bulk)
+		if err != nil {
+			h.t.Fatalf("event %s cannot be decoded: %v", env, err)
+		}
+		if !reflect.DeepEqual(normal(back), normal(m)) {
+			h.t.Fatalf("event changed on the wire:\n got %#v\nwant %#v", back, m)
+		}
+		return m
+	case <-time.After(wait):
+		h.t.Fatalf("no event within %v", wait)
+	}
+	return nil
+}
+
+// normal maps empty slices to nil, which JSON does not tell apart.
+func normal(m protocol.Msg) protocol.Msg {
+	if s, ok := m.(protocol.Samples); ok && len(s.Labels) == 0 {
+		return protocol.Samples{}
+	}
+	return m
+}
+
+// until returns the events up to and including the first for which
+// match is true.
+func (h *harness) until(match func(protocol.Msg) bool) []protocol.Msg {
+	h.t.Helper()
+	var all []protocol.Msg
+	for {
+		m := h.next()
+		all = append(all, m)
+		if match(m) {
+			return all
+		}
+		if len(all) > 1e6 {
+			h.t.Fatal("the awaited event never came")
+		}
+	}
+}
+
+// untilType returns the events up to the first of type T, and that event.
+func untilType[T protocol.Msg](h *harness) ([]protocol.Msg, T) {
+	h.t.Helper()
+	all := h.until(func(m protocol.Msg) bool { _, ok := m.(T); return ok })
+	return all, all[len(all)-1].(T)
+}
+
+// done reports whether m is the Progress that ends a run.
+func done(m protocol.Msg) bool {
+	p, ok := m.(protocol.Progress)
+	return ok && p.State == "done"
+}
+
+// only returns the events of type T in all.
+func only[T protocol.Msg](all []protocol.Msg) []T {
+	var out []T
+	for _, m := range all {
+		if v, ok := m.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// synthPack returns an encoded pack of images in which digit c is a bright
+// bar on rows 2c+3..2c+4 plus scattered noise: easy to learn, with every
+// class present in both sets (labels cycle 0..9).
+func synthPack(t *testing.T, train, test int) []byte {
+	t.Helper()
+	r := rand.New(rand.NewPCG(1, 2))
+	set := func(n int) *dataset.Set {
+		s := dataset.NewSet(n, 80)
+		px := make([]uint8, dataset.Pixels)
+		for i := range n {
+			clear(px)
+			y := i % dataset.Classes
+			for _, row := range []int{2*y + 3, 2*y + 4} {
+				for col := 4 + r.IntN(3); col < 24-r.IntN(3); col++ {
+					px[row*dataset.Cols+col] = uint8(150 + r.IntN(106))
+				}
+			}
+			for range 20 {
+				px[r.IntN(dataset.Pixels)] = uint8(1 + r.IntN(255))
+			}
+			s.Append(uint8(y), px)
+		}
+		return s
+	}
+	var buf bytes.Buffer
+	if err := dataset.Encode(&buf, &dataset.Pack{Train: set(train), Test: set(test)}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// loaded starts a session with a synthetic pack of m training images
+// already loaded.
+func loaded(t *testing.T, m int) (*harness, *fakeEnv) {
+	t.Helper()
+	env := newEnv(time.Millisecond)
+	h := start(t, env)
+	h.send(env.serve("synth", "synth.mnpk", synthPack(t, m, 200)))
+	untilType[protocol.Samples](h)
+	return h, env
+}

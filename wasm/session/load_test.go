@@ -1,0 +1,178 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/wasm/protocol"
+)
+
+func TestLoad(t *testing.T) {
+	env := newEnv(time.Millisecond)
+	h := start(t, env)
+	b := synthPack(t, 300, 100)
+	h.send(env.serve("synth", "synth.mnpk", b))
+	all, got := untilType[protocol.Loaded](h)
+
+	t.Run("reports loading progress up to the whole size", func(t *testing.T) {
+		ls := only[protocol.Loading](all)
+		if len(ls) < 2 {
+			t.Fatalf("%d Loading events, want at least 2", len(ls))
+		}
+		for _, l := range ls {
+			if l.Total != int64(len(b)) || l.Received > l.Total {
+				t.Errorf("Loading %+v, want a total of %d", l, len(b))
+			}
+		}
+		if last := ls[len(ls)-1]; last.Received != int64(len(b)) {
+			t.Errorf("the last Loading has %d bytes, want %d", last.Received, len(b))
+		}
+	})
+	t.Run("says how many images there are", func(t *testing.T) {
+		if got.Name != "synth" || got.Train != 300 || got.Test != 100 || got.Millis <= 0 {
+			t.Errorf("Loaded %+v", got)
+		}
+	})
+	t.Run("sends six test digits of each class", func(t *testing.T) {
+		s := h.next().(protocol.Samples)
+		pack, err := dataset.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Labels) != 60 || len(s.Pixels) != 60*784 {
+			t.Fatalf("%d labels, %d pixels", len(s.Labels), len(s.Pixels))
+		}
+		for k, y := range s.Labels {
+			if int(y) != k/6 {
+				t.Fatalf("sample %d has label %d, want %d", k, y, k/6)
+			}
+			i := k%6*10 + int(y) // synthPack's labels cycle 0..9
+			want := pack.Test.Dense(make([]byte, 784), i)
+			if !bytes.Equal(s.Pixels[k*784:(k+1)*784], want) {
+				t.Errorf("sample %d is not test image %d", k, i)
+			}
+		}
+	})
+}
+
+func TestLoadFailures(t *testing.T) {
+	good := synthPack(t, 100, 50)
+	corrupt := bytes.Clone(good)
+	corrupt[len(corrupt)-1] ^= 0xff
+	tests := []struct {
+		name string
+		load func(env *fakeEnv) protocol.Load
+		want string
+		hint string
+	}{
+		{"a wrong SHA-256 is a checksum mismatch", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			l.SHA256 = strings.Repeat("0", 64)
+			return l
+		}, "checksum mismatch: SHA-256", "Retry"},
+		{"a wrong size is a checksum mismatch", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			l.Bytes++
+			return l
+		}, "checksum mismatch: got", "make data"},
+		{"a missing file names the status", func(env *fakeEnv) protocol.Load {
+			return protocol.Load{Name: "synth", URL: "missing.mnpk"}
+		}, "HTTP 404", "Retry"},
+		{"a corrupt pack gives the decoder's message", func(env *fakeEnv) protocol.Load {
+			return env.serve("synth", "a.mnpk", corrupt)
+		}, "dataset: checksum mismatch", "make data"},
+		{"a panic in Fetch is recovered", func(env *fakeEnv) protocol.Load {
+			return protocol.Load{Name: "synth", URL: "panic"}
+		}, "internal error in load: fetch exploded", "Reset"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" and leaves the old data usable", func(t *testing.T) {
+			defer func(f func(string, ...any)) { logf = f }(logf)
+			logf = t.Logf
+			env := newEnv(time.Millisecond)
+			h := start(t, env)
+			h.send(env.serve("synth", "good.mnpk", good))
+			untilType[protocol.Samples](h)
+			h.send(tt.load(env))
+			_, f := untilType[protocol.Failed](h)
+			if !strings.Contains(f.Message, tt.want) || !strings.Contains(f.Hint, tt.hint) || f.Fatal {
+				t.Errorf("Failed %+v, want %q with a hint naming %q", f, tt.want, tt.hint)
+			}
+			h.send(protocol.Evaluate{})
+			if e, ok := h.next().(protocol.Evaluated); !ok || e.Run != 0 {
+				t.Errorf("after the failure Evaluate gave %#v", e)
+			}
+			h.send(env.serve("synth", "good.mnpk", good))
+			if _, l := untilType[protocol.Loaded](h); l.Train != 100 {
+				t.Errorf("a later good load gave %+v", l)
+			}
+		})
+	}
+}
+
+func TestCommandsBeforeLoad(t *testing.T) {
+	cfg := protocol.Config{LearningRate: 0.5, BatchSize: 10, Epochs: 1, Seed: 1}
+	for _, m := range []protocol.Msg{
+		protocol.Train{Config: cfg}, protocol.Step{Config: cfg}, protocol.Reset{Config: cfg}, protocol.Evaluate{},
+	} {
+		t.Run(protocol.Name(m)+" fails with a hint", func(t *testing.T) {
+			h := start(t, newEnv(time.Millisecond))
+			h.send(m)
+			f, ok := h.next().(protocol.Failed)
+			if !ok || f.Message != "no data loaded yet" || f.Hint != hintNoData || f.Fatal {
+				t.Errorf("got %#v", f)
+			}
+		})
+	}
+}
+
+func TestUnexpectedMessage(t *testing.T) {
+	h := start(t, newEnv(time.Millisecond))
+	h.send(protocol.Progress{})
+	if f, ok := h.next().(protocol.Failed); !ok || !strings.Contains(f.Message, "does not accept progress") {
+		t.Errorf("got %#v", f)
+	}
+	h.send(protocol.Pause{}) // nothing to pause: no event
+	h.send(protocol.Evaluate{})
+	if f, ok := h.next().(protocol.Failed); !ok || f.Message != "no data loaded yet" {
+		t.Errorf("the session did not go on: %#v", f)
+	}
+}
+
+// TestDefaultPack loads the committed pack and trains one epoch on it.
+func TestDefaultPack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on 10,000 images")
+	}
+	b, err := os.ReadFile("../../web/data/default.mnpk")
+	mb, err2 := os.ReadFile("../../web/data/manifest.json")
+	if err != nil || err2 != nil {
+		t.Skip("web/data is not there yet:", err, err2)
+	}
+	var man dataset.Manifest
+	if err := json.Unmarshal(mb, &man); err != nil {
+		t.Fatal(err)
+	}
+	info, ok := man.Find("default")
+	if !ok {
+		t.Fatal("the manifest lists no default pack")
+	}
+	env := newEnv(time.Millisecond)
+	h := start(t, env)
+	env.files["/web/data/default.mnpk"] = b
+	h.send(protocol.Load{Name: info.Name, URL: "/web/data/default.mnpk", SHA256: info.SHA256, Bytes: info.Bytes})
+	if _, l := untilType[protocol.Loaded](h); l.Train != info.Train || l.Test != info.Test {
+		t.Errorf("Loaded %+v, manifest %+v", l, info)
+	}
+	h.send(protocol.Train{Config: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 1, Seed: 1}})
+	_, e := untilType[protocol.Evaluated](h)
+	if e.Epoch != 1 || e.Accuracy < 0.85 {
+		t.Errorf("after one epoch: %+v", e)
+	}
+	t.Logf("test accuracy after one epoch on the default pack: %.4f", e.Accuracy)
+}

@@ -1,0 +1,282 @@
+package session
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"softmaxdemo/core/train"
+	"softmaxdemo/wasm/protocol"
+)
+
+// run is one training run: a trainer and what has been reported of it.
+type run struct {
+	id    int
+	cfg   protocol.Config // as last requested: α and λ may change
+	tr    *train.Trainer
+	m     int         // examples per epoch
+	last  train.Stats // the latest step, zero before the first
+	rate  float64     // α of the latest step, or as last set
+	epoch float64     // the latest epoch's mean loss, 0 before the first
+	pts   points
+
+	seenMark     int64         // examples seen at the last Progress
+	busy         time.Duration // training time since the last Progress
+	perSecond    float64
+	lastProgress time.Time
+	lastWeights  time.Time
+}
+
+// trainConfig maps the page's Config to the trainer's for m training
+// examples and validates it. The batch size must be 1..m (the trainer's 0
+// for "all" is not offered); zero epochs means no epoch limit.
+func trainConfig(c protocol.Config, m int) (train.Config, error) {
+	if c.BatchSize < 1 || c.BatchSize > m {
+		return train.Config{}, fmt.Errorf("train: batch size %d: want 1 to %d", c.BatchSize, m)
+	}
+	tc := train.Config{
+		LearningRate: c.LearningRate,
+		BatchSize:    c.BatchSize,
+		L2:           c.L2,
+		PinFirst:     c.PinFirst,
+		Epochs:       c.Epochs,
+		Decay:        c.Decay,
+		DecayEvery:   c.DecayEvery,
+		Seed:         c.Seed,
+		InitStd:      1,
+	}
+	if c.InitNormal {
+		tc.Init = train.Normal
+	}
+	if c.Epochs == 0 {
+		tc.Iterations = math.MaxInt
+	}
+	return tc, tc.Validate(m)
+}
+
+// shape is c without the options that a running run can change.
+func shape(c protocol.Config) protocol.Config {
+	c.LearningRate, c.L2 = 0, 0
+	return c
+}
+
+// prepare makes the run ready for c: it keeps the current run, with c's α
+// and λ, if it is still running and has c's shape, and otherwise starts a
+// new one. It sends Failed and returns false if there are no data or c is
+// invalid, leaving everything as it was.
+func (s *session) prepare(c protocol.Config) bool {
+	if !s.needData() {
+		return false
+	}
+	tc, err := trainConfig(c, s.data.train.Len())
+	if err != nil {
+		s.fail(err.Error(), hintConfig)
+		return false
+	}
+	r := s.run
+	if r == nil || r.tr.Stopped() != train.Running || shape(r.cfg) != shape(c) {
+		return s.newRun(c, tc)
+	}
+	if c.LearningRate != r.cfg.LearningRate {
+		if err := r.tr.SetRate(c.LearningRate); err != nil {
+			s.fail(err.Error(), hintConfig)
+			return false
+		}
+		r.rate = c.LearningRate
+	}
+	if c.L2 != r.cfg.L2 {
+		if err := r.tr.SetL2(c.L2); err != nil {
+			s.fail(err.Error(), hintConfig)
+			return false
+		}
+	}
+	r.cfg = c
+	return true
+}
+
+// newRun replaces the run with a fresh one for c (tc is its mapping).
+func (s *session) newRun(c protocol.Config, tc train.Config) bool {
+	tr, err := train.New(s.data.train, s.data.d, tc)
+	if err != nil {
+		s.fail(err.Error(), hintConfig)
+		return false
+	}
+	m := s.data.train.Len()
+	steps := (m + tc.BatchSize - 1) / tc.BatchSize
+	s.runs++
+	s.run = &run{id: s.runs, cfg: c, tr: tr, m: m, rate: c.LearningRate,
+		pts: points{group: (steps + pointsPerEpoch - 1) / pointsPerEpoch}}
+	return true
+}
+
+// train starts or resumes training with c; the loop in Run does the work.
+func (s *session) train(c protocol.Config) {
+	if s.prepare(c) {
+		s.training = true
+	}
+}
+
+// pause stops training after the current slice and sends the state and
+// the weights (also when there was nothing to pause, to resynchronise).
+func (s *session) pause() {
+	s.training = false
+	if r := s.run; r != nil {
+		r.pts.flush()
+		now := s.env.Now()
+		s.sendProgress(now)
+		s.sendWeights(now)
+	}
+}
+
+// step takes exactly one minibatch step with c and leaves the run paused
+// (or done, if that step ended it).
+func (s *session) step(c protocol.Config) {
+	if !s.prepare(c) {
+		return
+	}
+	s.training = false
+	r := s.run
+	start := s.env.Now()
+	st := r.tr.Step()
+	now := s.env.Now()
+	r.busy += now.Sub(start)
+	r.record(st)
+	r.pts.flush()
+	s.report(st, now, true)
+}
+
+// reset replaces the run with a fresh one for c, without training, and
+// sends its step-0 Progress and weights.
+func (s *session) reset(c protocol.Config) {
+	if !s.needData() {
+		return
+	}
+	tc, err := trainConfig(c, s.data.train.Len())
+	if err != nil {
+		s.fail(err.Error(), hintConfig)
+		return
+	}
+	if s.newRun(c, tc) {
+		s.training = false
+		now := s.env.Now()
+		s.sendProgress(now)
+		s.sendWeights(now)
+	}
+}
+
+// slice takes steps for about sliceTime, stopping early at an epoch end
+// or when the run ends, and reports.
+func (s *session) slice() {
+	r := s.run
+	every := max(1, checkExamples/r.tr.Config().BatchSize)
+	start := s.env.Now()
+	deadline := start.Add(sliceTime)
+	var st train.Stats
+	for n := 1; ; n++ {
+		st = r.tr.Step()
+		r.record(st)
+		if st.EpochEnd || st.Stop != train.Running {
+			break
+		}
+		if n%every == 0 && !s.env.Now().Before(deadline) {
+			break
+		}
+	}
+	now := s.env.Now()
+	r.busy += now.Sub(start)
+	if st.Stop != train.Running {
+		s.training = false
+	}
+	s.report(st, now, false)
+}
+
+// record notes the stats of one step.
+func (r *run) record(st train.Stats) {
+	if st.Batch == 0 {
+		return // the run had already ended
+	}
+	r.last, r.rate = st, st.Rate
+	r.pts.add(st.Step, st.Loss)
+	if st.EpochEnd {
+		r.epoch = st.EpochLoss
+		r.pts.flush()
+	}
+	if st.Stop != train.Running {
+		r.pts.flush()
+	}
+}
+
+// report sends what is due after the step st at time now: Progress and
+// Weights when their time has come (always if force, and at an epoch end
+// or the end of the run), Evaluated at an epoch end or the end of the run,
+// and Failed if the run diverged.
+func (s *session) report(st train.Stats, now time.Time, force bool) {
+	r := s.run
+	ended := st.Stop != train.Running
+	if force || ended || st.EpochEnd || now.Sub(r.lastProgress) >= progressEvery {
+		s.sendProgress(now)
+	}
+	sinceW := now.Sub(r.lastWeights)
+	if force || ended || sinceW >= weightsEvery || (st.EpochEnd && sinceW >= epochWeightsGap) {
+		s.sendWeights(now)
+	}
+	if ended || st.EpochEnd {
+		s.send(s.evaluated())
+	}
+	if st.Stop == train.Diverged {
+		s.fail(fmt.Sprintf("the loss diverged (became NaN or infinite) at step %d; the weights were restored to the start of epoch %d",
+			st.Step, st.Epoch+1), hintDiverged)
+	}
+}
+
+// state is the run's state as Progress reports it.
+func (s *session) state() string {
+	switch {
+	case s.run.tr.Stopped() != train.Running:
+		return "done"
+	case s.training:
+		return "training"
+	}
+	return "paused"
+}
+
+func (s *session) sendProgress(now time.Time) {
+	r := s.run
+	step, epoch, seen := r.tr.Progress()
+	if r.busy > 0 && seen > r.seenMark {
+		r.perSecond = float64(seen-r.seenMark) / r.busy.Seconds()
+	}
+	r.seenMark, r.busy, r.lastProgress = seen, 0, now
+	p := protocol.Progress{
+		Run: r.id, State: s.state(), Epoch: epoch, Epochs: r.cfg.Epochs,
+		Step: step, Seen: seen, PerEpoch: r.m,
+		Loss: finite(r.last.Loss), Losses: r.pts.take(), EpochLoss: finite(r.epoch),
+		Rate: r.rate, PerSecond: r.perSecond,
+	}
+	if stop := r.tr.Stopped(); stop != train.Running {
+		p.Stop = stop.String()
+	}
+	s.send(p)
+}
+
+// sendWeights sends a copy of the run's weights.
+func (s *session) sendWeights(now time.Time) {
+	r := s.run
+	r.lastWeights = now
+	m := r.tr.Model()
+	step, _, _ := r.tr.Progress()
+	s.send(protocol.Weights{Run: r.id, Step: step, D: m.D,
+		W: append([]float32(nil), m.W...), B: append([]float32(nil), m.B...)})
+}
+
+// finite returns v, or 0 for NaN and ±MaxFloat64 for ±Inf, since JSON has
+// no non-finite numbers.
+func finite(v float64) float64 {
+	switch {
+	case math.IsNaN(v):
+		return 0
+	case math.IsInf(v, 0):
+		return math.Copysign(math.MaxFloat64, v)
+	}
+	return v
+}

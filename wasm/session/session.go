@@ -1,0 +1,185 @@
+// Package session is the training worker's logic: it reads commands
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate) from a channel,
+// loads a dataset pack, trains a softmax model in short slices, and writes
+// events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
+// to another channel.
+//
+// It is plain Go with no syscall/js: what differs between the browser and
+// the tests (fetching, the clock, yielding to the JS event loop) comes in
+// through Env, so the whole loop is tested natively.
+//
+// The loop never blocks on training: while a run is training it takes
+// steps for about 8 ms (a slice), reports, calls Env.Yield, handles every
+// command already waiting, and goes on. While paused or idle it blocks on
+// the command channel. Slicing never changes the arithmetic: the same
+// Config gives the same weights, bit for bit, however the steps are cut.
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"softmaxdemo/wasm/protocol"
+)
+
+// Env supplies what differs between the browser and the tests.
+type Env interface {
+	// Fetch returns the body of url. It calls progress, on the calling
+	// goroutine, with the bytes received so far and the expected total
+	// (0 if unknown) as the body arrives. It returns an error naming the
+	// URL for a network failure or an HTTP status other than 2xx, and
+	// should give up when ctx is done.
+	Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error)
+	// Now returns the current time; only differences between its results
+	// are used, to cut slices and pace reports.
+	Now() time.Time
+	// Yield lets other work run between slices. In the browser it must
+	// return to the JS event loop so that queued commands are delivered.
+	Yield()
+}
+
+// Pacing of the sliced loop and of the reports.
+const (
+	sliceTime       = 8 * time.Millisecond   // training per slice
+	checkExamples   = 256                    // examples between looks at the clock
+	progressEvery   = 80 * time.Millisecond  // Progress at most this often, but see report
+	weightsEvery    = 250 * time.Millisecond // Weights at most this often while training
+	epochWeightsGap = 50 * time.Millisecond  // Weights on an epoch end, unless this recent
+	loadingEvery    = 100 * time.Millisecond // Loading at most this often
+	pointsPerEpoch  = 250                    // loss points per epoch at most
+	samplesPerClass = 6                      // gallery images of each digit
+)
+
+// Hints shown with Failed events.
+const (
+	hintNoData   = "wait for the data to load, or press Retry"
+	hintConfig   = "correct the value and press Train again"
+	hintFetch    = "check that the server is running and press Retry"
+	hintChecksum = "Retry: the download may be incomplete or the file rebuilt; run `make data` if you changed it"
+	hintDecode   = "rebuild the data with `make data`, then press Retry"
+	hintDiverged = "lower the learning rate (try 0.1) and press Train, or press Reset"
+	hintInternal = "press Reset; if it happens again, reload the page"
+)
+
+// logf logs internal failures to stderr, which is the console in the
+// browser.
+var logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }
+
+// session is the state of one worker.
+type session struct {
+	ctx      context.Context
+	out      chan<- protocol.Msg
+	env      Env
+	data     *data // nil until a pack is loaded
+	run      *run  // nil until a run is created
+	runs     int   // the last run id handed out
+	training bool  // the loop is taking steps
+}
+
+// Run reads commands from in and writes events to out until ctx is done or
+// in is closed. It handles one command at a time and never panics: a bad
+// command or an internal failure becomes a protocol.Failed event and the
+// session goes on. Sends on out block (until ctx is done), so the reader of
+// out paces the session.
+func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, env Env) {
+	s := &session{ctx: ctx, out: out, env: env}
+	for ctx.Err() == nil {
+		if s.training {
+			s.safely("training", s.slice)
+			env.Yield()
+			if !s.drain(in) {
+				return
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case m, ok := <-in:
+			if !ok {
+				return
+			}
+			s.safely(protocol.Name(m), func() { s.handle(m) })
+		}
+	}
+}
+
+// drain handles every command waiting in in without blocking. It returns
+// false if in is closed.
+func (s *session) drain(in <-chan protocol.Msg) bool {
+	for {
+		select {
+		case m, ok := <-in:
+			if !ok {
+				return false
+			}
+			s.safely(protocol.Name(m), func() { s.handle(m) })
+		default:
+			return true
+		}
+	}
+}
+
+// safely runs f, turning a panic into a logged, non-fatal Failed event.
+// Training stops; the data and the run are kept.
+func (s *session) safely(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			stack := make([]byte, 8<<10)
+			stack = stack[:runtime.Stack(stack, false)]
+			logf("session: panic in %s: %v\n%s\n", what, r, stack)
+			s.training = false
+			s.fail(fmt.Sprintf("internal error in %s: %v", what, r), hintInternal)
+		}
+	}()
+	f()
+}
+
+// handle carries out one command.
+func (s *session) handle(m protocol.Msg) {
+	switch m := m.(type) {
+	case protocol.Load:
+		s.load(m)
+	case protocol.Train:
+		s.train(m.Config)
+	case protocol.Pause:
+		s.pause()
+	case protocol.Step:
+		s.step(m.Config)
+	case protocol.Reset:
+		s.reset(m.Config)
+	case protocol.Evaluate:
+		s.evaluate()
+	default:
+		name := protocol.Name(m)
+		if name == "" {
+			name = fmt.Sprintf("%T", m)
+		}
+		s.fail(fmt.Sprintf("the worker does not accept %s messages", name), "")
+	}
+}
+
+// send writes m to out unless ctx is done first.
+func (s *session) send(m protocol.Msg) {
+	select {
+	case s.out <- m:
+	case <-s.ctx.Done():
+	}
+}
+
+// fail sends a non-fatal Failed event.
+func (s *session) fail(message, hint string) {
+	s.send(protocol.Failed{Message: message, Hint: hint})
+}
+
+// needData reports whether a pack is loaded, sending Failed if not.
+func (s *session) needData() bool {
+	if s.data == nil {
+		s.fail("no data loaded yet", hintNoData)
+		return false
+	}
+	return true
+}

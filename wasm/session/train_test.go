@@ -1,0 +1,295 @@
+package session
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
+	"softmaxdemo/wasm/protocol"
+)
+
+// defaults is train.Defaults as the page sends it.
+var defaults = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1}
+
+func TestTrainToDone(t *testing.T) {
+	h, _ := loaded(t, 1000) // 10 steps an epoch
+	h.send(protocol.Train{Config: defaults})
+	all := h.until(done)
+	last := all[len(all)-1].(protocol.Progress)
+	all = append(all, h.until(func(m protocol.Msg) bool { _, ok := m.(protocol.Evaluated); return ok })...)
+
+	t.Run("ends with the budget spent", func(t *testing.T) {
+		if last.Run != 1 || last.Stop != "budget" || last.Epoch != 5 || last.Epochs != 5 ||
+			last.Step != 50 || last.Seen != 5000 || last.PerEpoch != 1000 || last.Rate != 0.5 {
+			t.Errorf("last Progress %+v", last)
+		}
+	})
+	t.Run("reports every step's loss once, in order", func(t *testing.T) {
+		var steps []int
+		for _, p := range only[protocol.Progress](all) {
+			for _, pt := range p.Losses {
+				steps = append(steps, pt.Step)
+			}
+		}
+		if len(steps) != 50 || !slices.IsSorted(steps) || steps[0] != 1 {
+			t.Errorf("loss points at steps %v", steps)
+		}
+	})
+	t.Run("evaluates after every epoch", func(t *testing.T) {
+		ev := only[protocol.Evaluated](all)
+		if len(ev) != 5 {
+			t.Fatalf("%d Evaluated events, want 5", len(ev))
+		}
+		for i, e := range ev {
+			if e.Epoch != i+1 || e.Step != 10*(i+1) || e.Run != 1 {
+				t.Errorf("Evaluated %d: %+v", i, e)
+			}
+		}
+		if e := ev[4]; e.Accuracy < 0.9 || e.Loss <= 0 || e.Likelihood <= 0 || e.PerClass[3] < 0.5 {
+			t.Errorf("final evaluation %+v", e)
+		}
+	})
+	t.Run("sends the final weights", func(t *testing.T) {
+		ws := only[protocol.Weights](all)
+		if len(ws) == 0 || ws[len(ws)-1].Step != 50 || ws[len(ws)-1].D != dataset.Pixels {
+			t.Errorf("%d Weights events, the last %+v", len(ws), ws[len(ws)-1])
+		}
+	})
+	t.Run("measures the speed", func(t *testing.T) {
+		if last.PerSecond <= 0 {
+			t.Errorf("PerSecond %v", last.PerSecond)
+		}
+	})
+}
+
+func TestLossPointsPerEpoch(t *testing.T) {
+	h, _ := loaded(t, 1000)
+	h.send(protocol.Train{Config: protocol.Config{LearningRate: 0.1, BatchSize: 1, Epochs: 2, Seed: 3}})
+	n := 0
+	for _, p := range only[protocol.Progress](h.until(done)) {
+		n += len(p.Losses)
+	}
+	if n != 2*pointsPerEpoch {
+		t.Errorf("%d loss points for 2 epochs of 1000 steps, want %d", n, 2*pointsPerEpoch)
+	}
+}
+
+// finalWeights trains cfg to the end and returns the last Weights.
+func finalWeights(t *testing.T, h *harness, cfg protocol.Config) protocol.Weights {
+	t.Helper()
+	h.send(protocol.Train{Config: cfg})
+	all := h.until(done)
+	ev, _ := untilType[protocol.Evaluated](h) // the weights come between
+	ws := only[protocol.Weights](append(all, ev...))
+	if len(ws) == 0 {
+		t.Fatal("no Weights")
+	}
+	return ws[len(ws)-1]
+}
+
+func sameBits(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
+}
+
+func TestReproducible(t *testing.T) {
+	cfg := protocol.Config{LearningRate: 0.3, BatchSize: 7, L2: 1e-3, Epochs: 3, Seed: 42, InitNormal: true,
+		Decay: 0.5, DecayEvery: 1}
+	h, _ := loaded(t, 500)
+	a := finalWeights(t, h, cfg)
+	b := finalWeights(t, h, cfg)
+	if a.Run == b.Run {
+		t.Errorf("training again after the end did not start a new run")
+	}
+	t.Run("the same config gives the same bits twice", func(t *testing.T) {
+		if !sameBits(a.W, b.W) || !sameBits(a.B, b.B) {
+			t.Error("weights differ")
+		}
+	})
+	t.Run("other slices give the same bits", func(t *testing.T) {
+		env := newEnv(7 * time.Millisecond) // far fewer steps per slice
+		h := start(t, env)
+		h.send(env.serve("synth", "synth.mnpk", synthPack(t, 500, 200)))
+		untilType[protocol.Samples](h)
+		c := finalWeights(t, h, cfg)
+		if !sameBits(a.W, c.W) || !sameBits(a.B, c.B) {
+			t.Error("weights differ")
+		}
+	})
+	t.Run("a direct core/train run gives the same bits", func(t *testing.T) {
+		pack, err := dataset.Decode(synthPack(t, 500, 200))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc, err := trainConfig(cfg, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc != (train.Config{LearningRate: 0.3, BatchSize: 7, L2: 1e-3, Epochs: 3, Seed: 42, Init: train.Normal,
+			InitStd: 1, Decay: 0.5, DecayEvery: 1}) {
+			t.Errorf("mapped config %+v", tc)
+		}
+		tr, err := train.New(softmax.FromSet[float32](pack.Train), dataset.Pixels, tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tr.Stopped() == train.Running {
+			tr.Step()
+		}
+		if !sameBits(a.W, tr.Model().W) || !sameBits(a.B, tr.Model().B) {
+			t.Error("weights differ")
+		}
+	})
+}
+
+func TestPauseAndResume(t *testing.T) {
+	h, _ := loaded(t, 1000)
+	cfg := protocol.Config{LearningRate: 0.1, BatchSize: 1, Epochs: 0, Seed: 1} // no epoch limit
+	h.send(protocol.Train{Config: cfg})
+	h.until(func(m protocol.Msg) bool { p, ok := m.(protocol.Progress); return ok && p.State == "training" })
+	h.send(protocol.Pause{})
+	all := h.until(func(m protocol.Msg) bool { p, ok := m.(protocol.Progress); return ok && p.State == "paused" })
+	paused := all[len(all)-1].(protocol.Progress)
+	if w, ok := h.next().(protocol.Weights); !ok || w.Step != paused.Step {
+		t.Errorf("after the paused Progress: %#v", w)
+	}
+	for range 3 {
+		h.send(protocol.Evaluate{})
+		if e := h.next().(protocol.Evaluated); e.Step != paused.Step || e.Run != paused.Run {
+			t.Errorf("while paused at step %d: %+v", paused.Step, e)
+		}
+	}
+	h.send(protocol.Train{Config: cfg})
+	_, p := untilType[protocol.Progress](h)
+	if p.Run != paused.Run || p.Step <= paused.Step || p.State != "training" {
+		t.Errorf("resumed from step %d: %+v", paused.Step, p)
+	}
+	h.send(protocol.Pause{})
+}
+
+func TestStep(t *testing.T) {
+	h, _ := loaded(t, 100)
+	cfg := protocol.Config{LearningRate: 0.5, BatchSize: 10, Epochs: 2, Seed: 1}
+	h.send(protocol.Reset{Config: cfg})
+	if p := h.next().(protocol.Progress); p.Run != 1 || p.Step != 0 || p.State != "paused" {
+		t.Errorf("after Reset: %+v", p)
+	}
+	if w := h.next().(protocol.Weights); w.Step != 0 || slices.ContainsFunc(w.W, func(v float32) bool { return v != 0 }) {
+		t.Errorf("after Reset the weights are not fresh zeros")
+	}
+	for i := 1; i <= 20; i++ {
+		h.send(protocol.Step{Config: cfg})
+		p := h.next().(protocol.Progress)
+		want := "paused"
+		if i == 20 {
+			want = "done"
+		}
+		if p.Run != 1 || p.Step != i || p.State != want || len(p.Losses) != 1 || p.Losses[0].Step != i {
+			t.Fatalf("step %d: %+v", i, p)
+		}
+		if w := h.next().(protocol.Weights); w.Step != i {
+			t.Fatalf("step %d: Weights at step %d", i, w.Step)
+		}
+		if i%10 == 0 {
+			if e := h.next().(protocol.Evaluated); e.Epoch != i/10 {
+				t.Fatalf("step %d: %+v", i, e)
+			}
+		}
+	}
+	h.send(protocol.Step{Config: cfg}) // the run is done: a new one
+	if p := h.next().(protocol.Progress); p.Run != 2 || p.Step != 1 {
+		t.Errorf("a step after the end: %+v", p)
+	}
+}
+
+func TestChangeWhileTraining(t *testing.T) {
+	h, _ := loaded(t, 1000)
+	cfg := protocol.Config{LearningRate: 0.5, BatchSize: 1, Epochs: 1000, Seed: 1}
+	h.send(protocol.Train{Config: cfg})
+	untilType[protocol.Progress](h)
+	cfg.LearningRate, cfg.L2 = 0.1, 0.01
+	h.send(protocol.Train{Config: cfg})
+	p := only[protocol.Progress](h.until(func(m protocol.Msg) bool {
+		p, ok := m.(protocol.Progress)
+		return ok && p.Rate == 0.1
+	}))
+	if last := p[len(p)-1]; last.Run != 1 {
+		t.Errorf("changing α started run %d", last.Run)
+	}
+	cfg.Seed = 2
+	h.send(protocol.Train{Config: cfg})
+	h.until(func(m protocol.Msg) bool { p, ok := m.(protocol.Progress); return ok && p.Run == 2 })
+	h.send(protocol.Pause{})
+}
+
+func TestInvalidConfig(t *testing.T) {
+	good := protocol.Config{LearningRate: 0.5, BatchSize: 10, Epochs: 2, Seed: 1}
+	tests := []struct {
+		name string
+		edit func(*protocol.Config)
+		want string
+	}{
+		{"a negative learning rate", func(c *protocol.Config) { c.LearningRate = -1 }, "learning rate -1"},
+		{"a learning rate of NaN", func(c *protocol.Config) { c.LearningRate = math.NaN() }, "learning rate NaN"},
+		{"a batch of 0", func(c *protocol.Config) { c.BatchSize = 0 }, "batch size 0: want 1 to 100"},
+		{"a batch above m", func(c *protocol.Config) { c.BatchSize = 101 }, "batch size 101: want 1 to 100"},
+		{"a negative L2", func(c *protocol.Config) { c.L2 = -1 }, "L2 strength -1"},
+		{"negative epochs", func(c *protocol.Config) { c.Epochs = -1 }, "epochs -1"},
+		{"a decay above 1", func(c *protocol.Config) { c.Decay, c.DecayEvery = 2, 1 }, "decay 2"},
+	}
+	for _, tt := range tests {
+		for _, cmd := range []string{"train", "step", "reset"} {
+			t.Run(tt.name+" is refused by "+cmd, func(t *testing.T) {
+				h, _ := loaded(t, 100)
+				h.send(protocol.Reset{Config: good})
+				h.next()
+				h.next()
+				bad := good
+				tt.edit(&bad)
+				h.send(map[string]protocol.Msg{
+					"train": protocol.Train{Config: bad}, "step": protocol.Step{Config: bad}, "reset": protocol.Reset{Config: bad},
+				}[cmd])
+				f, ok := h.next().(protocol.Failed)
+				if !ok || !strings.Contains(f.Message, tt.want) || f.Hint != hintConfig {
+					t.Errorf("got %#v, want Failed naming %q", f, tt.want)
+				}
+				h.send(protocol.Evaluate{})
+				if e, ok := h.next().(protocol.Evaluated); !ok || e.Run != 1 || e.Step != 0 {
+					t.Errorf("the run changed: %#v", e)
+				}
+			})
+		}
+	}
+}
+
+func TestDivergence(t *testing.T) {
+	h, _ := loaded(t, 300)
+	h.send(protocol.Train{Config: protocol.Config{LearningRate: 1000, BatchSize: 10, L2: 10, Epochs: 5, Seed: 1}})
+	all, f := untilType[protocol.Failed](h)
+	p := only[protocol.Progress](all)
+	last := p[len(p)-1]
+	if last.State != "done" || last.Stop != "diverged" {
+		t.Errorf("last Progress %+v", last)
+	}
+	if !strings.Contains(f.Message, "diverged") || !strings.Contains(f.Message, "epoch 1") ||
+		!strings.Contains(f.Hint, "lower the learning rate") || f.Fatal {
+		t.Errorf("Failed %+v", f)
+	}
+	ws := only[protocol.Weights](all)
+	w := ws[len(ws)-1]
+	m := &softmax.Model[float32]{D: w.D, W: w.W, B: w.B}
+	if w.Step != last.Step || !m.Finite() {
+		t.Errorf("the last weights (step %d) are not finite", w.Step)
+	}
+	if ev := only[protocol.Evaluated](all); len(ev) != 1 || ev[0].Step != last.Step {
+		t.Errorf("evaluations %+v", ev)
+	}
+	h.send(protocol.Train{Config: defaults}) // recovers with a new run
+	if p := h.until(done); p[len(p)-1].(protocol.Progress).Stop != "budget" {
+		t.Errorf("after divergence: %+v", p[len(p)-1])
+	}
+}

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// confusionTable shows the confusion matrix on the test sample: row y,
+// column p counts test digits y predicted as p. Cells are shaded by the
+// fraction of their row; the diagonal is what the model gets right.
+type confusionTable struct {
+	app.Compo
+
+	IEval *protocol.Evaluated
+}
+
+func newConfusionTable() *confusionTable { return &confusionTable{} }
+
+func (t *confusionTable) Eval(e *protocol.Evaluated) *confusionTable {
+	t.IEval = e
+	return t
+}
+
+func (t *confusionTable) Render() app.UI {
+	var m [softmax.K][softmax.K]int
+	caption := "Appears after the first epoch."
+	if t.IEval != nil {
+		m = t.IEval.Confusion
+		caption = fmt.Sprintf("After epoch %d: rows are the true digit, columns the prediction.", t.IEval.Epoch)
+	}
+	return app.Section().Class("panel confusion-panel").Aria("label", "Confusion matrix").Body(
+		app.H2().Text("Confusion matrix (test sample)"),
+		app.Table().ID("confusion").Class("confusion").Body(
+			app.Caption().Text(caption),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Attr("scope", "col").Text("true \\ predicted"),
+				app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
+					return app.Th().Attr("scope", "col").Text(strconv.Itoa(p))
+				}),
+			)),
+			app.TBody().Body(
+				app.Range(make([]struct{}, softmax.K)).Slice(func(y int) app.UI {
+					total := 0
+					for _, n := range m[y] {
+						total += n
+					}
+					return app.Tr().Body(
+						app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
+						app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
+							return confusionCell(m[y][p], total, y == p)
+						}),
+					)
+				}),
+			),
+		),
+	)
+}
+
+// confusionCell shades a count by its share of the row: green on the
+// diagonal, red elsewhere.
+func confusionCell(n, total int, diagonal bool) app.UI {
+	share := 0.0
+	if total > 0 {
+		share = float64(n) / float64(total)
+	}
+	bg := "transparent"
+	switch {
+	case diagonal && n > 0:
+		bg = fmt.Sprintf("rgba(27, 120, 55, %.2f)", 0.15+0.75*share)
+	case n > 0:
+		bg = fmt.Sprintf("rgba(178, 24, 43, %.2f)", 0.1+0.9*min(1, 4*share))
+	}
+	text := ""
+	if n > 0 {
+		text = strconv.Itoa(n)
+	}
+	cls := "cell"
+	if diagonal {
+		cls += " diag"
+	}
+	return app.Td().Class(cls).Attr("data-count", n).Style("background", bg).Text(text)
+}

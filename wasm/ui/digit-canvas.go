@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"softmaxdemo/core/digit"
+	"softmaxdemo/core/softmax"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// padSize is the draw pad's backing size in pixels; CSS scales it to fit.
+// The stroke is as thick, relative to the pad, as MNIST's pen strokes are
+// relative to a digit.
+const (
+	padSize   = 280
+	padStroke = 20
+)
+
+// digitCanvas is the draw pad: pointer events (mouse, touch and pen) draw
+// strokes; while a stroke is drawn the canvas is preprocessed the way MNIST
+// was made, shown as the model sees it, and classified with the latest
+// weights, in the page, so drawing never waits for training.
+type digitCanvas struct {
+	app.Compo
+
+	IModel   *softmax.Model[float32]
+	IVersion int
+
+	cls     *classifier
+	pred    prediction
+	drawing bool
+	pointer int
+	lastX   float64
+	lastY   float64
+	pix     []byte
+	preview []byte
+}
+
+func newDigitCanvas() *digitCanvas { return &digitCanvas{} }
+
+func (d *digitCanvas) OnMount(ctx app.Context) {
+	d.cls = newClassifier()
+	d.pix = make([]byte, 4*padSize*padSize)
+	d.preview = make([]byte, 4*digit.Pixels)
+	ctx.Defer(func(app.Context) { d.showPreview() })
+}
+
+// OnUpdate re-classifies the drawing when new weights arrive.
+func (d *digitCanvas) OnUpdate(ctx app.Context) {
+	if d.cls != nil && d.pred.Ink {
+		d.pred = d.cls.predict(true, d.IModel)
+	}
+}
+
+func (d *digitCanvas) Render() app.UI {
+	return app.Section().Class("panel draw").Aria("label", "Draw a digit").Body(
+		app.H2().Text("Draw a digit"),
+		app.Div().Class("draw-row").Body(
+			app.Div().Class("pad-wrap").Body(
+				app.Canvas().ID("draw-pad").Width(padSize).Height(padSize).
+					Aria("label", "drawing area: draw one digit with the mouse, a finger or a pen").
+					On("pointerdown", d.onDown).
+					On("pointermove", d.onMove).
+					On("pointerup", d.onUp).
+					On("pointercancel", d.onUp).
+					On("lostpointercapture", d.onUp),
+				app.Button().ID("clear").Text("Clear").OnClick(d.onClear),
+			),
+			app.Div().Class("seen").Body(
+				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").
+					Aria("label", "the 28 by 28 input the model sees"),
+				app.P().Class("note").Text("What the model sees: cropped, scaled to 20×20, centred by mass in 28×28."),
+			),
+			newPredictionBars().Prediction(d.pred),
+		),
+	)
+}
+
+func (d *digitCanvas) onDown(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	canvas := ctx.JSSrc()
+	d.pointer = e.Get("pointerId").Int()
+	canvas.Call("setPointerCapture", d.pointer)
+	d.drawing = true
+	d.lastX, d.lastY = padPoint(canvas, e)
+	d.segment(canvas, d.lastX, d.lastY, d.lastX, d.lastY)
+	d.classify(canvas)
+}
+
+func (d *digitCanvas) onMove(ctx app.Context, e app.Event) {
+	if !d.drawing || e.Get("pointerId").Int() != d.pointer {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	canvas := ctx.JSSrc()
+	// Coalesced events keep fast strokes smooth where the browser has them.
+	var events app.Value
+	n := 0
+	if e.Get("getCoalescedEvents").Truthy() {
+		events = e.Call("getCoalescedEvents")
+		n = events.Length()
+	}
+	if n == 0 {
+		x, y := padPoint(canvas, e.Value)
+		d.segment(canvas, d.lastX, d.lastY, x, y)
+		d.lastX, d.lastY = x, y
+	}
+	for i := range n {
+		x, y := padPoint(canvas, events.Index(i))
+		d.segment(canvas, d.lastX, d.lastY, x, y)
+		d.lastX, d.lastY = x, y
+	}
+	d.classify(canvas)
+}
+
+func (d *digitCanvas) onUp(ctx app.Context, e app.Event) {
+	if !d.drawing {
+		ctx.PreventUpdate()
+		return
+	}
+	d.drawing = false
+	d.classify(ctx.JSSrc())
+}
+
+func (d *digitCanvas) onClear(ctx app.Context, e app.Event) {
+	_, c := context2D("draw-pad")
+	if c.Truthy() {
+		c.Call("clearRect", 0, 0, padSize, padSize)
+	}
+	clear(d.pix)
+	if d.cls != nil {
+		clear(d.cls.Image[:])
+	}
+	d.pred = prediction{}
+	d.showPreview()
+}
+
+// padPoint maps a pointer event to pad pixels, whatever the CSS size.
+func padPoint(canvas, e app.Value) (x, y float64) {
+	r := canvas.Call("getBoundingClientRect")
+	w, h := r.Get("width").Float(), r.Get("height").Float()
+	if w <= 0 || h <= 0 {
+		return 0, 0
+	}
+	x = (e.Get("clientX").Float() - r.Get("left").Float()) * padSize / w
+	y = (e.Get("clientY").Float() - r.Get("top").Float()) * padSize / h
+	return x, y
+}
+
+// segment draws one piece of a stroke with round ends.
+func (d *digitCanvas) segment(canvas app.Value, x0, y0, x1, y1 float64) {
+	c := canvas.Call("getContext", "2d")
+	c.Set("strokeStyle", "#111")
+	c.Set("lineWidth", padStroke)
+	c.Set("lineCap", "round")
+	c.Set("lineJoin", "round")
+	c.Call("beginPath")
+	c.Call("moveTo", x0, y0)
+	c.Call("lineTo", x1, y1)
+	c.Call("stroke")
+}
+
+// classify reads the pad's pixels, preprocesses and predicts.
+func (d *digitCanvas) classify(canvas app.Value) {
+	if d.cls == nil {
+		return
+	}
+	data := canvas.Call("getContext", "2d").Call("getImageData", 0, 0, padSize, padSize).Get("data")
+	if app.CopyBytesToGo(d.pix, data) != len(d.pix) {
+		return
+	}
+	p, err := d.cls.classify(d.pix, padSize, padSize, d.IModel)
+	if err != nil {
+		app.Log("draw pad:", err)
+		return
+	}
+	d.pred = p
+	d.showPreview()
+}
+
+// showPreview draws the 28×28 input, dark ink on white, as the gallery.
+func (d *digitCanvas) showPreview() {
+	if d.cls == nil {
+		return
+	}
+	greyImage(d.preview, d.cls.Image[:])
+	_, c := context2D("input-preview")
+	putRGBA(c, d.preview, digit.Side, digit.Side, 0, 0)
+}

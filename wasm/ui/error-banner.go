@@ -1,0 +1,51 @@
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// errorBanner shows what went wrong and how to recover, with a button for
+// the recovery when there is one. #error is always in the page, empty
+// when all is well, so tests and screen readers find it in one place.
+type errorBanner struct {
+	app.Compo
+
+	IErr *pageError
+}
+
+func newErrorBanner() *errorBanner { return &errorBanner{} }
+
+func (b *errorBanner) Err(e *pageError) *errorBanner {
+	b.IErr = e
+	return b
+}
+
+func (b *errorBanner) Render() app.UI {
+	if b.IErr == nil {
+		return app.Div().ID("error").Class("error-banner empty").Attr("role", "alert")
+	}
+	e := b.IErr
+	var button app.UI = app.Button().ID("dismiss").Text("Dismiss").OnClick(b.post(actionDismiss))
+	switch e.Action {
+	case recoverRetry:
+		button = app.Button().ID("retry").Class("primary").Text("Retry").OnClick(b.post(actionRetry))
+	case recoverRestart:
+		button = app.Button().ID("restart").Class("primary").Text("Restart the worker").OnClick(b.post(actionRestart))
+	}
+	return app.Div().ID("error").Class("error-banner").Attr("role", "alert").Attr("data-action", e.Action).Body(
+		app.P().Class("error-message").Text(capitalise(e.Message)),
+		app.If(e.Hint != "", func() app.UI { return app.P().Class("error-hint").Text(capitalise(e.Hint)) }),
+		button,
+	)
+}
+
+func (b *errorBanner) post(action string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { ctx.NewAction(action) }
+}
+
+// capitalise upper-cases the first letter of an ASCII message: errors are
+// lower case in Go and start a sentence on the page.
+func capitalise(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}

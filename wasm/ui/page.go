@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// page is the whole demo. It owns the store and the worker; its children
+// get read-only views of the store and post actions, which page handles
+// here on the UI goroutine.
+type page struct {
+	app.Compo
+
+	st       *store
+	worker   *workerClient
+	manifest dataset.Manifest
+}
+
+func newPage() *page { return &page{st: newStore()} }
+
+func (p *page) OnMount(ctx app.Context) {
+	ctx.Handle(actionTrain, p.onTrain)
+	ctx.Handle(actionStep, p.onStep)
+	ctx.Handle(actionReset, p.onReset)
+	ctx.Handle(actionPause, p.onPause)
+	ctx.Handle(actionDataset, p.onDataset)
+	ctx.Handle(actionRetry, p.onRetry)
+	ctx.Handle(actionRestart, p.onRestart)
+	ctx.Handle(actionDismiss, func(ctx app.Context, a app.Action) { p.st.Err = nil })
+	if app.IsClient {
+		p.loadManifest(ctx)
+	}
+}
+
+func (p *page) OnDismount() {
+	if p.worker != nil {
+		p.worker.terminate()
+	}
+}
+
+// loadManifest fetches the list of packs, starts the worker and loads the
+// default pack; it also checks, in the background, whether the full pack
+// was built (make data-full) and offers it if so.
+func (p *page) loadManifest(ctx app.Context) {
+	url := ctx.ResolveStaticResource("/web/data/manifest.json")
+	ctx.Async(func() {
+		b, err := fetchBytes(url, "GET")
+		var man dataset.Manifest
+		if err == nil {
+			err = json.Unmarshal(b, &man)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if err == nil {
+				if _, ok := man.Find("default"); !ok {
+					err = fmt.Errorf("no default pack in it")
+				}
+			}
+			if err != nil {
+				p.st.apply(protocol.Failed{
+					Message: "could not read the list of datasets: " + err.Error(),
+					Hint:    "check the connection (or that the site was built with make run) and press Retry",
+				})
+				return
+			}
+			p.manifest = man
+			def, _ := man.Find("default")
+			p.st.Packs = []dataset.PackInfo{def}
+			if p.st.Dataset == "" {
+				p.st.Dataset = def.Name
+			}
+			p.ensureWorker(ctx)
+			p.load(ctx, p.st.Dataset)
+			for _, pk := range man.Packs {
+				if pk.Name != def.Name {
+					p.probe(ctx, pk)
+				}
+			}
+		})
+	})
+}
+
+// probe offers pk if its file is on the server.
+func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
+	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
+	ctx.Async(func() {
+		if _, err := fetchBytes(url, "HEAD"); err != nil {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) { p.st.Packs = append(p.st.Packs, pk) })
+	})
+}
+
+func (p *page) ensureWorker(ctx app.Context) {
+	if p.worker != nil {
+		return
+	}
+	p.worker = startWorker(ctx.ResolveStaticResource("/web/worker.js"),
+		func(m protocol.Msg) { ctx.Dispatch(func(app.Context) { p.st.apply(m) }) },
+		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.crashed(detail) }) },
+	)
+}
+
+// load asks the worker for the named pack.
+func (p *page) load(ctx app.Context, name string) {
+	pk, ok := p.manifest.Find(name)
+	if !ok || p.worker == nil {
+		return
+	}
+	p.st.Status = stateLoading
+	p.st.Dataset = name
+	p.st.Loading = protocol.Loading{Name: name, Total: pk.Bytes}
+	p.send(protocol.Load{Name: pk.Name, URL: ctx.ResolveStaticResource("/web/data/" + pk.File), SHA256: pk.SHA256, Bytes: pk.Bytes})
+}
+
+func (p *page) send(m protocol.Msg) {
+	if p.worker == nil {
+		return
+	}
+	if err := p.worker.send(m); err != nil {
+		p.st.Err = &pageError{Message: err.Error()}
+	}
+}
+
+func (p *page) onTrain(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		p.st.Err = nil
+		p.send(protocol.Train{Config: c})
+	}
+}
+
+func (p *page) onStep(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		p.st.Err = nil
+		p.send(protocol.Step{Config: c})
+	}
+}
+
+func (p *page) onReset(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		p.st.Err = nil
+		p.send(protocol.Reset{Config: c})
+	}
+}
+
+func (p *page) onPause(ctx app.Context, a app.Action) { p.send(protocol.Pause{}) }
+
+func (p *page) onDataset(ctx app.Context, a app.Action) {
+	if name, ok := a.Value.(string); ok && name != p.st.Dataset {
+		p.send(protocol.Pause{})
+		p.load(ctx, name)
+	}
+}
+
+func (p *page) onRetry(ctx app.Context, a app.Action) {
+	p.st.Err = nil
+	if len(p.manifest.Packs) == 0 {
+		p.st.Status = stateLoading
+		p.loadManifest(ctx)
+		return
+	}
+	p.load(ctx, p.st.Dataset)
+}
+
+func (p *page) onRestart(ctx app.Context, a app.Action) {
+	if p.worker != nil {
+		p.worker.terminate()
+		p.worker = nil
+	}
+	p.st.restarting()
+	if len(p.manifest.Packs) == 0 {
+		p.loadManifest(ctx)
+		return
+	}
+	p.ensureWorker(ctx)
+	p.load(ctx, p.st.Dataset)
+}
+
+func (p *page) Render() app.UI {
+	s := p.st
+	fraction := 0.0
+	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
+		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
+	}
+	return app.Div().Class("page").Body(
+		app.Header().Class("top").Body(
+			app.H1().Text("Softmax regression, live"),
+			app.P().Class("lede").Text("A linear classifier learns to read handwritten digits: h(x) = softmax(θx + b), trained by minibatch gradient descent on real MNIST images, in your browser."),
+			newStatusBar().withState(s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()),
+			newErrorBanner().Err(s.Err),
+		),
+		app.Main().Class("grid").Body(
+			newTrainPanel().Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
+			&lossPlot{ILosses: s.Losses, IAcc: s.Acc, IVersion: s.ChartVersion},
+			&digitCanvas{IModel: s.Model, IVersion: s.WeightsVersion},
+			&weightGrid{IModel: s.Model, IVersion: s.WeightsVersion},
+			newConfusionTable().Eval(s.Eval),
+			&gallery{ISamples: s.Samples, IModel: s.Model, IVersion: s.WeightsVersion},
+		),
+		app.Footer().Class("foot").Body(
+			app.P().Text("Written in Go, compiled to WebAssembly; training runs in a Web Worker. Works offline after the first visit."),
+		),
+	)
+}

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseConfigAcceptsTheDefaults(t *testing.T) {
+	c, e := parseConfig(defaultFields(), 10000)
+	if !e.ok() {
+		t.Fatalf("defaults refused: %+v", e)
+	}
+	if c.LearningRate != 0.5 || c.BatchSize != 100 || c.L2 != 1e-4 || c.Epochs != 5 || c.Seed != 1 {
+		t.Errorf("config %+v", c)
+	}
+}
+
+func TestParseConfigRefusesWithAReason(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*fields)
+		field func(fieldErrors) string
+		want  string
+	}{
+		{"a word as learning rate", func(f *fields) { f.LR = "abc" }, func(e fieldErrors) string { return e.LR }, `"abc" is not a number`},
+		{"a negative learning rate", func(f *fields) { f.LR = "-1" }, func(e fieldErrors) string { return e.LR }, "must be above 0 (got -1)"},
+		{"a zero learning rate", func(f *fields) { f.LR = "0" }, func(e fieldErrors) string { return e.LR }, "must be above 0"},
+		{"NaN as learning rate", func(f *fields) { f.LR = "NaN" }, func(e fieldErrors) string { return e.LR }, "finite number"},
+		{"infinity as learning rate", func(f *fields) { f.LR = "Inf" }, func(e fieldErrors) string { return e.LR }, "finite number"},
+		{"an overflowing learning rate", func(f *fields) { f.LR = "1e400" }, func(e fieldErrors) string { return e.LR }, "finite number"},
+		{"an empty learning rate", func(f *fields) { f.LR = " " }, func(e fieldErrors) string { return e.LR }, "enter a learning rate"},
+		{"a batch of zero", func(f *fields) { f.Batch = "0" }, func(e fieldErrors) string { return e.Batch }, "from 1 to 10000 (got 0)"},
+		{"a batch larger than the set", func(f *fields) { f.Batch = "10001" }, func(e fieldErrors) string { return e.Batch }, "full-batch gradient descent"},
+		{"a fractional batch", func(f *fields) { f.Batch = "2.5" }, func(e fieldErrors) string { return e.Batch }, "whole number (got 2.5)"},
+		{"a negative L2", func(f *fields) { f.L2 = "-0.1" }, func(e fieldErrors) string { return e.L2 }, "at least 0 (got -0.1)"},
+		{"zero epochs", func(f *fields) { f.Epochs = "0" }, func(e fieldErrors) string { return e.Epochs }, "from 1 to 1000"},
+		{"a negative seed", func(f *fields) { f.Seed = "-4" }, func(e fieldErrors) string { return e.Seed }, "from 0 to"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is refused", func(t *testing.T) {
+			f := defaultFields()
+			tt.edit(&f)
+			_, e := parseConfig(f, 10000)
+			if e.ok() {
+				t.Fatal("accepted")
+			}
+			if got := tt.field(e); !strings.Contains(got, tt.want) {
+				t.Errorf("reason %q, want one containing %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseConfigAcceptsEdges(t *testing.T) {
+	f := fields{LR: "1e-6", Batch: "10000", L2: "0", Epochs: "1000", Seed: "0"}
+	if c, e := parseConfig(f, 10000); !e.ok() || c.BatchSize != 10000 {
+		t.Errorf("edges refused: %+v", e)
+	}
+	f.Batch = "1"
+	if _, e := parseConfig(f, 10000); !e.ok() {
+		t.Errorf("batch 1 (SGD) refused: %+v", e)
+	}
+}

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"math"
+	"testing"
+
+	"softmaxdemo/wasm/protocol"
+)
+
+func TestNiceTicks(t *testing.T) {
+	tests := []struct {
+		name   string
+		lo, hi float64
+		n      int
+		want   []float64
+	}{
+		{"loss from 0 to 2.3", 0, 2.3, 5, []float64{0, 0.5, 1, 1.5, 2, 2.5}},
+		{"steps from 0 to 500", 0, 500, 6, []float64{0, 100, 200, 300, 400, 500}},
+		{"steps from 0 to 3000", 0, 3000, 6, []float64{0, 500, 1000, 1500, 2000, 2500, 3000}},
+		{"accuracy from 0.8 to 1", 0.8, 1, 5, []float64{0.8, 0.85, 0.9, 0.95, 1}},
+		{"an empty range still gets an axis", 0, 0, 5, []float64{0, 0.25, 0.5, 0.75, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := niceTicks(tt.lo, tt.hi, tt.n)
+			if len(got) != len(tt.want) {
+				t.Fatalf("ticks %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]-tt.want[i]) > 1e-12 {
+					t.Fatalf("ticks %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func linePoints(n int, f func(i int) float64) []protocol.Point {
+	out := make([]protocol.Point, n)
+	for i := range out {
+		out[i] = protocol.Point{Step: i + 1, Loss: f(i)}
+	}
+	return out
+}
+
+func TestLayoutChartScalesIntoThePlotArea(t *testing.T) {
+	losses := linePoints(500, func(i int) float64 { return 2.3 * math.Exp(-float64(i)/100) })
+	acc := []accPoint{{1, 100, 0.88}, {2, 200, 0.9}, {5, 500, 0.915}}
+	g := layoutChart(losses, acc, 800, 400, 1)
+	inside := func(p pt) bool {
+		return p.X >= g.Left-1e-9 && p.X <= g.Right+1e-9 && p.Y >= g.Top-1e-9 && p.Y <= g.Bottom+1e-9
+	}
+	for _, seg := range g.Raw {
+		for _, p := range seg {
+			if !inside(p) {
+				t.Fatalf("raw point %v outside the plot area", p)
+			}
+		}
+	}
+	for _, p := range append(g.Smooth, g.Acc...) {
+		if !inside(p) {
+			t.Fatalf("point %v outside the plot area", p)
+		}
+	}
+	// The first loss, the largest, sits near the top; the last near the bottom.
+	if first := g.Raw[0][1]; first.Y > g.Top+0.2*(g.Bottom-g.Top) {
+		t.Errorf("the first loss is drawn at y=%v, far from the top %v", first.Y, g.Top)
+	}
+	if last := g.Raw[len(g.Raw)-1][0]; last.Y < g.Bottom-0.1*(g.Bottom-g.Top) {
+		t.Errorf("the last loss is drawn at y=%v, far from the bottom %v", last.Y, g.Bottom)
+	}
+	// Ticks are labelled and ordered.
+	if g.XTicks[0].Label != "0" || g.XTicks[len(g.XTicks)-1].Label != "500" {
+		t.Errorf("x ticks %+v", g.XTicks)
+	}
+	if g.LossTicks[0].Pos != g.Bottom || g.LossTicks[0].Label != "0" {
+		t.Errorf("the loss axis does not start at 0 at the bottom: %+v", g.LossTicks[0])
+	}
+	if len(g.AccTicks) == 0 || g.AccTicks[len(g.AccTicks)-1].Label != "100%" {
+		t.Errorf("accuracy ticks %+v", g.AccTicks)
+	}
+	for _, tk := range g.AccTicks {
+		if len(tk.Label) > 5 {
+			t.Errorf("accuracy tick label %q is not rounded", tk.Label)
+		}
+	}
+	// The whole curve shows: the first loss, log 10, is below the top.
+	if top := g.LossTicks[len(g.LossTicks)-1].Label; top != "2.5" {
+		t.Errorf("the loss axis tops at %s, want 2.5", top)
+	}
+	// Accuracy rises, so its points rise on the canvas (y decreases).
+	if !(g.Acc[0].Y > g.Acc[1].Y && g.Acc[1].Y > g.Acc[2].Y) {
+		t.Errorf("accuracy points %v do not rise", g.Acc)
+	}
+}
+
+func TestLayoutChartBoundsTheWorkByWidth(t *testing.T) {
+	losses := linePoints(100000, func(i int) float64 { return 1 + math.Sin(float64(i)) })
+	g := layoutChart(losses, nil, 600, 300, 1)
+	if cols := g.Right - g.Left + 2; float64(len(g.Raw)) > cols || float64(len(g.Smooth)) > cols+1 {
+		t.Errorf("%d raw segments and %d smooth points for %v columns", len(g.Raw), len(g.Smooth), cols)
+	}
+}
+
+func TestLayoutChartIgnoresOutliersAndNaN(t *testing.T) {
+	losses := linePoints(1000, func(i int) float64 { return 0.5 })
+	losses[0].Loss = 1e6
+	losses[10].Loss = math.NaN()
+	losses[11].Loss = math.Inf(1)
+	g := layoutChart(losses, nil, 600, 300, 1)
+	if top := g.LossTicks[len(g.LossTicks)-1].Label; top == "1e+06" {
+		t.Errorf("one outlier set the axis to %s", top)
+	}
+	for _, seg := range g.Raw {
+		for _, p := range seg {
+			if math.IsNaN(p.Y) || math.IsInf(p.Y, 0) {
+				t.Fatal("a NaN loss reached the canvas")
+			}
+		}
+	}
+}
+
+func TestLayoutChartEmpty(t *testing.T) {
+	g := layoutChart(nil, nil, 600, 300, 2)
+	if len(g.Raw) != 0 || len(g.XTicks) == 0 || len(g.LossTicks) == 0 || g.Font != 30 {
+		t.Errorf("empty chart %+v", g)
+	}
+	if g := layoutChart(nil, nil, 10, 10, 1); len(g.XTicks) != 0 {
+		t.Error("a tiny canvas got ticks")
+	}
+}

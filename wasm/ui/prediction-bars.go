@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"softmaxdemo/core/softmax"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// predictionBars shows the predicted digit and the ten probabilities h(x)
+// as bars. #prediction carries data-digit ("" when there is nothing to
+// classify) and each bar carries data-p.
+type predictionBars struct {
+	app.Compo
+
+	IPred prediction
+}
+
+func newPredictionBars() *predictionBars { return &predictionBars{} }
+
+func (b *predictionBars) Prediction(p prediction) *predictionBars {
+	b.IPred = p
+	return b
+}
+
+func (b *predictionBars) Render() app.UI {
+	p := b.IPred
+	digitAttr, big, note := "", "?", "Draw a digit"
+	switch {
+	case p.Ink && !p.Ready:
+		note = "Train the model first"
+	case p.Ink:
+		digitAttr, big = strconv.Itoa(p.Digit), strconv.Itoa(p.Digit)
+		note = fmt.Sprintf("%.0f%% sure", 100*p.Probs[p.Digit])
+	}
+	return app.Div().Class("prediction-box").Body(
+		app.Div().ID("prediction").Class("prediction").Attr("data-digit", digitAttr).Attr("aria-live", "polite").Body(
+			app.Span().Class("digit").Text(big),
+			app.Span().Class("note").Text(note),
+		),
+		app.Div().ID("probabilities").Class("bars").Aria("label", "probability of each digit").Body(
+			app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
+				v := float32(0)
+				if p.Ink && p.Ready {
+					v = p.Probs[c]
+				}
+				cls := "bar"
+				if p.Ink && p.Ready && c == p.Digit {
+					cls += " top"
+				}
+				return app.Div().Class(cls).Attr("data-digit", c).Attr("data-p", strconv.FormatFloat(float64(v), 'f', 4, 32)).Body(
+					app.Span().Class("bar-label").Text(strconv.Itoa(c)),
+					app.Span().Class("bar-track").Body(
+						app.Span().Class("bar-fill").Style("width", fmt.Sprintf("%.1f%%", 100*v)),
+					),
+					app.Span().Class("bar-value").Text(fmt.Sprintf("%.0f%%", 100*v)),
+				)
+			}),
+		),
+	)
+}

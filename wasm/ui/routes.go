@@ -1,0 +1,51 @@
+// Package ui is the page: go-app components, the store they read, and the
+// client of the training worker. It does no numerical work of its own
+// beyond classifying the drawn digit with core. It compiles natively, so
+// its logic is tested without a browser; the browser tests live in
+// tools/browsertest.
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Routes registers every route of the site. Both lives of wasm/app call
+// it: the browser to run the page, and the native build to write the
+// static site.
+func Routes() {
+	app.Route("/", func() app.Composer { return newPage() })
+}
+
+// CacheableResources are the files the service worker keeps so the page
+// works offline after the first visit, besides go-app's own.
+var CacheableResources = []string{
+	"/web/worker.js",
+	"/web/wasm_exec.js",
+	"/web/worker.wasm",
+	"/web/data/manifest.json",
+	"/web/data/default.mnpk",
+}
+
+// Handler describes the site. version names the service worker's cache:
+// a new version makes returning visitors fetch the new files.
+func Handler(version string) *app.Handler {
+	return &app.Handler{
+		Name:            "Softmax regression, live",
+		ShortName:       "Softmax",
+		Title:           "Softmax regression, live: a linear classifier learns MNIST in your browser",
+		Description:     "Train softmax regression on real MNIST digits in your browser, watch the loss fall, and draw digits for the model to read.",
+		Author:          "The softmax demo authors",
+		Keywords:        []string{"softmax regression", "logistic regression", "MNIST", "gradient descent", "WebAssembly", "Go"},
+		Lang:            "en",
+		BackgroundColor: "#ffffff",
+		ThemeColor:      "#2166ac",
+		LoadingLabel:    "Loading the demo… {progress}%",
+		Icon: app.Icon{
+			Default:  "/web/icon-192.png",
+			Large:    "/web/icon-512.png",
+			Maskable: "/web/icon-512.png",
+			SVG:      "/web/icon.svg",
+		},
+		Styles:             []string{"/web/app.css"},
+		CacheableResources: CacheableResources,
+		Version:            version,
+	}
+}

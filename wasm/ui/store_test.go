@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"testing"
+
+	"softmaxdemo/wasm/protocol"
+)
+
+func loaded() *store {
+	s := newStore()
+	s.apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
+	return s
+}
+
+func TestStoreFollowsARun(t *testing.T) {
+	s := loaded()
+	if s.Status != stateReady || s.TrainN != 10000 {
+		t.Fatalf("after Loaded: %s, %d", s.Status, s.TrainN)
+	}
+	s.apply(protocol.Progress{Run: 1, State: "training", Step: 10, Losses: []protocol.Point{{Step: 9, Loss: 1}, {Step: 10, Loss: 0.9}}})
+	s.apply(protocol.Progress{Run: 1, State: "training", Step: 20, Losses: []protocol.Point{{Step: 20, Loss: 0.8}}})
+	if s.Status != stateTraining || len(s.Losses) != 3 {
+		t.Errorf("status %s with %d losses", s.Status, len(s.Losses))
+	}
+	s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
+	s.apply(protocol.Weights{Run: 1, Step: 100, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
+	if s.testAccuracy() != 0.9 || s.Model == nil || len(s.Acc) != 1 {
+		t.Errorf("accuracy %v, model %v, %d accuracy points", s.testAccuracy(), s.Model != nil, len(s.Acc))
+	}
+	s.apply(protocol.Progress{Run: 1, State: "done", Stop: "budget", Step: 500})
+	if s.Status != stateDone || s.statusText() != "Done" {
+		t.Errorf("status %s: %q", s.Status, s.statusText())
+	}
+}
+
+func TestStoreDropsStaleRuns(t *testing.T) {
+	s := loaded()
+	s.apply(protocol.Progress{Run: 2, State: "training", Step: 5, Losses: []protocol.Point{{Step: 5, Loss: 1}}})
+	before := s.ChartVersion
+	s.apply(protocol.Progress{Run: 1, State: "done", Step: 900, Losses: []protocol.Point{{Step: 900, Loss: 0.1}}})
+	s.apply(protocol.Evaluated{Run: 1, Accuracy: 0.99})
+	s.apply(protocol.Weights{Run: 1, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
+	if s.Status != stateTraining || len(s.Losses) != 1 || s.Eval != nil || s.Model != nil || s.ChartVersion != before {
+		t.Errorf("a stale run changed the page: %s, %d losses, eval %v, model %v", s.Status, len(s.Losses), s.Eval, s.Model)
+	}
+	s.apply(protocol.Progress{Run: 3, State: "paused"})
+	if len(s.Losses) != 0 || s.Run != 3 {
+		t.Errorf("a new run kept %d old losses", len(s.Losses))
+	}
+}
+
+func TestStoreErrors(t *testing.T) {
+	t.Run("a failed download offers Retry", func(t *testing.T) {
+		s := newStore()
+		s.apply(protocol.Failed{Message: "checksum mismatch", Hint: "Retry"})
+		if s.Status != stateError || s.Err.Action != recoverRetry {
+			t.Errorf("%s, %+v", s.Status, s.Err)
+		}
+		s.apply(protocol.Loaded{Name: "default", Train: 10, Test: 10})
+		if s.Status != stateReady || s.Err != nil {
+			t.Errorf("loading again did not clear the error: %s, %+v", s.Status, s.Err)
+		}
+	})
+	t.Run("a diverged run keeps the page usable", func(t *testing.T) {
+		s := loaded()
+		s.apply(protocol.Progress{Run: 1, State: "done", Stop: "diverged"})
+		s.apply(protocol.Failed{Message: "the loss diverged", Hint: "lower the learning rate"})
+		if s.Status != stateDone || s.Err == nil || s.Err.Action != recoverNone {
+			t.Errorf("%s, %+v", s.Status, s.Err)
+		}
+		if s.statusText() != "Stopped: the loss diverged" {
+			t.Errorf("status text %q", s.statusText())
+		}
+	})
+	t.Run("a fatal error offers a restart", func(t *testing.T) {
+		s := loaded()
+		s.apply(protocol.Failed{Message: "out of memory", Fatal: true})
+		if s.Status != stateError || s.Err.Action != recoverRestart {
+			t.Errorf("%s, %+v", s.Status, s.Err)
+		}
+	})
+	t.Run("a crash offers a restart and a restart clears it", func(t *testing.T) {
+		s := loaded()
+		s.Packs = nil
+		s.crashed("boom")
+		if s.Status != stateError || s.Err.Action != recoverRestart {
+			t.Errorf("%s, %+v", s.Status, s.Err)
+		}
+		s.restarting()
+		if s.Status != stateLoading || s.Err != nil || s.Dataset != "default" {
+			t.Errorf("after restart: %s, %+v, %q", s.Status, s.Err, s.Dataset)
+		}
+	})
+}

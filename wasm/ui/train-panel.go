@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// trainPanel holds the training controls. It validates what is typed as
+// it is typed, shows the reason next to a refused field, and posts an
+// action only when every field is accepted.
+type trainPanel struct {
+	app.Compo
+
+	IStatus  string
+	ITrainN  int
+	IPacks   []dataset.PackInfo
+	IDataset string
+
+	f   fields
+	err fieldErrors
+}
+
+func newTrainPanel() *trainPanel {
+	return &trainPanel{f: defaultFields()}
+}
+
+func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
+func (p *trainPanel) TrainN(v int) *trainPanel    { p.ITrainN = v; return p }
+func (p *trainPanel) Packs(v []dataset.PackInfo) *trainPanel {
+	p.IPacks = v
+	return p
+}
+func (p *trainPanel) Dataset(v string) *trainPanel { p.IDataset = v; return p }
+
+func (p *trainPanel) Render() app.UI {
+	busy := p.IStatus == stateTraining
+	noData := p.IStatus == stateLoading || p.ITrainN == 0
+	return app.Section().Class("panel controls").Aria("label", "Training controls").Body(
+		app.H2().Text("Train"),
+		p.field("lr", "Learning rate α", p.f.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+		p.field("batch", "Batch size B", p.f.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+		p.field("l2", "L2 strength λ", p.f.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+		p.field("epochs", "Epochs", p.f.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+		p.field("seed", "Seed", p.f.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+		app.Div().Class("field").Body(
+			app.Label().For("dataset").Text("Data"),
+			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
+				app.Range(p.IPacks).Slice(func(i int) app.UI {
+					pk := p.IPacks[i]
+					return app.Option().Value(pk.Name).Text(pk.Title).Selected(pk.Name == p.IDataset)
+				}),
+			),
+		),
+		app.Div().Class("buttons").Body(
+			app.Button().ID("train").Class("primary").Text("Train").Disabled(busy || noData).OnClick(p.onTrain),
+			app.Button().ID("pause").Text("Pause").Disabled(!busy).OnClick(p.onPause),
+			app.Button().ID("step").Text("Step").Title("one minibatch").Disabled(busy || noData).OnClick(p.onStep),
+			app.Button().ID("reset").Text("Reset").Disabled(noData).OnClick(p.onReset),
+		),
+	)
+}
+
+// field renders one labelled input with its inline error.
+func (p *trainPanel) field(id, label, value, reason, mode string, set func(string)) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		app.Input().ID(id).Type("text").Attr("inputmode", mode).Attr("autocomplete", "off").Value(value).
+			Aria("invalid", reason != "").Aria("describedby", id+"-error").
+			OnInput(func(ctx app.Context, e app.Event) {
+				set(ctx.JSSrc().Get("value").String())
+				_, p.err = parseConfig(p.f, p.maxBatch())
+			}),
+		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(reason),
+	)
+}
+
+func (p *trainPanel) maxBatch() int {
+	if p.ITrainN > 0 {
+		return p.ITrainN
+	}
+	return 60000
+}
+
+// config validates every field and returns the configuration, or false
+// with the reasons shown.
+func (p *trainPanel) config() (protocol.Config, bool) {
+	cfg, e := parseConfig(p.f, p.maxBatch())
+	p.err = e
+	return cfg, e.ok()
+}
+
+func (p *trainPanel) onTrain(ctx app.Context, e app.Event) {
+	if c, ok := p.config(); ok {
+		ctx.NewActionWithValue(actionTrain, c)
+	}
+}
+
+func (p *trainPanel) onStep(ctx app.Context, e app.Event) {
+	if c, ok := p.config(); ok {
+		ctx.NewActionWithValue(actionStep, c)
+	}
+}
+
+func (p *trainPanel) onReset(ctx app.Context, e app.Event) {
+	if c, ok := p.config(); ok {
+		ctx.NewActionWithValue(actionReset, c)
+	}
+}
+
+func (p *trainPanel) onPause(ctx app.Context, e app.Event) {
+	ctx.NewAction(actionPause)
+}
+
+func (p *trainPanel) onDataset(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionDataset, ctx.JSSrc().Get("value").String())
+}

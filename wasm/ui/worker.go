@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// workerClient is the page's side of the training worker: it starts
+// web/worker.js, encodes commands, and decodes events. Bulk numbers
+// (weights, gallery pixels) arrive as transferred ArrayBuffers beside the
+// JSON envelope: {env: string, bulk?: ArrayBuffer}.
+type workerClient struct {
+	w     app.Value
+	funcs []app.Func
+}
+
+// startWorker starts the worker script at url. onEvent receives every
+// decoded event; onCrash receives a description when the worker dies. Both
+// are called from JavaScript callbacks and must not block.
+func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *workerClient {
+	c := &workerClient{w: app.Window().Get("Worker").New(url)}
+	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
+		data := args[0].Get("data")
+		var bulk []byte
+		if b := data.Get("bulk"); b.Truthy() {
+			u8 := app.Window().Get("Uint8Array").New(b)
+			bulk = make([]byte, u8.Length())
+			app.CopyBytesToGo(bulk, u8)
+		}
+		m, err := protocol.Decode([]byte(data.Get("env").String()), bulk)
+		if err != nil {
+			m = protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error()}
+		}
+		onEvent(m)
+		return nil
+	})
+	onError := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ev := args[0]
+		ev.Call("preventDefault")
+		detail := "no details"
+		if msg := ev.Get("message"); msg.Truthy() {
+			detail = msg.String()
+		}
+		onCrash(detail)
+		return nil
+	})
+	c.funcs = append(c.funcs, onMessage, onError)
+	c.w.Set("onmessage", onMessage)
+	c.w.Set("onerror", onError)
+	c.w.Set("onmessageerror", onError)
+	return c
+}
+
+// send posts one command.
+func (c *workerClient) send(m protocol.Msg) error {
+	env, bulk, err := protocol.Encode(m)
+	if err != nil {
+		return err
+	}
+	if bulk != nil {
+		return fmt.Errorf("ui: commands carry no bulk data (%s)", protocol.Name(m))
+	}
+	obj := app.Window().Get("Object").New()
+	obj.Set("env", string(env))
+	c.w.Call("postMessage", obj)
+	return nil
+}
+
+// terminate stops the worker and releases the callbacks.
+func (c *workerClient) terminate() {
+	c.w.Call("terminate")
+	for _, f := range c.funcs {
+		f.Release()
+	}
+	c.funcs = nil
+}
+
+// fetchBytes fetches url (method GET or HEAD) and returns the body. It
+// blocks, so call it from ctx.Async, never on the UI goroutine.
+func fetchBytes(url, method string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	var funcs []app.Func
+	fn := func(f func(app.Value) any) app.Value {
+		jf := app.FuncOf(func(this app.Value, args []app.Value) any { return f(args[0]) })
+		funcs = append(funcs, jf)
+		return jf
+	}
+	fail := fn(func(e app.Value) any {
+		done <- result{err: errors.New(e.Call("toString").String())}
+		return nil
+	})
+	opts := app.Window().Get("Object").New()
+	opts.Set("method", method)
+	app.Window().Call("fetch", url, opts).Call("then", fn(func(resp app.Value) any {
+		if !resp.Get("ok").Bool() {
+			done <- result{err: fmt.Errorf("%s %s: HTTP %d", method, url, resp.Get("status").Int())}
+			return nil
+		}
+		if method == "HEAD" {
+			done <- result{}
+			return nil
+		}
+		resp.Call("arrayBuffer").Call("then", fn(func(buf app.Value) any {
+			u8 := app.Window().Get("Uint8Array").New(buf)
+			b := make([]byte, u8.Length())
+			app.CopyBytesToGo(b, u8)
+			done <- result{b: b}
+			return nil
+		}), fail)
+		return nil
+	}), fail)
+	r := <-done
+	for _, f := range funcs {
+		f.Release()
+	}
+	return r.b, r.err
+}

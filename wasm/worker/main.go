@@ -1,0 +1,105 @@
+//go:build js && wasm
+
+// Command worker is web/worker.wasm, the training Web Worker: syscall/js
+// glue around wasm/session. web/worker.js starts it.
+//
+// Messages cross in both directions as {env, bulk}: env is the JSON
+// envelope of wasm/protocol as a string, bulk an optional ArrayBuffer
+// (transferred) with the bulk bytes of Weights and Samples.
+//
+// Commands that arrive before Go runs are queued by worker.js in
+// self.goQueue; main installs self.onmessage and drains the queue in the
+// same JS turn, so none is lost or reordered.
+package main
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+
+	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/session"
+)
+
+// inboxSize is how many commands may wait while the session is busy.
+const inboxSize = 64
+
+var (
+	self       = js.Global()
+	uint8Array = js.Global().Get("Uint8Array")
+	arrayBuf   = js.Global().Get("ArrayBuffer")
+)
+
+func main() {
+	in := make(chan protocol.Msg, inboxSize)
+	out := make(chan protocol.Msg, 16)
+
+	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			deliver(args[0].Get("data"), in)
+		}
+		return nil
+	})
+	self.Set("onmessage", receive)
+	if q := self.Get("goQueue"); q.Truthy() {
+		for i := range q.Length() {
+			deliver(q.Index(i), in)
+		}
+	}
+	self.Set("goQueue", js.Undefined())
+
+	go func() {
+		for m := range out {
+			post(m)
+		}
+	}()
+	session.Run(context.Background(), in, out, newEnv())
+}
+
+// deliver decodes one {env, bulk} message from the page and queues it for
+// the session without blocking; it posts Failed if it cannot.
+func deliver(data js.Value, in chan<- protocol.Msg) {
+	if data.Type() != js.TypeObject || data.Get("env").Type() != js.TypeString {
+		post(protocol.Failed{Message: "the worker got a message without a string envelope"})
+		return
+	}
+	env := data.Get("env").String()
+	var bulk []byte
+	if b := data.Get("bulk"); b.Truthy() && b.InstanceOf(arrayBuf) {
+		u := uint8Array.New(b)
+		bulk = make([]byte, u.Length())
+		js.CopyBytesToGo(bulk, u)
+	}
+	m, err := protocol.Decode([]byte(env), bulk)
+	if err != nil {
+		post(protocol.Failed{Message: fmt.Sprintf("the worker could not read a message: %v", err)})
+		return
+	}
+	select {
+	case in <- m:
+	default:
+		post(protocol.Failed{
+			Message: fmt.Sprintf("the worker is busy: it dropped a %s command", protocol.Name(m)),
+			Hint:    "wait a moment and try again",
+		})
+	}
+}
+
+// post sends m to the page, transferring its bulk bytes.
+func post(m protocol.Msg) {
+	env, bulk, err := protocol.Encode(m)
+	if err != nil {
+		env, bulk, _ = protocol.Encode(protocol.Failed{Message: err.Error()})
+	}
+	msg := js.Global().Get("Object").New()
+	msg.Set("env", string(env))
+	if bulk == nil {
+		self.Call("postMessage", msg)
+		return
+	}
+	u := uint8Array.New(len(bulk))
+	js.CopyBytesToJS(u, bulk)
+	buf := u.Get("buffer")
+	msg.Set("bulk", buf)
+	self.Call("postMessage", msg, []any{buf})
+}

@@ -1,0 +1,49 @@
+// The training worker's bootstrap: it starts web/worker.wasm (Go, see
+// wasm/worker). Paths are relative to this script, /web/worker.js.
+//
+// Messages are {env: "<JSON envelope>", bulk: ArrayBuffer | undefined}.
+// Until Go runs, commands wait in self.goQueue; Go drains it when it
+// installs its own onmessage. If the wasm cannot start, a fatal "failed"
+// event is posted in the same wire form, so the page can show it.
+"use strict";
+
+self.goQueue = [];
+self.onmessage = (e) => self.goQueue.push(e.data);
+
+function fail(message) {
+  const env = JSON.stringify({
+    v: 1,
+    type: "failed",
+    body: {
+      message: String(message),
+      hint: "reload the page; if it persists, rebuild with `make`",
+      fatal: true,
+    },
+  });
+  self.postMessage({ env });
+}
+
+async function instantiate(url, imports) {
+  try {
+    return await WebAssembly.instantiateStreaming(fetch(url), imports);
+  } catch (err) {
+    // A server that does not say application/wasm, or a fetch error:
+    // fetch again to report the status, then compile from the bytes.
+    const resp = await fetch(url);
+    if (!resp.ok) {
+      throw new Error(`fetching ${url}: HTTP ${resp.status} ${resp.statusText}`);
+    }
+    return await WebAssembly.instantiate(await resp.arrayBuffer(), imports);
+  }
+}
+
+async function start() {
+  importScripts("wasm_exec.js");
+  const go = new Go();
+  const url = new URL("worker.wasm", self.location.href);
+  const { instance } = await instantiate(url, go.importObject);
+  await go.run(instance);
+  fail("the training worker stopped");
+}
+
+start().catch((err) => fail(`the training worker could not start: ${err && err.message ? err.message : err}`));
