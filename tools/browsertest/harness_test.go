@@ -61,14 +61,21 @@ type server struct {
 	cmd *exec.Cmd
 }
 
-// startServer builds and starts tools/serve on a free port.
+// startServer builds and starts tools/serve on a free port, serving the
+// repository root.
 func startServer(t *testing.T) *server {
+	t.Helper()
+	return startServerAt(t, root)
+}
+
+// startServerAt serves dir.
+func startServerAt(t *testing.T, dir string) *server {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "serve")
 	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
 		t.Fatalf("building tools/serve: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-root", root, "-quiet")
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-root", dir, "-quiet")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -194,4 +201,59 @@ func click(t *testing.T, ctx context.Context, id string) {
 // eval evaluates a JavaScript expression in the page.
 func eval[T any](ctx context.Context, js string) (T, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[T](js))
+}
+
+// eventually polls check until it reports true or d passes; the page
+// reacts to input on its own goroutine, a moment after the event.
+func eventually(d time.Duration, check func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !check() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	return true
+}
+
+// copySite copies the built site (go-app's files and web/, without the
+// optional full pack) into a temporary directory that a test may break.
+func copySite(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	copyFile := func(rel string) {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, rel), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"index.html", "app.js", "app-worker.js", "app.css", "manifest.webmanifest", "wasm_exec.js"} {
+		copyFile(f)
+	}
+	err := filepath.WalkDir(filepath.Join(root, "web"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if filepath.Base(rel) == "full.mnpk" || strings.HasSuffix(rel, ".gz") || strings.HasSuffix(rel, ".br") {
+			return nil
+		}
+		copyFile(rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// evalAsync evaluates an expression that returns a promise, awaiting it.
+func evalAsync[T any](ctx context.Context, js string) (T, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 }

@@ -1,7 +1,11 @@
 package browsertest
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"os"
+	"strings"
 	"strconv"
 	"testing"
 	"time"
@@ -31,5 +35,150 @@ func TestTrainToDone(t *testing.T) {
 	}
 	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
 		os.WriteFile("/tmp/page.png", png, 0o644)
+	}
+}
+
+// openReady opens the page on a new browser and waits until it is ready.
+func openReady(t *testing.T, url string) context.Context {
+	t.Helper()
+	ctx := newBrowser(t, 4*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
+	return ctx
+}
+
+// trainDefault presses Train with the default settings and waits for done.
+func trainDefault(t *testing.T, ctx context.Context) {
+	t.Helper()
+	click(t, ctx, "train")
+	waitState(t, ctx, 90*time.Second, "done")
+}
+
+func TestDrawnDigitsAreClassified(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	trainDefault(t, ctx)
+	tests := []struct {
+		name    string
+		strokes [][][2]float64
+		want    string
+	}{
+		{"a vertical stroke", strokeOne, "1"},
+		{"a closed loop", strokeZero, "0"},
+		{"a seven", strokeSeven, "7"},
+		{"a four in two strokes", strokeFour, "4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" drawn with the mouse", func(t *testing.T) {
+			clearPad(t, ctx)
+			drawWithMouse(t, ctx, tt.strokes...)
+			checkDrawn(t, ctx, tt.name, tt.want)
+		})
+	}
+	for _, tt := range tests[:2] {
+		t.Run(tt.name+" drawn with a finger", func(t *testing.T) {
+			clearPad(t, ctx)
+			drawWithFinger(t, ctx, tt.strokes...)
+			checkDrawn(t, ctx, tt.name, tt.want)
+		})
+	}
+	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile("/tmp/drawn.png", png, 0o644)
+	}
+}
+
+func TestPauseStopsTraining(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	setField(t, ctx, "epochs", "400")
+	click(t, ctx, "train")
+	waitState(t, ctx, 5*time.Second, "training")
+	time.Sleep(300 * time.Millisecond)
+	click(t, ctx, "pause")
+	waitState(t, ctx, 5*time.Second, "paused")
+	time.Sleep(200 * time.Millisecond) // let the last messages in flight land
+	epoch, points := attr(t, ctx, "#epoch", "data-value"), attr(t, ctx, "#loss-chart", "data-points")
+	time.Sleep(1500 * time.Millisecond)
+	if e, p := attr(t, ctx, "#epoch", "data-value"), attr(t, ctx, "#loss-chart", "data-points"); e != epoch || p != points {
+		t.Errorf("while paused, the epoch moved from %s to %s and the chart from %s to %s points", epoch, e, points, p)
+	}
+	click(t, ctx, "train")
+	waitState(t, ctx, 5*time.Second, "training")
+	deadline := time.Now().Add(10 * time.Second)
+	for attr(t, ctx, "#loss-chart", "data-points") == points {
+		if time.Now().After(deadline) {
+			t.Fatal("Train after Pause did not resume")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	click(t, ctx, "pause")
+	waitState(t, ctx, 5*time.Second, "paused")
+}
+
+func TestInvalidValuesAreRefused(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	tests := []struct{ field, value, reason string }{
+		{"lr", "abc", "not a number"},
+		{"lr", "-1", "must be above 0"},
+		{"lr", "NaN", "finite number"},
+		{"batch", "0", "from 1 to 10000"},
+		{"l2", "-5", "at least 0"},
+		{"epochs", "2.5", "whole number"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s of %s", tt.field, tt.value), func(t *testing.T) {
+			setField(t, ctx, tt.field, tt.value)
+			click(t, ctx, "train")
+			reasonShown := func() string {
+				r, _ := eval[string](ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, tt.field+"-error"))
+				return r
+			}
+			var reason string
+			if !eventually(3*time.Second, func() bool { reason = reasonShown(); return strings.Contains(reason, tt.reason) }) {
+				t.Errorf("the reason shown is %q, want one containing %q", reason, tt.reason)
+			}
+			if inv := attr(t, ctx, "#"+tt.field, "aria-invalid"); inv != "true" {
+				t.Errorf("aria-invalid is %q", inv)
+			}
+			if s := waitState(t, ctx, time.Second, "ready", "training", "done", "paused", "error"); s != "ready" {
+				t.Errorf("training started anyway: status %q", s)
+			}
+			setField(t, ctx, tt.field, map[string]string{"lr": "0.5", "batch": "100", "l2": "0.0001", "epochs": "5"}[tt.field])
+			if !eventually(3*time.Second, func() bool { reason = reasonShown(); return reason == "" }) {
+				t.Errorf("a valid value still shows %q", reason)
+			}
+		})
+	}
+	trainDefault(t, ctx) // and the valid values train
+}
+
+// TestNoLongTasksWhileTraining: the page's main thread never does training
+// work, so no task on it may take over 50 ms while the worker trains.
+func TestNoLongTasksWhileTraining(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	if _, err := eval[bool](ctx, `window.longTasks = []; new PerformanceObserver(l => l.getEntries().forEach(e => longTasks.push(e.duration))).observe({type: "longtask"}); true`); err != nil {
+		t.Fatal(err)
+	}
+	setField(t, ctx, "epochs", "20")
+	trainDefault(t, ctx)
+	tasks, err := eval[[]float64](ctx, `longTasks`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0.0
+	for _, d := range tasks {
+		longest = math.Max(longest, d)
+	}
+	t.Logf("%d long tasks while training 20 epochs; longest %.0f ms", len(tasks), longest)
+	if len(tasks) > 0 {
+		t.Errorf("main-thread tasks over 50 ms while training: %v", tasks)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"softmaxdemo/wasm/ui"
 
@@ -22,6 +23,12 @@ import (
 )
 
 func main() {
+	if app.IsClient {
+		// The page's heap is small (a few MB) but it allocates steadily
+		// while rendering progress; collecting less often keeps each GC
+		// pause out of the frames that draw training progress.
+		debug.SetGCPercent(400)
+	}
 	ui.Routes()
 	app.RunWhenOnBrowser() // in the browser, this runs the page and never returns
 	if err := run(os.Args[1:]); err != nil {

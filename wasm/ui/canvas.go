@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -19,15 +20,40 @@ func context2D(id string) (canvas, ctx app.Value) {
 	return canvas, canvas.Call("getContext", "2d")
 }
 
+// helpers returns web/plot.js's softmaxCanvas object.
+func helpers() app.Value { return app.Window().Get("softmaxCanvas") }
+
+// jsBytes is one Uint8Array reused for every copy from Go, grown as needed:
+// allocating typed arrays per draw is what made drawing slow.
+var jsBytes app.Value
+
+func bytesToJS(b []byte) app.Value {
+	if jsBytes == nil || jsBytes.Length() < len(b) {
+		jsBytes = app.Window().Get("Uint8Array").New(max(len(b), 1<<16))
+	}
+	app.CopyBytesToJS(jsBytes, b)
+	return jsBytes
+}
+
 // putRGBA copies w×h RGBA pixels into the canvas's context at (x, y).
 func putRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
 	if !ctx.Truthy() {
 		return
 	}
-	arr := app.Window().Get("Uint8ClampedArray").New(len(rgba))
-	app.CopyBytesToJS(arr, rgba)
-	img := app.Window().Get("ImageData").New(arr, w, h)
-	ctx.Call("putImageData", img, x, y)
+	helpers().Call("image", ctx, bytesToJS(rgba), w, h, x, y)
+}
+
+// points packs canvas points as little-endian float32 pairs into buf and
+// returns a Float32Array view of them in JavaScript.
+func points(buf *[]byte, pts []pt) app.Value {
+	b := (*buf)[:0]
+	for _, p := range pts {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(p.X)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(p.Y)))
+	}
+	*buf = b
+	u8 := bytesToJS(b)
+	return app.Window().Get("Float32Array").New(u8.Get("buffer"), 0, 2*len(pts))
 }
 
 // fitCanvas sizes the canvas's backing store to its displayed size times

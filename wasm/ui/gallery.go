@@ -17,19 +17,17 @@ type gallery struct {
 	app.Compo
 
 	ISamples protocol.Samples
-	IModel   *softmax.Model[float32]
-	IVersion int
+	IModel   *softmax.Model[float32] // the model at the latest evaluation
 
-	cls   *classifier
-	preds []int // -1 before there is a model
-	drawn int   // samples drawn onto their canvases
-	rgba  []byte
+	preds  []int // -1 before there is a model
+	drawn  int   // samples drawn onto their canvases
+	rgba   []byte
+	sparse *softmax.Examples[float32] // the samples as model input, built once
 }
 
 func newGallery() *gallery { return &gallery{} }
 
 func (g *gallery) OnMount(ctx app.Context) {
-	g.cls = newClassifier()
 	g.rgba = make([]byte, 4*784)
 	g.predict()
 	ctx.Defer(func(app.Context) { g.draw() })
@@ -42,13 +40,18 @@ func (g *gallery) OnUpdate(ctx app.Context) {
 
 func (g *gallery) predict() {
 	n := len(g.ISamples.Labels)
+	if g.sparse == nil || g.sparse.Len() != n {
+		g.sparse = samplesAsExamples(g.ISamples)
+		g.drawn = 0
+	}
 	g.preds = g.preds[:0]
 	for i := range n {
-		if g.IModel == nil || g.cls == nil {
+		if g.IModel == nil || g.IModel.D != 784 {
 			g.preds = append(g.preds, -1)
 			continue
 		}
-		g.preds = append(g.preds, g.cls.predictDense(g.ISamples.Pixels[784*i:784*(i+1)], g.IModel))
+		c, _ := g.IModel.Predict(g.sparse.Example(i))
+		g.preds = append(g.preds, c)
 	}
 }
 

@@ -18,20 +18,25 @@ type lossPlot struct {
 	ILosses  []protocol.Point
 	IAcc     []accPoint
 	IVersion int
+
+	buf  []byte
+	size [3]float64 // width, height, device pixel ratio; 0 until measured
 }
 
 func newLossPlot() *lossPlot { return &lossPlot{} }
 
 func (p *lossPlot) OnMount(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.draw() })
+	ctx.Defer(func(app.Context) { p.size = [3]float64{}; p.draw() })
 }
 
 func (p *lossPlot) OnUpdate(ctx app.Context) {
 	ctx.Defer(func(app.Context) { p.draw() })
 }
 
+// OnResize measures the canvas again: reading its size forces a layout, so
+// it is done only when the window changes, not on every draw.
 func (p *lossPlot) OnResize(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.draw() })
+	ctx.Defer(func(app.Context) { p.size = [3]float64{}; p.draw() })
 }
 
 func (p *lossPlot) Render() app.UI {
@@ -73,7 +78,10 @@ func (p *lossPlot) draw() {
 	if !c.Truthy() {
 		return
 	}
-	w, h, ratio := fitCanvas(canvas)
+	if p.size[0] == 0 {
+		p.size[0], p.size[1], p.size[2] = fitCanvas(canvas)
+	}
+	w, h, ratio := p.size[0], p.size[1], p.size[2]
 	g := layoutChart(p.ILosses, p.IAcc, w, h, ratio)
 	c.Call("clearRect", 0, 0, w, h)
 	c.Set("font", fmt.Sprintf("%.0fpx system-ui, sans-serif", g.Font))
@@ -104,43 +112,25 @@ func (p *lossPlot) draw() {
 	line(c, g.Left, g.Top, g.Left, g.Bottom)
 	line(c, g.Left, g.Bottom, g.Right, g.Bottom)
 
-	// Data.
-	c.Set("strokeStyle", colorRaw)
-	c.Set("lineWidth", 1.5*ratio)
-	c.Call("beginPath")
+	// Data: one call per series (web/plot.js), not one per point.
+	js := helpers()
+	if !js.Truthy() {
+		return
+	}
+	raw := make([]pt, 0, 2*len(g.Raw))
 	for _, seg := range g.Raw {
-		c.Call("moveTo", seg[0].X, seg[0].Y+0.75*ratio)
-		c.Call("lineTo", seg[1].X, seg[1].Y-0.75*ratio)
+		// Widen each column's band a little, so a flat stretch still shows.
+		raw = append(raw, pt{seg[0].X, seg[0].Y + 1.5*ratio}, pt{seg[1].X, seg[1].Y - 1.5*ratio})
 	}
-	c.Call("stroke")
-	polyline(c, g.Smooth, colorSmooth, 3*ratio)
-	polyline(c, g.Acc, colorAcc, 3*ratio)
-	c.Set("fillStyle", colorAcc)
-	for _, q := range g.Acc {
-		c.Call("beginPath")
-		c.Call("arc", q.X, q.Y, 5*ratio, 0, 6.2832)
-		c.Call("fill")
-	}
+	js.Call("segments", c, points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
+	js.Call("path", c, points(&p.buf, g.Smooth), len(g.Smooth), colorSmooth, 3*ratio)
+	js.Call("path", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)
+	js.Call("dots", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 5*ratio)
 }
 
 func line(c app.Value, x0, y0, x1, y1 float64) {
 	c.Call("beginPath")
 	c.Call("moveTo", x0, y0)
 	c.Call("lineTo", x1, y1)
-	c.Call("stroke")
-}
-
-func polyline(c app.Value, pts []pt, color string, width float64) {
-	if len(pts) == 0 {
-		return
-	}
-	c.Set("strokeStyle", color)
-	c.Set("lineWidth", width)
-	c.Set("lineJoin", "round")
-	c.Call("beginPath")
-	c.Call("moveTo", pts[0].X, pts[0].Y)
-	for _, q := range pts[1:] {
-		c.Call("lineTo", q.X, q.Y)
-	}
 	c.Call("stroke")
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"time"
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
@@ -19,7 +21,22 @@ type page struct {
 	st       *store
 	worker   *workerClient
 	manifest dataset.Manifest
+	retries  int // Retry presses: each fetches past any cached copy
+
+	pending   bool      // a render is scheduled
+	lastFrame time.Time // when the page last rendered for worker events
+	lastEval  time.Time // when the confusion matrix and gallery last changed
 }
+
+// Worker events arrive up to a hundred times a second (an epoch on the
+// default pack takes 20 ms). The page renders them at most every
+// frameEvery, and the confusion matrix and gallery at most every evalEvery,
+// so that no task on the main thread grows long; a change of state (done,
+// paused, an error) renders at once.
+const (
+	frameEvery = 100 * time.Millisecond
+	evalEvery  = 500 * time.Millisecond
+)
 
 func newPage() *page { return &page{st: newStore()} }
 
@@ -100,9 +117,33 @@ func (p *page) ensureWorker(ctx app.Context) {
 		return
 	}
 	p.worker = startWorker(ctx.ResolveStaticResource("/web/worker.js"),
-		func(m protocol.Msg) { ctx.Dispatch(func(app.Context) { p.st.apply(m) }) },
+		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
 		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.crashed(detail) }) },
 	)
+}
+
+// onEvent applies a worker event and decides when to render it.
+func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
+	status, err := p.st.Status, p.st.Err
+	p.st.apply(m)
+	now := time.Now()
+	if p.st.Status != status || p.st.Err != err || p.st.Status != stateTraining {
+		p.st.showEval()
+		p.lastFrame, p.lastEval = now, now
+		return // render now
+	}
+	ctx.PreventUpdate()
+	if p.pending {
+		return
+	}
+	p.pending = true
+	ctx.After(max(0, frameEvery-now.Sub(p.lastFrame)), func(app.Context) {
+		now := time.Now()
+		p.pending, p.lastFrame = false, now
+		if now.Sub(p.lastEval) >= evalEvery && p.st.showEval() {
+			p.lastEval = now
+		}
+	})
 }
 
 // load asks the worker for the named pack.
@@ -114,7 +155,13 @@ func (p *page) load(ctx app.Context, name string) {
 	p.st.Status = stateLoading
 	p.st.Dataset = name
 	p.st.Loading = protocol.Loading{Name: name, Total: pk.Bytes}
-	p.send(protocol.Load{Name: pk.Name, URL: ctx.ResolveStaticResource("/web/data/" + pk.File), SHA256: pk.SHA256, Bytes: pk.Bytes})
+	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
+	if p.retries > 0 {
+		// A distinct URL goes past the service worker's cache, which may
+		// hold the very copy that failed its checksum.
+		url += "?retry=" + strconv.Itoa(p.retries)
+	}
+	p.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes})
 }
 
 func (p *page) send(m protocol.Msg) {
@@ -158,6 +205,7 @@ func (p *page) onDataset(ctx app.Context, a app.Action) {
 
 func (p *page) onRetry(ctx app.Context, a app.Action) {
 	p.st.Err = nil
+	p.retries++
 	if len(p.manifest.Packs) == 0 {
 		p.st.Status = stateLoading
 		p.loadManifest(ctx)
@@ -198,8 +246,8 @@ func (p *page) Render() app.UI {
 			&lossPlot{ILosses: s.Losses, IAcc: s.Acc, IVersion: s.ChartVersion},
 			&digitCanvas{IModel: s.Model, IVersion: s.WeightsVersion},
 			&weightGrid{IModel: s.Model, IVersion: s.WeightsVersion},
-			newConfusionTable().Eval(s.Eval),
-			&gallery{ISamples: s.Samples, IModel: s.Model, IVersion: s.WeightsVersion},
+			newConfusionTable().Eval(s.ShownEval),
+			&gallery{ISamples: s.Samples, IModel: s.ShownModel},
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text("Written in Go, compiled to WebAssembly; training runs in a Web Worker. Works offline after the first visit."),

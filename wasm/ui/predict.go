@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
 )
 
 // prediction is what the page shows for the drawing.
@@ -49,8 +50,12 @@ func (c *classifier) predict(ink bool, m *softmax.Model[float32]) prediction {
 	return p
 }
 
-// predictDense classifies one 784-byte grey image (a gallery sample).
-func (c *classifier) predictDense(grey []byte, m *softmax.Model[float32]) int {
-	copy(c.Image[:], grey)
-	return c.predict(true, m).Digit
+// samplesAsExamples converts gallery samples (784 grey bytes each) to
+// sparse model input, once, so predicting them is only the dot products.
+func samplesAsExamples(s protocol.Samples) *softmax.Examples[float32] {
+	set := dataset.NewSet(len(s.Labels), 150)
+	for i, y := range s.Labels {
+		set.Append(y, s.Pixels[dataset.Pixels*i:dataset.Pixels*(i+1)])
+	}
+	return softmax.FromSet[float32](set)
 }

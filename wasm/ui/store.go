@@ -53,8 +53,17 @@ type store struct {
 	Acc      []accPoint
 	Eval     *protocol.Evaluated
 
-	Model   *softmax.Model[float32] // the latest snapshot, nil before the first
-	Samples protocol.Samples
+	Model *softmax.Model[float32] // the latest snapshot, nil before the first
+
+	// ShownEval and ShownModel are what the confusion matrix and the
+	// gallery show: the latest evaluation and the weights it measured, as
+	// of the last showEval. The page calls it a few times a second at most:
+	// on the default pack an epoch takes 20 ms, and redrawing 160 table
+	// cells and 60 digits 50 times a second would freeze the page.
+	ShownEval  *protocol.Evaluated
+	ShownModel *softmax.Model[float32]
+	evalModel  *softmax.Model[float32]
+	Samples    protocol.Samples
 
 	// Versions grow when the corresponding data change, so components
 	// holding the same pointers still notice.
@@ -75,8 +84,8 @@ func (s *store) apply(m protocol.Msg) {
 		s.TrainN, s.TestN = m.Train, m.Test
 		s.Dataset = m.Name
 		s.newRun(0)
-		s.Model = nil
-		s.Eval = nil
+		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
+		s.Eval, s.ShownEval = nil, nil
 		s.Status = stateReady
 		s.Err = nil
 	case protocol.Samples:
@@ -107,6 +116,7 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		e := m
 		s.Eval = &e
+		s.evalModel = s.Model
 		if n := len(s.Acc); n > 0 && s.Acc[n-1].Step == m.Step {
 			s.Acc[n-1].Acc = m.Accuracy
 		} else {
@@ -125,6 +135,16 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		s.Err = e
 	}
+}
+
+// showEval makes the latest evaluation the one shown, and reports whether
+// that changed anything.
+func (s *store) showEval() bool {
+	if s.ShownEval == s.Eval && s.ShownModel == s.evalModel {
+		return false
+	}
+	s.ShownEval, s.ShownModel = s.Eval, s.evalModel
+	return true
 }
 
 // crashed records that the worker died.

@@ -22,8 +22,14 @@ func TestStoreFollowsARun(t *testing.T) {
 	if s.Status != stateTraining || len(s.Losses) != 3 {
 		t.Errorf("status %s with %d losses", s.Status, len(s.Losses))
 	}
-	s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
 	s.apply(protocol.Weights{Run: 1, Step: 100, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
+	s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
+	if s.ShownEval != nil || s.ShownModel != nil {
+		t.Error("the confusion matrix and gallery moved before showEval")
+	}
+	if !s.showEval() || s.ShownEval != s.Eval || s.ShownModel != s.Model || s.showEval() {
+		t.Error("showEval did not show the latest evaluation exactly once")
+	}
 	if s.testAccuracy() != 0.9 || s.Model == nil || len(s.Acc) != 1 {
 		t.Errorf("accuracy %v, model %v, %d accuracy points", s.testAccuracy(), s.Model != nil, len(s.Acc))
 	}

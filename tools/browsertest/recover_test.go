@@ -1,0 +1,159 @@
+package browsertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// bypassServiceWorker makes the tab fetch from the server, not from the
+// service worker's cache, so that a test can change files under it.
+func bypassServiceWorker(t *testing.T, ctx context.Context) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true})
+		return err
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func errorText(ctx context.Context) string {
+	s, _ := eval[string](ctx, `document.getElementById("error").textContent`)
+	return s
+}
+
+func TestCorruptDataOffersRetry(t *testing.T) {
+	needBrowser(t)
+	site := copySite(t)
+	pack := filepath.Join(site, "web/data/default.mnpk")
+	good, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), good...)
+	for i := len(bad) / 2; i < len(bad)/2+64; i++ {
+		bad[i] ^= 0xff
+	}
+	if err := os.WriteFile(pack, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServerAt(t, site)
+	ctx := newBrowser(t, 2*time.Minute)
+	bypassServiceWorker(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "error")
+	if msg := errorText(ctx); !strings.Contains(msg, "checksum mismatch") {
+		t.Errorf("the page says %q, want it to name the checksum mismatch", msg)
+	}
+	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
+		t.Fatalf("the error offers %q, want retry", a)
+	}
+	// The person fixes the file (or the network recovers) and presses Retry.
+	if err := os.WriteFile(pack, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, "retry")
+	waitState(t, ctx, 30*time.Second, "ready")
+	if msg := errorText(ctx); msg != "" {
+		t.Errorf("after a successful retry the page still says %q", msg)
+	}
+	trainDefault(t, ctx)
+}
+
+func TestBrokenWorkerOffersRestart(t *testing.T) {
+	needBrowser(t)
+	site := copySite(t)
+	wasm := filepath.Join(site, "web/worker.wasm")
+	good, err := os.ReadFile(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wasm, []byte("this is not WebAssembly"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServerAt(t, site)
+	ctx := newBrowser(t, 2*time.Minute)
+	bypassServiceWorker(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "error")
+	if a := attr(t, ctx, "#error", "data-action"); a != "restart" {
+		t.Fatalf("the error (%q) offers %q, want restart", errorText(ctx), a)
+	}
+	if err := os.WriteFile(wasm, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, "restart")
+	waitState(t, ctx, 60*time.Second, "ready")
+	trainDefault(t, ctx)
+}
+
+func TestDivergenceIsReportedAndResetRecovers(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	setField(t, ctx, "lr", "1000")
+	setField(t, ctx, "l2", "10")
+	click(t, ctx, "train")
+	waitState(t, ctx, 60*time.Second, "done")
+	if msg := errorText(ctx); !strings.Contains(msg, "diverged") || !strings.Contains(strings.ToLower(msg), "learning rate") {
+		t.Errorf("after divergence the page says %q", msg)
+	}
+	if s, _ := eval[string](ctx, `document.getElementById("status").textContent`); !strings.Contains(s, "diverged") {
+		t.Errorf("the status says %q", s)
+	}
+	setField(t, ctx, "lr", "0.5")
+	setField(t, ctx, "l2", "0.0001")
+	click(t, ctx, "reset")
+	if !eventually(5*time.Second, func() bool { return errorText(ctx) == "" }) {
+		t.Errorf("Reset left the error %q", errorText(ctx))
+	}
+	trainDefault(t, ctx)
+	if acc := attr(t, ctx, "#test-accuracy", "data-value"); acc < "0.85" {
+		t.Errorf("after recovering, test accuracy %s", acc)
+	}
+}
+
+// TestWorksOffline: after one visit, the page loads and trains with the
+// server gone, from the service worker's cache.
+func TestWorksOffline(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	cached := func() bool {
+		ok, _ := evalAsync[bool](ctx, `(async () => {
+			const reg = await navigator.serviceWorker.getRegistration();
+			if (!reg || !reg.active) return false;
+			for (const k of await caches.keys()) {
+				const c = await caches.open(k);
+				if (await c.match("/web/worker.wasm") && await c.match("/web/data/default.mnpk") && await c.match("/")) return true;
+			}
+			return false;
+		})()`)
+		return ok
+	}
+	if !eventually(60*time.Second, cached) {
+		t.Fatal("the service worker did not cache the page, the workers and the data")
+	}
+	srv.stop()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatalf("reloading with the server gone: %v", err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
+	trainDefault(t, ctx)
+}
