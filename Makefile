@@ -7,7 +7,7 @@ IDX := .cache/mnist/package/data
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZTIME ?= 5s
 
-.PHONY: all run site wasm test test-go test-wasm fuzz vet data data-full mnist-idx bench
+.PHONY: all run site wasm test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
 
 all: test
 
@@ -35,7 +35,7 @@ web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
 	cp $< $@
 
 ## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
-test: vet mnist-idx site test-go test-wasm fuzz
+test: vet mnist-idx site test-go test-wasm fuzz test-browser
 
 vet:
 	@out=$$(gofmt -l core tools wasm 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -44,7 +44,11 @@ vet:
 	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
 
 test-go:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tools/browsertest)
+
+## test-browser: the page in headless Chromium, alone so timings are fair
+test-browser: site
+	$(GO) test -count=1 -p 1 -timeout 15m ./tools/browsertest/
 
 ## test-wasm: core's tests compiled to WebAssembly, run under Node
 test-wasm:

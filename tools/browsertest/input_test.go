@@ -57,7 +57,9 @@ func drawWithMouse(t *testing.T, ctx context.Context, strokes ...[][2]float64) {
 	at := func(p [2]float64) (float64, float64) {
 		return r.Left + p[0]*r.Width/280, r.Top + p[1]*r.Height/280
 	}
-	held := func(p *input.DispatchMouseEventParams) { p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1 }
+	held := func(p *input.DispatchMouseEventParams) {
+		p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1
+	}
 	for _, s := range strokes {
 		x, y := at(s[0])
 		actions := []chromedp.Action[chromedp.Void]{

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"softmaxdemo/wasm/ui"
 
@@ -41,6 +42,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("app", flag.ContinueOnError)
 	out := fs.String("out", ".", "directory to write the static site into (the repository root)")
 	web := fs.String("web", "web", "the web directory whose files name the version")
+	prefix := fs.String("prefix", "", `path the site is served under, such as "/softmax" for a GitHub Pages project site (default: the domain's root)`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,7 +51,11 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(*out, ui.Handler(version)); err != nil {
+	h := ui.Handler(version)
+	if *prefix != "" {
+		h.Resources = app.PrefixedLocation("/" + strings.Trim(*prefix, "/"))
+	}
+	if err := app.GenerateStaticWebsite(*out, h); err != nil {
 		return fmt.Errorf("writing the static site: %w", err)
 	}
 	index := filepath.Join(*out, "index.html")

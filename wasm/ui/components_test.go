@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// render mounts a component in go-app's test engine and returns its HTML.
+func render(t *testing.T, c app.Composer) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	if err := e.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
+	p := newTrainPanel().Status(stateReady).TrainN(10000)
+	p.f.LR, p.f.Batch = "abc", "20000"
+	if _, ok := p.config(); ok {
+		t.Fatal("invalid fields accepted")
+	}
+	html := render(t, p)
+	for _, want := range []string{
+		`&#34;abc&#34; is not a number`,
+		`the batch size must be from 1 to 10000 (got 20000)`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the panel does not show %q", want)
+		}
+	}
+	// go-app writes a true boolean attribute bare, a false one as "false".
+	if n := strings.Count(html, `aria-invalid="false"`); n != 3 {
+		t.Errorf("%d of 5 fields marked valid, want 3", n)
+	}
+	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 3, 2); err != nil {
+		// The valid λ field has an empty reason.
+		t.Errorf("λ's reason: %v", err)
+	}
+}
+
+func TestTrainPanelButtonsFollowTheState(t *testing.T) {
+	tests := []struct {
+		state              string
+		trainN             int
+		train, pause, step bool // enabled
+	}{
+		{stateLoading, 0, false, false, false},
+		{stateReady, 10000, true, false, true},
+		{stateTraining, 10000, false, true, false},
+		{statePaused, 10000, true, false, true},
+		{stateDone, 10000, true, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.state, func(t *testing.T) {
+			html := render(t, newTrainPanel().Status(tt.state).TrainN(tt.trainN))
+			for id, enabled := range map[string]bool{"train": tt.train, "pause": tt.pause, "step": tt.step} {
+				i := strings.Index(html, `id="`+id+`"`)
+				tag := html[strings.LastIndex(html[:i], "<"):]
+				tag = tag[:strings.Index(tag, ">")]
+				disabled := strings.Contains(tag, "disabled") && !strings.Contains(tag, `disabled="false"`)
+				if disabled == enabled {
+					t.Errorf("#%s: %s", id, tag)
+				}
+			}
+		})
+	}
+}
+
+func TestStatusBarCarriesRawValues(t *testing.T) {
+	html := render(t, newStatusBar().withState(stateTraining, "Training", 2, 5, 0.4, 523000, 0.917))
+	for _, want := range []string{
+		`data-state="training"`, `data-value="0.9170"`, `91.7%`, `523k images/s`, `2 of 5`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the status bar lacks %q", want)
+		}
+	}
+	html = render(t, newStatusBar().withState(stateReady, "Ready", 0, 0, 0, 0, math.NaN()))
+	if strings.Contains(html, `data-value="NaN"`) || strings.Contains(html, "NaN%") {
+		t.Errorf("before the first evaluation the accuracy shows: %s", html)
+	}
+}
+
+func TestPredictionBars(t *testing.T) {
+	p := prediction{Ink: true, Ready: true, Digit: 7}
+	p.Probs[7], p.Probs[1] = 0.8, 0.2
+	html := render(t, newPredictionBars().Prediction(p))
+	if !strings.Contains(html, `data-digit="7"`) || strings.Count(html, "data-p=") != 10 {
+		t.Errorf("bars: %s", html)
+	}
+	if !strings.Contains(html, `data-p="0.8000"`) || !strings.Contains(html, "80% sure") {
+		t.Errorf("the top bar is not 0.8: %s", html)
+	}
+	html = render(t, newPredictionBars().Prediction(prediction{Ink: true}))
+	if !strings.Contains(html, "Train the model first") {
+		t.Error("drawing before training does not say to train first")
+	}
+}
+
+func TestConfusionTable(t *testing.T) {
+	e := &protocol.Evaluated{Epoch: 3}
+	e.Confusion[4][9] = 12
+	e.Confusion[4][4] = 180
+	html := render(t, newConfusionTable().Eval(e))
+	if !strings.Contains(html, `data-count="12"`) || !strings.Contains(html, "After epoch 3") {
+		t.Errorf("table: %s", html)
+	}
+	if n := strings.Count(html, "<td"); n != softmax.K*softmax.K {
+		t.Errorf("%d cells, want 100", n)
+	}
+}
