@@ -7,7 +7,7 @@ IDX := .cache/mnist/package/data
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZTIME ?= 5s
 
-.PHONY: all run site wasm test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
+.PHONY: all run site wasm screenshot test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
 
 all: test
 
@@ -33,6 +33,10 @@ web/worker.wasm: $(GO_SOURCES)
 
 web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
 	cp $< $@
+
+## screenshot: docs/screenshot.png, the trained page with a drawn digit
+screenshot: site
+	SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run TestDrawnDigitsAreClassified ./tools/browsertest/
 
 ## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
 test: vet mnist-idx site test-go test-wasm fuzz test-browser

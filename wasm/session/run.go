@@ -22,6 +22,7 @@ type run struct {
 
 	seenMark     int64         // examples seen at the last Progress
 	busy         time.Duration // training time since the last Progress
+	totalBusy    time.Duration // training time of the whole run
 	perSecond    float64
 	lastProgress time.Time
 	lastWeights  time.Time
@@ -243,12 +244,19 @@ func (s *session) state() string {
 func (s *session) sendProgress(now time.Time) {
 	r := s.run
 	step, epoch, seen := r.tr.Progress()
-	if r.busy > 0 && seen > r.seenMark {
+	r.totalBusy += r.busy
+	state := s.state()
+	switch {
+	case state != "training" && r.totalBusy > 0:
+		// Once the run rests, show its average: the last slice alone may
+		// be a few steps long and say little.
+		r.perSecond = float64(seen) / r.totalBusy.Seconds()
+	case r.busy > 0 && seen > r.seenMark:
 		r.perSecond = float64(seen-r.seenMark) / r.busy.Seconds()
 	}
 	r.seenMark, r.busy, r.lastProgress = seen, 0, now
 	p := protocol.Progress{
-		Run: r.id, State: s.state(), Epoch: epoch, Epochs: r.cfg.Epochs,
+		Run: r.id, State: state, Epoch: epoch, Epochs: r.cfg.Epochs,
 		Step: step, Seen: seen, PerEpoch: r.m,
 		Loss: finite(r.last.Loss), Losses: r.pts.take(), EpochLoss: finite(r.epoch),
 		Rate: r.rate, PerSecond: r.perSecond,
