@@ -1,0 +1,198 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"sync"
+	"testing"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/softmax"
+)
+
+// benchData is a decoded pack, converted once per process.
+type benchData struct {
+	train, test *softmax.Examples[float32]
+}
+
+// benchPacks loads each pack of web/data at most once per process; the
+// full pack is not committed (make data-full writes it).
+var benchPacks = map[string]func() (benchData, error){
+	"default": sync.OnceValues(func() (benchData, error) { return readBenchPack("default.mnpk") }),
+	"full":    sync.OnceValues(func() (benchData, error) { return readBenchPack("full.mnpk") }),
+}
+
+func readBenchPack(file string) (benchData, error) {
+	b, err := os.ReadFile("../../web/data/" + file)
+	if err != nil {
+		return benchData{}, err
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		return benchData{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return benchData{softmax.FromSet[float32](p.Train), softmax.FromSet[float32](p.Test)}, nil
+}
+
+// benchPack returns the named pack, skipping the benchmark if it is absent.
+func benchPack(b *testing.B, name string) benchData {
+	b.Helper()
+	d, err := benchPacks[name]()
+	if errors.Is(err, fs.ErrNotExist) {
+		target := "data"
+		if name == "full" {
+			target = "data-full"
+		}
+		b.Skipf("web/data/%s.mnpk is absent: run `make %s` to write it", name, target)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+// benchCase is one sub-benchmark: a pack and a batch size (0: full batch).
+type benchCase struct {
+	pack  string
+	batch int
+	rate  float64 // α; 0 means the page's default
+	floor float64 // lowest sane test accuracy after the first epoch
+}
+
+func (c benchCase) name(m int) string {
+	b := c.batch
+	if b == 0 {
+		b = m
+	}
+	return fmt.Sprintf("pack=%s/batch=%d", c.pack, b)
+}
+
+// The floors are well below what one epoch reaches (measured: 90.6% and
+// 91.4% at B = 100, 90.1% at B = 1, 64.8% after the single full-batch
+// step), so only a broken kernel or update trips them. B = 1 runs at
+// α = 0.02: at the page's α = 0.5 single-example steps overshoot (loss 6.1
+// after one epoch). The time of a step does not depend on α.
+var epochCases = []benchCase{
+	{"default", 100, 0, 0.85},
+	{"full", 100, 0, 0.85},
+	{"default", 1, 0.02, 0.85},
+	{"default", 0, 0, 0.50},
+}
+
+// config is the page's configuration with c's batch size and rate and an
+// epoch budget that a benchmark never reaches.
+func (c benchCase) config() Config {
+	cfg := Defaults()
+	cfg.BatchSize = c.batch
+	if c.rate != 0 {
+		cfg.LearningRate = c.rate
+	}
+	cfg.Epochs = math.MaxInt32
+	return cfg
+}
+
+// epoch runs tr to the end of its current epoch and returns the number of
+// steps taken. It fails b if the run stops.
+func epoch(b *testing.B, tr *Trainer) int {
+	for n := 1; ; n++ {
+		st := tr.Step()
+		if st.Stop != Running {
+			b.Fatalf("the run stopped (%v) at step %d", st.Stop, st.Step)
+		}
+		if st.EpochEnd {
+			return n
+		}
+	}
+}
+
+// checkFirstEpoch trains one epoch from scratch and fails b unless the
+// model is finite, its loss on the whole training set is below log 10 (the
+// loss of the zero model) and its test accuracy is above c.floor: a fast
+// wrong kernel must fail rather than win.
+func checkFirstEpoch(b *testing.B, c benchCase, d benchData) {
+	b.Helper()
+	tr, err := New(d.train, dataset.Pixels, c.config())
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := epoch(b, tr)
+	m := d.train.Len()
+	if want := (m + tr.Config().BatchSize - 1) / tr.Config().BatchSize; steps != want {
+		b.Fatalf("one epoch took %d steps, want %d", steps, want)
+	}
+	model := tr.Model()
+	if !model.Finite() {
+		b.Fatal("the model is not finite after one epoch")
+	}
+	all := make([]int32, m)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	loss := softmax.Loss(model, d.train, all, softmax.Objective{})
+	acc := metrics.Evaluate(model, d.test).Accuracy()
+	if !(loss < math.Log(softmax.K)) || acc < c.floor {
+		b.Fatalf("after one epoch: training loss %.4f (want below log 10 = %.4f), test accuracy %.2f%% (want at least %.0f%%)",
+			loss, math.Log(softmax.K), 100*acc, 100*c.floor)
+	}
+}
+
+// reportEpochs adds examples/s and ms/epoch for b.N epochs of m examples.
+func reportEpochs(b *testing.B, m int) {
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(m*b.N)/s, "examples/s")
+	b.ReportMetric(1e3*s/float64(b.N), "ms/epoch")
+}
+
+// BenchmarkEpoch measures one epoch of the page's training (α 0.5,
+// λ 1e-4, zero initialisation) per iteration, continuing one run: the
+// steady state after the first epoch.
+func BenchmarkEpoch(b *testing.B) {
+	for _, c := range epochCases {
+		m := 0
+		if c.batch == 0 { // the name says the batch size
+			if d, err := benchPacks[c.pack](); err == nil {
+				m = d.train.Len()
+			}
+		}
+		b.Run(c.name(m), func(b *testing.B) {
+			d := benchPack(b, c.pack)
+			checkFirstEpoch(b, c, d)
+			tr, err := New(d.train, dataset.Pixels, c.config())
+			if err != nil {
+				b.Fatal(err)
+			}
+			epoch(b, tr) // leave the first epoch out
+			b.ReportAllocs()
+			for b.Loop() {
+				epoch(b, tr)
+			}
+			reportEpochs(b, d.train.Len())
+		})
+	}
+}
+
+// BenchmarkFirstEpoch measures the first epoch of a fresh trainer from
+// zero weights (as after pressing Train), leaving its construction out.
+func BenchmarkFirstEpoch(b *testing.B) {
+	for _, c := range epochCases[:2] {
+		b.Run(c.name(0), func(b *testing.B) {
+			d := benchPack(b, c.pack)
+			checkFirstEpoch(b, c, d)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				tr, err := New(d.train, dataset.Pixels, c.config())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				epoch(b, tr)
+			}
+			reportEpochs(b, d.train.Len())
+		})
+	}
+}
