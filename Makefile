@@ -19,9 +19,18 @@ GO_SOURCES := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod
 run: site
 	$(GO) run ./tools/serve -addr $(ADDR) -root .
 
-## site: the wasm binaries and go-app's files at the root (index.html is committed)
-site: wasm
+## site: the wasm binaries and go-app's files at the root (index.html is
+## committed), with gzip (and, where the brotli command exists, brotli)
+## copies of the big files for tools/serve and static hosts to send
+PRECOMPRESS := web/app.wasm web/worker.wasm web/data/default.mnpk
+BROTLI_Q ?= 11
+site: wasm $(PRECOMPRESS:=.gz)
 	$(GO) run ./wasm/app -out .
+
+%.gz: %
+	gzip -9 -n -k -f $<
+	@if command -v brotli >/dev/null; then brotli -f -k -q $(BROTLI_Q) -o $<.br $<; \
+	 else echo "brotli not installed: serving gzip only (apt-get install -y brotli)"; fi
 
 wasm: web/app.wasm web/worker.wasm web/wasm_exec.js
 

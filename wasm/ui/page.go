@@ -91,7 +91,11 @@ func (p *page) loadManifest(ctx app.Context) {
 				p.st.Dataset = def.Name
 			}
 			p.ensureWorker(ctx)
-			p.load(ctx, p.st.Dataset)
+			if p.worker.preloaded == p.st.Dataset {
+				p.worker.preloaded = "" // web/boot.js asked already
+			} else {
+				p.load(ctx, p.st.Dataset)
+			}
 			for _, pk := range man.Packs {
 				if pk.Name != def.Name {
 					p.probe(ctx, pk)

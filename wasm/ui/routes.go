@@ -45,7 +45,7 @@ func Handler(version string) *app.Handler {
 			SVG:      "/web/icon.svg",
 		},
 		Styles:             []string{"/web/app.css"},
-		Scripts:            []string{"/web/plot.js"},
+		Scripts:            []string{"/web/boot.js", "/web/plot.js"},
 		CacheableResources: CacheableResources,
 		Version:            version,
 	}

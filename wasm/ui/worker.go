@@ -16,15 +16,21 @@ import (
 type workerClient struct {
 	w     app.Value
 	funcs []app.Func
+
+	// preloaded names the pack web/boot.js already asked an adopted
+	// worker for, so the page does not ask twice.
+	preloaded string
 }
 
 // startWorker starts the worker script at url. onEvent receives every
 // decoded event; onCrash receives a description when the worker dies. Both
 // are called from JavaScript callbacks and must not block.
+//
+// If web/boot.js started a worker while the page loaded, startWorker adopts
+// it instead, and replays the events it received meanwhile.
 func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *workerClient {
-	c := &workerClient{w: app.Window().Get("Worker").New(url)}
-	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
-		data := args[0].Get("data")
+	c := &workerClient{}
+	decode := func(data app.Value) protocol.Msg {
 		var bulk []byte
 		if b := data.Get("bulk"); b.Truthy() {
 			u8 := app.Window().Get("Uint8Array").New(b)
@@ -35,7 +41,10 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		if err != nil {
 			m = protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error()}
 		}
-		onEvent(m)
+		return m
+	}
+	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
+		onEvent(decode(args[0].Get("data")))
 		return nil
 	})
 	onError := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -49,9 +58,26 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		return nil
 	})
 	c.funcs = append(c.funcs, onMessage, onError)
+	boot := app.Window().Get("softmaxBoot")
+	app.Window().Set("softmaxBoot", nil) // a restart starts afresh
+	if boot.Truthy() && boot.Get("worker").Truthy() {
+		c.w = boot.Get("worker")
+		c.preloaded = boot.Get("loading").String()
+	} else {
+		c.w = app.Window().Get("Worker").New(url)
+	}
 	c.w.Set("onmessage", onMessage)
 	c.w.Set("onerror", onError)
 	c.w.Set("onmessageerror", onError)
+	if boot.Truthy() {
+		events := boot.Get("events")
+		for i := range events.Length() {
+			onEvent(decode(events.Index(i)))
+		}
+		if crashed := boot.Get("crashed"); crashed.Truthy() {
+			onCrash(crashed.String())
+		}
+	}
 	return c
 }
 

@@ -1,0 +1,27 @@
+// Starts the training worker, and asks it for the default data, as soon as
+// the page's HTML is parsed, while the page's own WebAssembly is still
+// loading: the two start up side by side instead of one after the other.
+// The Go page adopts the worker (wasm/ui/worker.go: adoptWorker) and
+// replays the events that arrived before it was ready. Without this file
+// the page starts its own worker, only later.
+"use strict";
+(() => {
+  if (typeof Worker === "undefined") return;
+  const base = new URL(".", document.currentScript.src); // .../web/
+  const boot = { worker: new Worker(new URL("worker.js", base)), events: [], crashed: "", loading: "" };
+  boot.worker.onmessage = (e) => boot.events.push(e.data);
+  boot.worker.onerror = (e) => {
+    e.preventDefault();
+    boot.crashed = e.message || "the worker could not start";
+  };
+  fetch(new URL("data/manifest.json", base))
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((m) => {
+      const p = m.packs.find((p) => p.name === "default");
+      const body = { name: p.name, url: new URL("data/" + p.file, base).href, sha256: p.sha256, bytes: p.bytes };
+      boot.worker.postMessage({ env: JSON.stringify({ v: 1, type: "load", body }) });
+      boot.loading = p.name;
+    })
+    .catch(() => {}); // the page fetches the manifest too, and reports a failure
+  globalThis.softmaxBoot = boot;
+})();
