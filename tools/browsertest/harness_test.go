@@ -39,7 +39,7 @@ func findChrome() string {
 }
 
 // needBrowser skips the test without a browser, or fails it under CI.
-func needBrowser(t *testing.T) {
+func needBrowser(t testing.TB) {
 	t.Helper()
 	if chrome == "" {
 		msg := "no Chromium or Chrome found: install it (Debian: apt-get install -y chromium) or set CHROME to its path"
@@ -59,32 +59,46 @@ func needBrowser(t *testing.T) {
 type server struct {
 	URL string
 	cmd *exec.Cmd
+	log *requestLog // nil unless started with logging
 }
 
 // startServer builds and starts tools/serve on a free port, serving the
 // repository root.
-func startServer(t *testing.T) *server {
+func startServer(t testing.TB) *server {
 	t.Helper()
 	return startServerAt(t, root)
 }
 
 // startServerAt serves dir.
-func startServerAt(t *testing.T, dir string) *server {
+func startServerAt(t testing.TB, dir string) *server {
+	t.Helper()
+	return startServerWith(t, dir, nil)
+}
+
+// startServerWith serves dir, recording every request in log if not nil.
+func startServerWith(t testing.TB, dir string, log *requestLog) *server {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "serve")
 	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
 		t.Fatalf("building tools/serve: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-root", dir, "-quiet")
+	args := []string{"-addr", "127.0.0.1:0", "-root", dir, "-quiet"}
+	if log != nil {
+		args = args[:len(args)-1]
+	}
+	cmd := exec.Command(bin, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd.Stderr = os.Stderr
+	if log != nil {
+		cmd.Stderr = log
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd}
+	s := &server{cmd: cmd, log: log}
 	t.Cleanup(s.stop)
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
@@ -108,7 +122,7 @@ func (s *server) stop() {
 // newBrowser starts headless Chromium with a fresh profile and returns a
 // context for its first tab. Every test gets its own browser, so service
 // workers and caches never leak between tests.
-func newBrowser(t *testing.T, timeout time.Duration) context.Context {
+func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
@@ -137,7 +151,7 @@ func newBrowser(t *testing.T, timeout time.Duration) context.Context {
 
 // waitState waits until #status has data-state equal to one of states,
 // failing with the page's status and error text if it takes longer than d.
-func waitState(t *testing.T, ctx context.Context, d time.Duration, states ...string) string {
+func waitState(t testing.TB, ctx context.Context, d time.Duration, states ...string) string {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {

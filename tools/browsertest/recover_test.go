@@ -111,7 +111,11 @@ func TestDivergenceIsReportedAndResetRecovers(t *testing.T) {
 	setField(t, ctx, "l2", "10")
 	click(t, ctx, "train")
 	waitState(t, ctx, 60*time.Second, "done")
-	if msg := errorText(ctx); !strings.Contains(msg, "diverged") || !strings.Contains(strings.ToLower(msg), "learning rate") {
+	var msg string
+	if !eventually(5*time.Second, func() bool {
+		msg = errorText(ctx)
+		return strings.Contains(msg, "diverged") && strings.Contains(strings.ToLower(msg), "learning rate")
+	}) {
 		t.Errorf("after divergence the page says %q", msg)
 	}
 	if s, _ := eval[string](ctx, `document.getElementById("status").textContent`); !strings.Contains(s, "diverged") {
