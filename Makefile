@@ -7,7 +7,7 @@ IDX := .cache/mnist/package/data
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZTIME ?= 5s
 
-.PHONY: all run site wasm screenshot test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
+.PHONY: all run site wasm screenshot bench-browser test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
 
 all: test
 
@@ -94,6 +94,17 @@ data: mnist-idx
 ## data-full: also write web/data/full.mnpk (60,000/10,000; not committed)
 data-full: mnist-idx
 	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data -full
+
+## bench-browser: one epoch in headless Chromium: our worker against
+## TensorFlow.js and ConvNetJS (installed with npm into bench/node_modules,
+## never loaded by the page), then the page's time to ready
+bench-browser: site web/data/full.mnpk
+	cd bench && $(NPM) ci --no-audit --no-fund
+	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench PageReady -benchtime 5x ./tools/browsertest/
+
+web/data/full.mnpk:
+	$(MAKE) data-full
 
 ## bench: native benchmarks of the kernels, the trainer and the decoder
 bench:
