@@ -61,6 +61,7 @@ type options struct {
 	root     string
 	chrome   string
 	timeout  time.Duration
+	only     []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.md, "md", "", "also write the results as Markdown to this `file`")
 	fs.BoolVar(&o.dataFull, "data-full", false, "run `make data-full` if web/data/full.mnpk is missing")
 	packs := fs.String("packs", "default,full", "comma-separated packs to benchmark")
+	only := fs.String("only", "", "comma-separated implementation ids to run (ours, tfjs-wasm-loop, tfjs-wasm-fit, tfjs-cpu-loop, tfjs-cpu-fit, convnetjs); default all")
 	fs.StringVar(&o.root, "root", ".", "the repository `directory`")
 	fs.StringVar(&o.chrome, "chrome", "", "Chromium `binary` (default: $CHROME, then chromium on $PATH)")
 	fs.DurationVar(&o.timeout, "timeout", time.Hour, "give up after this long")
@@ -88,6 +90,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.packs = append(o.packs, p)
 		}
 	}
+	for _, id := range strings.Split(*only, ",") {
+		if id = strings.TrimSpace(id); id == "" {
+			continue
+		}
+		if !slices.ContainsFunc(impls, func(im Impl) bool { return im.ID == id }) {
+			return o, fmt.Errorf("-only: unknown implementation %q", id)
+		}
+		o.only = append(o.only, id)
+	}
 	return o, nil
 }
 
@@ -95,6 +106,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if len(o.only) > 0 {
+		impls = slices.DeleteFunc(impls, func(im Impl) bool { return !slices.Contains(o.only, im.ID) })
 	}
 	root, err := filepath.Abs(o.root)
 	if err != nil {

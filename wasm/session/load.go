@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 	"softmaxdemo/wasm/protocol"
 )
 
@@ -62,6 +64,7 @@ func (s *session) load(l protocol.Load) {
 		test:  softmax.FromSet[float32](pack.Test),
 	}
 	s.run, s.training = nil, false
+	warmUp(s.data)
 	s.send(protocol.Loaded{
 		Name:   l.Name,
 		Train:  pack.Train.Len(),
@@ -69,6 +72,37 @@ func (s *session) load(l protocol.Load) {
 		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
 	})
 	s.send(gallery(pack.Test))
+}
+
+// warmExamples is how many images warmUp trains on.
+const warmExamples = 3000
+
+// warmUp trains and evaluates a throwaway model on the first images of d.
+// Browsers first run WebAssembly from a quick baseline compilation and
+// optimise hot functions in the background, swapping them in on their next
+// call. Doing that here, while the pack loads, means the first epoch a
+// person watches already runs the optimised kernels: without it, the first
+// tens of milliseconds of training ran several times slower. It changes
+// nothing but timing: the model is discarded.
+func warmUp(d *data) {
+	n := min(d.train.Len(), warmExamples)
+	if n == 0 {
+		return
+	}
+	sub := &softmax.Examples[float32]{Labels: d.train.Labels[:n], Start: d.train.Start[:n+1], Index: d.train.Index, Value: d.train.Value}
+	for _, cfg := range []train.Config{
+		{LearningRate: 0.1, BatchSize: min(n, 100), L2: 1e-4, Epochs: 2}, // the dense update
+		{LearningRate: 0.1, BatchSize: 1, Iterations: min(n, 300)},       // the sparse one
+	} {
+		tr, err := train.New(sub, d.d, cfg)
+		if err != nil {
+			return
+		}
+		for tr.Stopped() == train.Running {
+			tr.Step()
+		}
+		metrics.Evaluate(tr.Model(), sub)
+	}
 }
 
 // verify checks b against the size and SHA-256 the manifest gave in l; an
