@@ -8,7 +8,24 @@
 "use strict";
 
 self.goQueue = [];
-self.onmessage = (e) => self.goQueue.push(e.data);
+self.onmessage = (e) => {
+  prefetch(e.data);
+  self.goQueue.push(e.data);
+};
+
+// A pack asked for before Go runs is fetched at once, while worker.wasm
+// compiles; Go's fetch (wasm/worker/env.go) takes the response from here.
+self.prefetched = new Map();
+function prefetch(data) {
+  try {
+    const m = JSON.parse(data.env);
+    if (m.type !== "load" || !m.body || !m.body.url) return;
+    const url = new URL(m.body.url, self.location.href).href;
+    if (!self.prefetched.has(url)) self.prefetched.set(url, fetch(url));
+  } catch (err) {
+    // Not ours to report: Go decodes the same message and says what is wrong.
+  }
+}
 
 function fail(message) {
   const env = JSON.stringify({

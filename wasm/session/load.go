@@ -1,7 +1,6 @@
 package session
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -44,7 +43,7 @@ func (s *session) load(l protocol.Load) {
 		return
 	}
 	s.send(protocol.Loading{Name: l.Name, Received: int64(len(b)), Total: int64(len(b))})
-	if err := verify(l, b); err != nil {
+	if err := verify(l, b, s.env.SHA256); err != nil {
 		s.fail(err.Error(), hintChecksum)
 		return
 	}
@@ -107,14 +106,17 @@ func warmUp(d *data) {
 
 // verify checks b against the size and SHA-256 the manifest gave in l; an
 // empty SHA256 or a zero size is not checked.
-func verify(l protocol.Load, b []byte) error {
+func verify(l protocol.Load, b []byte, digest func([]byte) ([32]byte, error)) error {
 	if l.Bytes > 0 && int64(len(b)) != l.Bytes {
 		return fmt.Errorf("pack %s: checksum mismatch: got %d bytes, the manifest says %d", l.Name, len(b), l.Bytes)
 	}
 	if l.SHA256 == "" {
 		return nil
 	}
-	sum := sha256.Sum256(b)
+	sum, err := digest(b)
+	if err != nil {
+		return fmt.Errorf("pack %s: computing its checksum: %w", l.Name, err)
+	}
 	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, l.SHA256) {
 		return fmt.Errorf("pack %s: checksum mismatch: SHA-256 %s, the manifest says %s", l.Name, got, l.SHA256)
 	}

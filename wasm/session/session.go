@@ -39,6 +39,10 @@ type Env interface {
 	// Yield lets other work run between slices. In the browser it must
 	// return to the JS event loop so that queued commands are delivered.
 	Yield()
+	// SHA256 returns the SHA-256 digest of b. In the browser it uses the
+	// platform's own (crypto.subtle), several times faster than Go's
+	// compiled to WebAssembly: 2.4 MB take 24 ms in Go there.
+	SHA256(b []byte) ([32]byte, error)
 }
 
 // Pacing of the sliced loop and of the reports.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strconv"
@@ -43,11 +44,29 @@ func (e *env) Yield() {
 	<-e.woken
 }
 
+// SHA256 digests b with crypto.subtle, which browsers offer in secure
+// contexts (https and localhost); elsewhere it falls back to Go's.
+func (e *env) SHA256(b []byte) ([32]byte, error) {
+	var sum [32]byte
+	subtle := js.Global().Get("crypto").Get("subtle")
+	if subtle.IsUndefined() || subtle.IsNull() {
+		return sha256.Sum256(b), nil
+	}
+	u := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u, b)
+	buf, err := await(subtle.Call("digest", "SHA-256", u))
+	if err != nil {
+		return sum, err
+	}
+	js.CopyBytesToGo(sum[:], js.Global().Get("Uint8Array").New(buf))
+	return sum, nil
+}
+
 // Fetch gets url with fetch(), streaming the body to report progress. The
 // total is the Content-Length, or 0 when the body is compressed on the
 // wire or the header is missing.
 func (e *env) Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error) {
-	resp, err := await(js.Global().Call("fetch", url))
+	resp, err := await(prefetched(url))
 	if err != nil {
 		return nil, fmt.Errorf("fetching %s: %w", url, err)
 	}
@@ -93,6 +112,19 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(received, tot
 		js.CopyBytesToGo(b[len(b)-n:], chunk)
 		progress(int64(len(b)), total)
 	}
+}
+
+// prefetched returns the promise of a response to url: the one worker.js
+// started before Go ran, taken once, or a new fetch.
+func prefetched(url string) js.Value {
+	if cache, loc := js.Global().Get("prefetched"), js.Global().Get("location"); cache.Truthy() && loc.Truthy() {
+		abs := js.Global().Get("URL").New(url, loc.Get("href")).Get("href")
+		if p := cache.Call("get", abs); p.Truthy() {
+			cache.Call("delete", abs)
+			return p
+		}
+	}
+	return js.Global().Call("fetch", url)
 }
 
 // await blocks the calling goroutine until the promise p settles and
