@@ -144,6 +144,36 @@ func call[T any](ctx context.Context, js string, timeout time.Duration) (T, erro
 	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 }
 
+// to92 is one measurement of the time from pressing Train to a test
+// accuracy of 92%.
+type to92 struct {
+	Ms       float64 `json:"ms"`
+	Epoch    int     `json:"epoch"`
+	Accuracy float64 `json:"accuracy"`
+	Reached  bool    `json:"reached"`
+}
+
+// timeTo92 trains our worker with the page's defaults runs times on pack p
+// and reports how long each run took to reach 92% test accuracy.
+func (h *harness) timeTo92(ctx context.Context, p dataset.PackInfo, runs int, log io.Writer) ([]to92, error) {
+	arg := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	load := map[string]any{"name": p.Name, "url": "/web/data/" + p.File, "sha256": p.SHA256, "bytes": p.Bytes}
+	var out []to92
+	for r := range runs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res, err := call[to92](h.ctx, "bench.timeTo92("+arg(load)+", "+arg(r+1)+")", runTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("%s pack, Train to 92%%, run %d: %w", p.Name, r+1, err)
+		}
+		fmt.Fprintf(log, "bench: %s pack, run %d/%d, Train to 92%%: %7.1f ms, epoch %d, accuracy %.4f\n",
+			p.Name, r+1, runs, res.Ms, res.Epoch, res.Accuracy)
+		out = append(out, res)
+	}
+	return out, nil
+}
+
 // benchPack loads pack p into the page and runs every implementation runs
 // times, in an order that rotates from run to run, with seed r+1 for run
 // r. It logs each result to log.

@@ -37,6 +37,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -159,13 +160,47 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Packs = append(rep.Packs, summarize(p, results))
 	}
+	var to92line string
+	if last := packs[len(packs)-1]; slices.Contains(o.only, "ours") || len(o.only) == 0 {
+		runs, err := h.timeTo92(ctx, last, o.runs, stderr)
+		if err != nil {
+			return err
+		}
+		to92line = to92Summary(last.Name, runs)
+	}
 	if o.md != "" {
-		if err := os.WriteFile(o.md, []byte(rep.Markdown()), 0o644); err != nil {
+		md := rep.Markdown()
+		if to92line != "" {
+			md += "\n" + to92line + "\n"
+		}
+		if err := os.WriteFile(o.md, []byte(md), 0o644); err != nil {
 			return err
 		}
 	}
+	if to92line != "" {
+		fmt.Fprintln(stdout, to92line)
+	}
 	fmt.Fprint(stdout, rep.bodyText())
 	return nil
+}
+
+// to92Summary describes the runs of timeTo92 in one line.
+func to92Summary(pack string, runs []to92) string {
+	var ms []float64
+	epochs := make([]string, 0, len(runs))
+	for _, r := range runs {
+		if r.Reached {
+			ms = append(ms, r.Ms)
+			epochs = append(epochs, strconv.Itoa(r.Epoch))
+		} else {
+			epochs = append(epochs, "not in 5")
+		}
+	}
+	if len(ms) == 0 {
+		return fmt.Sprintf("pressing Train to 92%% test accuracy (%s pack, page defaults): not reached in 5 epochs in any of %d runs", pack, len(runs))
+	}
+	return fmt.Sprintf("pressing Train to 92%% test accuracy (%s pack, page defaults): median %.0f ms over the %d of %d runs that reached it (epochs: %s)",
+		pack, median(ms), len(ms), len(runs), strings.Join(epochs, ", "))
 }
 
 // checkBuilt reports what to run if the worker or the peers are missing.

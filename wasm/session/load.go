@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/hex"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -63,14 +64,21 @@ func (s *session) load(l protocol.Load) {
 		test:  softmax.FromSet[float32](pack.Test),
 	}
 	s.run, s.training = nil, false
+	samples := gallery(pack.Test)
+	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above
 	warmUp(s.data)
+	// Collect the download and the decoder's buffers now, while the person
+	// waits for the data anyway: otherwise that collection falls into the
+	// first epoch, where marking the pack's tens of megabytes in
+	// WebAssembly stalls training for tens of milliseconds.
+	runtime.GC()
 	s.send(protocol.Loaded{
 		Name:   l.Name,
 		Train:  pack.Train.Len(),
 		Test:   pack.Test.Len(),
 		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
 	})
-	s.send(gallery(pack.Test))
+	s.send(samples)
 }
 
 // warmExamples is how many images warmUp trains on.
