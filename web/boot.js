@@ -9,7 +9,11 @@
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
   const boot = { worker: new Worker(new URL("worker.js", base)), events: [], crashed: "", loading: "" };
-  boot.worker.onmessage = (e) => boot.events.push(e.data);
+  boot.worker.onmessage = (e) => {
+    boot.events.push(e.data);
+    // For tools/browsertest's BenchmarkPageReady: when the data were ready.
+    if (e.data.env.startsWith('{"v":1,"type":"loaded"')) performance.mark("softmax:loaded");
+  };
   boot.worker.onerror = (e) => {
     e.preventDefault();
     boot.crashed = e.message || "the worker could not start";
