@@ -1,6 +1,11 @@
 package softmax
 
-import "softmaxdemo/core/internal/fmath"
+import (
+	"fmt"
+	"unsafe"
+
+	"softmaxdemo/core/internal/fmath"
+)
 
 // Logits computes z = θx + b for one sparse example, storing z in dst.
 // w is d×K (see Model), b has length K, and x has features index with
@@ -9,8 +14,25 @@ import "softmaxdemo/core/internal/fmath"
 //	z_c = b_c + Σ_t value[t]·w[index[t]*K + c]
 //
 // It panics if an index is not below d or the lengths disagree, which is a
-// bug in the caller.
+// bug in the caller. On amd64 the float32 version runs in SSE
+// (kernels_amd64.s), with the same bits.
 func Logits[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
+	if haveSIMD && unsafe.Sizeof(F(0)) == 4 && len(index) > 0 {
+		value = value[:len(index)]
+		bb := (*[K]F)(b)
+		bad := logitsSSE((*[K]float32)(unsafe.Pointer(dst)), (*float32)(unsafe.Pointer(unsafe.SliceData(w))), len(w)/K,
+			(*[K]float32)(unsafe.Pointer(bb)), unsafe.SliceData(index), (*float32)(unsafe.Pointer(unsafe.SliceData(value))), len(index))
+		if bad >= 0 {
+			panic(fmt.Sprintf("softmax: feature %d out of range for %d features", index[bad], len(w)/K))
+		}
+		return
+	}
+	logitsGo(dst, w, b, index, value)
+}
+
+// logitsGo is Logits in Go: the reference for the SSE version, and the
+// version every other platform (WebAssembly included) runs.
+func logitsGo[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
 	bb := (*[K]F)(b)
 	z0, z1, z2, z3, z4 := bb[0], bb[1], bb[2], bb[3], bb[4]
 	z5, z6, z7, z8, z9 := bb[5], bb[6], bb[7], bb[8], bb[9]
@@ -89,27 +111,51 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 		lse := Softmax(&z)
 		loss += lse - float64(zy)
 		z[y]--
-		d0, d1, d2, d3, d4 := z[0], z[1], z[2], z[3], z[4]
-		d5, d6, d7, d8, d9 := z[5], z[6], z[7], z[8], z[9]
-		value = value[:len(index)]
-		for t, j := range index {
-			v := value[t]
-			o := int(j) * K
-			r := gw[o : o+K : o+K]
-			r[0] += F(v * d0)
-			r[1] += F(v * d1)
-			r[2] += F(v * d2)
-			r[3] += F(v * d3)
-			r[4] += F(v * d4)
-			r[5] += F(v * d5)
-			r[6] += F(v * d6)
-			r[7] += F(v * d7)
-			r[8] += F(v * d8)
-			r[9] += F(v * d9)
-		}
+		scatter(gw, index, value, &z)
 		for c := range K {
 			g[c] += z[c]
 		}
 	}
 	return loss
+}
+
+// scatter adds value[t]·d to row index[t] of g (d×K) for every t:
+//
+//	g[index[t]*K + c] += value[t]·d[c]
+//
+// It panics if an index is out of range. On amd64 the float32 version runs
+// in SSE (kernels_amd64.s), with the same bits.
+func scatter[F Float](g []F, index []uint16, value []F, d *[K]F) {
+	if haveSIMD && unsafe.Sizeof(F(0)) == 4 && len(index) > 0 {
+		value = value[:len(index)]
+		bad := scatterSSE((*float32)(unsafe.Pointer(unsafe.SliceData(g))), len(g)/K, unsafe.SliceData(index),
+			(*float32)(unsafe.Pointer(unsafe.SliceData(value))), len(index), (*[K]float32)(unsafe.Pointer(d)))
+		if bad >= 0 {
+			panic(fmt.Sprintf("softmax: feature %d out of range for %d features", index[bad], len(g)/K))
+		}
+		return
+	}
+	scatterGo(g, index, value, d)
+}
+
+// scatterGo is scatter in Go: the reference, and what other platforms run.
+func scatterGo[F Float](g []F, index []uint16, value []F, d *[K]F) {
+	d0, d1, d2, d3, d4 := d[0], d[1], d[2], d[3], d[4]
+	d5, d6, d7, d8, d9 := d[5], d[6], d[7], d[8], d[9]
+	value = value[:len(index)]
+	for t, j := range index {
+		v := value[t]
+		o := int(j) * K
+		r := g[o : o+K : o+K]
+		r[0] += F(v * d0)
+		r[1] += F(v * d1)
+		r[2] += F(v * d2)
+		r[3] += F(v * d3)
+		r[4] += F(v * d4)
+		r[5] += F(v * d5)
+		r[6] += F(v * d6)
+		r[7] += F(v * d7)
+		r[8] += F(v * d8)
+		r[9] += F(v * d9)
+	}
 }
