@@ -33,7 +33,7 @@ site: wasm $(PRECOMPRESS:=.gz)
 
 %.gz: %
 	gzip -9 -n -k -f $<
-	@if command -v brotli >/dev/null; then brotli -f -k -q $(BROTLI_Q) -o $<.br $<; \
+	@if command -v brotli >/dev/null; then brotli -f -k -q $(BROTLI_Q) -o $<.br $< && touch -r $< $<.br; \
 	 else echo "brotli not installed: serving gzip only (apt-get install -y brotli)"; fi
 
 wasm: web/app.wasm web/worker.wasm web/wasm_exec.js
