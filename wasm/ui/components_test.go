@@ -118,3 +118,18 @@ func TestConfusionTable(t *testing.T) {
 		t.Errorf("%d cells, want 100", n)
 	}
 }
+
+func TestLossPlotDescribesWhatItDraws(t *testing.T) {
+	losses := []protocol.Point{{Step: 1, Loss: 2.3}, {Step: 50, Loss: 0.7}, {Step: 100, Loss: 0.41}}
+	acc := []accPoint{{Epoch: 1, Step: 100, Acc: 0.905}}
+	html := render(t, &lossPlot{ILosses: losses, IAcc: acc, IVersion: 1})
+	for _, want := range []string{`id="loss-chart"`, `data-points="3"`, `data-epochs="1"`,
+		"Batch loss 0.410 at step 100. Test accuracy 90.5% after epoch 1."} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, html)
+		}
+	}
+	if html := render(t, &lossPlot{}); !strings.Contains(html, "No training yet.") {
+		t.Error("an empty chart does not say so")
+	}
+}
