@@ -54,11 +54,29 @@ async function instantiate(url, imports) {
   }
 }
 
+// kernels loads web/kernels.wasm, the batch gradient in WebAssembly SIMD,
+// on the Go program's memory; Go checks it and uses it (wasm/worker/kernel.go).
+// Without SIMD, or without the file, Go's own kernels run.
+async function kernels(bytes, mem) {
+  try {
+    const b = await bytes;
+    if (!b || !WebAssembly.validate(b)) return;
+    const { instance } = await WebAssembly.instantiate(b, { env: { mem } });
+    self.softmaxKernels = instance.exports;
+  } catch (err) {
+    console.warn(`SIMD kernels unavailable: ${err && err.message ? err.message : err}`);
+  }
+}
+
 async function start() {
   importScripts("wasm_exec.js");
   const go = new Go();
   const url = new URL("worker.wasm", self.location.href);
+  const simd = fetch(new URL("kernels.wasm", self.location.href))
+    .then((r) => (r.ok ? r.arrayBuffer() : null))
+    .catch(() => null);
   const { instance } = await instantiate(url, go.importObject);
+  await kernels(simd, instance.exports.mem);
   await go.run(instance);
   fail("the training worker stopped");
 }

@@ -91,6 +91,9 @@ func Softmax[F Float](z *[K]F) (logSumExp float64) {
 	return float64(m) + fmath.Log(s)
 }
 
+// logOf is fmath.Log, for the files of this package that need it.
+func logOf(x float64) float64 { return fmath.Log(x) }
+
 // Grad adds into gw (d×K) and gb (K) the unnormalised gradient of the
 // cross-entropy over the examples of x at positions batch,
 //
@@ -101,6 +104,9 @@ func Softmax[F Float](z *[K]F) (logSumExp float64) {
 // before a batch: Grad only adds. It allocates nothing.
 // It panics if the shapes disagree, which is a bug in the caller.
 func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss float64) {
+	if loss, ok := gradKernel(gw, gb, w, b, x, batch); ok {
+		return loss
+	}
 	g := (*[K]F)(gb)
 	var z [K]F
 	for _, i := range batch {

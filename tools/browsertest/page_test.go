@@ -33,6 +33,11 @@ func TestTrainToDone(t *testing.T) {
 	if n, _ := strconv.Atoi(attr(t, ctx, "#loss-chart", "data-points")); n < 10 {
 		t.Errorf("the loss chart has %d points", n)
 	}
+	// Chromium has WebAssembly SIMD: the worker must have loaded the SIMD
+	// kernel and found it to agree with the Go code bit for bit.
+	if k := attr(t, ctx, "#kernel", "data-kernel"); k != "wasm-simd" {
+		t.Errorf("the worker trains with the %q kernel, want wasm-simd", k)
+	}
 
 }
 

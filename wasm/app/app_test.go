@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -54,5 +55,32 @@ func TestIndexHTMLIsCurrent(t *testing.T) {
 		if !bytes.Contains(got, []byte(`id="`+id+`"`)) {
 			t.Errorf("the page has no element with id %q", id)
 		}
+	}
+}
+
+// TestKernelsWasmIsCurrent: web/kernels.wasm is committed; it must be what
+// wat2wasm makes of web/kernels.wat.
+func TestKernelsWasmIsCurrent(t *testing.T) {
+	bin, err := exec.LookPath("wat2wasm")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("wat2wasm is missing (apt-get install -y wabt)")
+		}
+		t.Skip("wat2wasm is not installed (apt-get install -y wabt): cannot check web/kernels.wasm")
+	}
+	out := filepath.Join(t.TempDir(), "kernels.wasm")
+	if b, err := exec.Command(bin, "../../web/kernels.wat", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("wat2wasm: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../web/kernels.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("web/kernels.wasm is not web/kernels.wat assembled: run `make site` and commit it")
 	}
 }

@@ -88,6 +88,7 @@ type (
 		Train  int     `json:"train"`
 		Test   int     `json:"test"`
 		Millis float64 `json:"ms"`
+		Kernel string  `json:"kernel,omitempty"` // "wasm-simd" or "go"
 	}
 	// Progress reports training. Run identifies the run (it grows with
 	// every Reset or new run), so the page can drop stale updates; Step

@@ -20,7 +20,7 @@ func allMessages() []Msg {
 		Reset{Config: Config{Seed: 9, InitNormal: true}},
 		Evaluate{},
 		Loading{Name: "default", Received: 5, Total: 10},
-		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5},
+		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
 			Loss: 0.31, Losses: []Point{{129, 0.3}, {130, 0.31}}, Rate: 0.5, PerSecond: 1e6},
 		Weights{Run: 2, Step: 130, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},

@@ -60,6 +60,8 @@ func (e *fakeEnv) Yield() { runtime.Gosched() }
 
 func (e *fakeEnv) SHA256(b []byte) ([32]byte, error) { return sha256.Sum256(b), nil }
 
+func (e *fakeEnv) Kernel() string { return "go" }
+
 // serve makes b available at url and returns the Load command for it.
 func (e *fakeEnv) serve(name, url string, b []byte) protocol.Load {
 	e.mu.Lock()

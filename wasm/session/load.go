@@ -73,6 +73,7 @@ func (s *session) load(l protocol.Load) {
 	// WebAssembly stalls training for tens of milliseconds.
 	runtime.GC()
 	s.send(protocol.Loaded{
+		Kernel: s.env.Kernel(),
 		Name:   l.Name,
 		Train:  pack.Train.Len(),
 		Test:   pack.Test.Len(),

@@ -43,6 +43,9 @@ type Env interface {
 	// platform's own (crypto.subtle), several times faster than Go's
 	// compiled to WebAssembly: 2.4 MB take 24 ms in Go there.
 	SHA256(b []byte) ([32]byte, error)
+	// Kernel names the training kernel in use, for the page to show:
+	// "wasm-simd" or "go".
+	Kernel() string
 }
 
 // Pacing of the sliced loop and of the reports.

@@ -257,6 +257,18 @@ func (p *page) Render() app.UI {
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text("Written in Go, compiled to WebAssembly; training runs in a Web Worker. Works offline after the first visit."),
+			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Text(kernelText(s.Kernel)),
 		),
 	)
+}
+
+// kernelText says which kernels the worker trains with.
+func kernelText(k string) string {
+	switch k {
+	case "wasm-simd":
+		return "Training kernels: WebAssembly SIMD."
+	case "go":
+		return "Training kernels: Go (this browser has no WebAssembly SIMD)."
+	}
+	return ""
 }

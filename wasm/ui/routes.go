@@ -20,6 +20,7 @@ var CacheableResources = []string{
 	"/web/worker.js",
 	"/web/wasm_exec.js",
 	"/web/worker.wasm",
+	"/web/kernels.wasm",
 	"/web/data/manifest.json",
 	"/web/data/default.mnpk",
 }

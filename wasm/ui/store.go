@@ -44,6 +44,7 @@ type store struct {
 	Packs   []dataset.PackInfo // the packs that can be loaded here
 	Dataset string             // the selected pack's name
 	Loading protocol.Loading
+	Kernel  string // the worker's training kernel: "wasm-simd" or "go"
 	TrainN  int
 	TestN   int
 
@@ -82,6 +83,7 @@ func (s *store) apply(m protocol.Msg) {
 		s.Loading = m
 	case protocol.Loaded:
 		s.TrainN, s.TestN = m.Train, m.Test
+		s.Kernel = m.Kernel
 		s.Dataset = m.Name
 		s.newRun(0)
 		s.Model, s.evalModel, s.ShownModel = nil, nil, nil

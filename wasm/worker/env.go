@@ -14,9 +14,12 @@ import (
 
 // env is session.Env in a Web Worker.
 type env struct {
-	port  js.Value      // posts wake-ups to ...
-	woken chan struct{} // ... the handler that fills this
+	port   js.Value      // posts wake-ups to ...
+	woken  chan struct{} // ... the handler that fills this
+	kernel string        // the training kernel in use
 }
+
+func (e *env) Kernel() string { return e.kernel }
 
 // newEnv returns an env whose Yield goes through a MessageChannel, which
 // returns to the event loop without setTimeout's 4 ms clamp.

@@ -53,7 +53,9 @@ func main() {
 			post(m)
 		}
 	}()
-	session.Run(context.Background(), in, out, newEnv())
+	env := newEnv()
+	env.kernel = installKernel()
+	session.Run(context.Background(), in, out, env)
 }
 
 // deliver decodes one {env, bulk} message from the page and queues it for

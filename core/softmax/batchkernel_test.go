@@ -1,0 +1,84 @@
+package softmax
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"softmaxdemo/core/internal/fmath"
+)
+
+// specKernel is the BatchKernel contract written out in Go, the way
+// web/kernels.wat implements it: Grad must give the same bits through it
+// as without it.
+func specKernel(gw, gb, w, b []float32, x *Examples[float32], batch []int32, out []KernelOut) error {
+	for k, i := range batch {
+		index, value := x.Example(int(i))
+		for _, j := range index {
+			if int(j) >= len(w)/K {
+				return errors.New("feature out of range")
+			}
+		}
+		var z [K]float32
+		logitsGo(&z, w, b, index, value)
+		m := z[0]
+		for c := 1; c < K; c++ {
+			if z[c] > m {
+				m = z[c]
+			}
+		}
+		out[k].M, out[k].Zy = m, z[x.Labels[i]]
+		var e [K]float64
+		for c := range K {
+			e[c] = fmath.Exp(float64(z[c] - m))
+			out[k].S += e[c]
+		}
+		for c := range K {
+			p := e[c] * (1 / out[k].S)
+			if p < 0x1p-100 {
+				p = 0
+			}
+			z[c] = float32(p)
+		}
+		z[x.Labels[i]]--
+		scatterGo(gw, index, value, &z)
+		for c := range K {
+			gb[c] += z[c]
+		}
+	}
+	return nil
+}
+
+func TestGradThroughABatchKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	x := mnistLike(r, 300)
+	m := randomModel[float32](r, 784, 0.3)
+	batch := iota32(x.Len())
+	gw, gb := make([]float32, 784*K), make([]float32, K)
+	want := Grad(gw, gb, m.W, m.B, x, batch)
+
+	SetBatchKernel(specKernel)
+	defer SetBatchKernel(nil)
+	kw, kb := make([]float32, 784*K), make([]float32, K)
+	got := Grad(kw, kb, m.W, m.B, x, batch)
+	if math.Float64bits(got) != math.Float64bits(want) {
+		t.Errorf("loss %v through the kernel, %v without", got, want)
+	}
+	for i := range gw {
+		if math.Float32bits(kw[i]) != math.Float32bits(gw[i]) {
+			t.Fatalf("gradient %d: %v through the kernel, %v without", i, kw[i], gw[i])
+		}
+	}
+	for c := range gb {
+		if math.Float32bits(kb[c]) != math.Float32bits(gb[c]) {
+			t.Fatalf("bias gradient %d differs", c)
+		}
+	}
+	if a := testing.AllocsPerRun(5, func() { Grad(kw, kb, m.W, m.B, x, batch) }); a != 0 {
+		t.Errorf("Grad through a kernel allocates %v times", a)
+	}
+	// float64 data never go to the float32 kernel.
+	x64, m64 := randomExamples[float64](r, 5, 7), randomModel[float64](r, 7, 1)
+	Grad(make([]float64, 7*K), make([]float64, K), m64.W, m64.B, x64, iota32(5))
+}
