@@ -203,6 +203,13 @@ func setField(t *testing.T, ctx context.Context, id, value string) {
 	); err != nil {
 		t.Fatalf("typing %q into %s: %v", value, sel, err)
 	}
+	var got string
+	if !eventually(2*time.Second, func() bool {
+		got, _ = eval[string](ctx, fmt.Sprintf(`document.querySelector(%q).value`, sel))
+		return got == value
+	}) {
+		t.Fatalf("typed %q into %s, which now holds %q", value, sel, got)
+	}
 }
 
 func click(t *testing.T, ctx context.Context, id string) {

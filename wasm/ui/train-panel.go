@@ -18,12 +18,13 @@ type trainPanel struct {
 	IPacks   []dataset.PackInfo
 	IDataset string
 
-	f   fields
-	err fieldErrors
+	f    fields // what is typed now, read from each input event
+	init fields // what the inputs were rendered with, which never changes
+	err  fieldErrors
 }
 
 func newTrainPanel() *trainPanel {
-	return &trainPanel{f: defaultFields()}
+	return &trainPanel{f: defaultFields(), init: defaultFields()}
 }
 
 func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
@@ -39,11 +40,11 @@ func (p *trainPanel) Render() app.UI {
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
 	return app.Section().Class("panel controls").Aria("label", "Training controls").Body(
 		app.H2().Text("Train"),
-		p.field("lr", "Learning rate α", p.f.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
-		p.field("batch", "Batch size B", p.f.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
-		p.field("l2", "L2 strength λ", p.f.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
-		p.field("epochs", "Epochs", p.f.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
-		p.field("seed", "Seed", p.f.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+		p.field("lr", "Learning rate α", p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+		p.field("batch", "Batch size B", p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+		p.field("l2", "L2 strength λ", p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+		p.field("epochs", "Epochs", p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+		p.field("seed", "Seed", p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
 		app.Div().Class("field").Body(
 			app.Label().For("dataset").Text("Data"),
 			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
@@ -62,7 +63,10 @@ func (p *trainPanel) Render() app.UI {
 	)
 }
 
-// field renders one labelled input with its inline error.
+// field renders one labelled input with its inline error. The input's
+// value is rendered once and then left to the person: go-app renders on the
+// next frame, and writing the typed text back then would undo keystrokes
+// typed in between (on a slow machine, "1000" could become "100").
 func (p *trainPanel) field(id, label, value, reason, mode string, set func(string)) app.UI {
 	return app.Div().Class("field").Body(
 		app.Label().For(id).Text(label),
