@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 // Command app is the page. It has two lives:
 //
 //   - compiled to WebAssembly (web/app.wasm), it runs the page in the
@@ -7,6 +9,7 @@
 //     web/ holding our assets.
 //
 // Both call ui.Routes, because the static generator needs the same routes.
+// This file is the native life; browser.go is the other.
 package main
 
 import (
@@ -15,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"softmaxdemo/wasm/ui"
@@ -24,14 +26,6 @@ import (
 )
 
 func main() {
-	if app.IsClient {
-		// The page's heap is small (a few MB) but it allocates steadily
-		// while rendering progress; collecting less often keeps each GC
-		// pause out of the frames that draw training progress.
-		debug.SetGCPercent(400)
-	}
-	ui.Routes()
-	app.RunWhenOnBrowser() // in the browser, this runs the page and never returns
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "app:", err)
 		os.Exit(1)
