@@ -154,13 +154,25 @@ class WorkerClient {
   }
 }
 
-async function runOurs(load, seed) {
+// loadedWorker starts a fresh worker and waits until it has loaded the pack
+// (and sent the gallery), as the page does before Train can be pressed.
+async function loadedWorker(load) {
   const c = new WorkerClient("/web/worker.js");
   try {
     c.post("load", load);
     await c.until("loaded", () => true, 0);
     await c.until("samples", () => true, 0);
     await nextTask();
+    return c;
+  } catch (err) {
+    c.terminate();
+    throw err;
+  }
+}
+
+async function runOurs(load, seed) {
+  const c = await loadedWorker(load);
+  try {
     const mark = c.log.length;
     const t0 = performance.now();
     c.post("train", { config: { lr: LR, batch: B, l2: 0, epochs: 1, seed } });
@@ -190,12 +202,8 @@ async function runOurs(load, seed) {
 // B 100, λ 1e-4, 5 epochs), and measures the time until the worker reports
 // a test accuracy of at least 92% (an evaluation ends every epoch).
 async function timeTo92(load, seed) {
-  const c = new WorkerClient("/web/worker.js");
+  const c = await loadedWorker(load);
   try {
-    c.post("load", load);
-    await c.until("loaded", () => true, 0);
-    await c.until("samples", () => true, 0);
-    await nextTask();
     const mark = c.log.length;
     const t0 = performance.now();
     c.post("train", { config: { lr: LR, batch: B, l2: 1e-4, epochs: 5, seed } });
