@@ -268,7 +268,7 @@ func kernelText(k string) string {
 	case "wasm-simd":
 		return "Training kernels: WebAssembly SIMD."
 	case "go":
-		return "Training kernels: Go (this browser has no WebAssembly SIMD)."
+		return "Training kernels: Go (the WebAssembly SIMD ones are not in use here)."
 	}
 	return ""
 }
