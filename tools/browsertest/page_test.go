@@ -196,3 +196,35 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 		t.Errorf("main-thread tasks over 50 ms while training: %v", tasks)
 	}
 }
+
+// TestPresetsFillTheFields: choosing "full-batch gradient descent" sets B
+// to the whole training set, and that trains.
+func TestPresetsFillTheFields(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	if err := chromedp.Do(ctx, chromedp.SetValue("#preset", "full"),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](`document.getElementById("preset").dispatchEvent(new Event("change", {bubbles: true}))`)(ctx, tg)
+			return err
+		})); err != nil {
+		t.Fatal(err)
+	}
+	var batch, epochs string
+	if !eventually(3*time.Second, func() bool {
+		batch, _ = eval[string](ctx, `document.getElementById("batch").value`)
+		epochs, _ = eval[string](ctx, `document.getElementById("epochs").value`)
+		return batch == "10000" && epochs == "100"
+	}) {
+		t.Fatalf("after choosing full-batch GD, B = %q and epochs = %q", batch, epochs)
+	}
+	setField(t, ctx, "epochs", "3") // keep the test short
+	click(t, ctx, "train")
+	waitState(t, ctx, 60*time.Second, "done")
+	if e := attr(t, ctx, "#epoch", "data-value"); e != "3" {
+		t.Errorf("after 3 full-batch epochs the page shows epoch %s", e)
+	}
+	if n := attr(t, ctx, "#loss-chart", "data-points"); n != "3" {
+		t.Errorf("3 full-batch steps drew %s loss points", n)
+	}
+}

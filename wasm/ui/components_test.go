@@ -41,7 +41,7 @@ func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
 	if n := strings.Count(html, `aria-invalid="false"`); n != 3 {
 		t.Errorf("%d of 5 fields marked valid, want 3", n)
 	}
-	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 3, 2); err != nil {
+	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 4, 2); err != nil {
 		// The valid λ field has an empty reason.
 		t.Errorf("λ's reason: %v", err)
 	}

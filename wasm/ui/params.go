@@ -29,6 +29,26 @@ func defaultFields() fields {
 	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1"}
 }
 
+// preset is a named set of fields that shows one way of doing gradient
+// descent.
+type preset struct {
+	Name, Title string
+	Fields      func(m int) fields // for a training set of m examples
+}
+
+// presets are the three regimes the lecture contrasts: B = 1 is stochastic
+// gradient descent, B = m is full-batch gradient descent, minibatches lie
+// between.
+var presets = []preset{
+	{"minibatch", "Minibatch SGD: B = 100", func(int) fields { return defaultFields() }},
+	{"sgd", "SGD: one image per step, B = 1", func(int) fields {
+		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1"}
+	}},
+	{"full", "Full-batch gradient descent: B = all", func(m int) fields {
+		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1"}
+	}},
+}
+
 // parseConfig turns the typed fields into a training configuration for a
 // training set of m examples. Every field that is not a finite number in
 // range gets a reason a student can act on; the configuration is only

@@ -61,3 +61,24 @@ func TestParseConfigAcceptsEdges(t *testing.T) {
 		t.Errorf("batch 1 (SGD) refused: %+v", e)
 	}
 }
+
+func TestPresetsAreValid(t *testing.T) {
+	for _, p := range presets {
+		t.Run(p.Name, func(t *testing.T) {
+			c, e := parseConfig(p.Fields(10000), 10000)
+			if !e.ok() {
+				t.Fatalf("the preset is refused: %+v", e)
+			}
+			switch p.Name {
+			case "sgd":
+				if c.BatchSize != 1 {
+					t.Errorf("SGD with B = %d", c.BatchSize)
+				}
+			case "full":
+				if c.BatchSize != 10000 {
+					t.Errorf("full batch with B = %d of 10000", c.BatchSize)
+				}
+			}
+		})
+	}
+}

@@ -40,6 +40,14 @@ func (p *trainPanel) Render() app.UI {
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
 	return app.Section().Class("panel controls").Aria("label", "Training controls").Body(
 		app.H2().Text("Train"),
+		app.Div().Class("field").Body(
+			app.Label().For("preset").Text("Way of descending"),
+			app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
+				app.Range(presets).Slice(func(i int) app.UI {
+					return app.Option().Value(presets[i].Name).Text(presets[i].Title)
+				}),
+			),
+		),
 		p.field("lr", "Learning rate α", p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
 		p.field("batch", "Batch size B", p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
 		p.field("l2", "L2 strength λ", p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
@@ -115,6 +123,24 @@ func (p *trainPanel) onReset(ctx app.Context, e app.Event) {
 
 func (p *trainPanel) onPause(ctx app.Context, e app.Event) {
 	ctx.NewAction(actionPause)
+}
+
+// onPreset fills every field from the chosen preset, in the page and in
+// the inputs themselves (they are not re-rendered, see field).
+func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
+	name := ctx.JSSrc().Get("value").String()
+	for _, pr := range presets {
+		if pr.Name != name {
+			continue
+		}
+		p.f = pr.Fields(p.maxBatch())
+		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed} {
+			if in := app.Window().GetElementByID(id); in.Truthy() {
+				in.Set("value", v)
+			}
+		}
+		_, p.err = parseConfig(p.f, p.maxBatch())
+	}
 }
 
 func (p *trainPanel) onDataset(ctx app.Context, e app.Event) {
