@@ -8,13 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/tools/internal/headless"
 )
 
 // runTimeout bounds one implementation's run, including its setup.
@@ -75,7 +75,7 @@ func newHandler(root, dataDir string) http.Handler {
 // fresh headless Chromium, waiting until the page is ready.
 func startHarness(ctx context.Context, root, dataDir, chrome string) (*harness, error) {
 	if chrome == "" {
-		chrome = findChrome()
+		chrome = headless.Find()
 	}
 	if chrome == "" {
 		return nil, fmt.Errorf("no Chromium found: install it (Debian: apt-get install -y chromium) or pass -chrome")
@@ -85,20 +85,7 @@ func startHarness(ctx context.Context, root, dataDir, chrome string) (*harness, 
 		return nil, err
 	}
 	h := &harness{srv: httptest.NewServer(newHandler(root, dataDir)), profile: profile}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(profile),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
+	actx, cancelA := chromedp.NewExecAllocator(ctx, headless.Options(chrome, profile)...)
 	tctx, cancelT := chromedp.NewContext(actx)
 	h.ctx = tctx
 	h.cancel = func() { cancelT(); cancelA() }
@@ -121,19 +108,6 @@ func (h *harness) close() {
 	h.cancel()
 	h.srv.Close()
 	os.RemoveAll(h.profile)
-}
-
-// findChrome returns $CHROME or the first Chromium or Chrome on $PATH.
-func findChrome() string {
-	if c := os.Getenv("CHROME"); c != "" {
-		return c
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // call evaluates a JavaScript expression in the page, awaits the promise it

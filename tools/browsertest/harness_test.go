@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"softmaxdemo/tools/internal/headless"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,22 +22,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	chrome = findChrome()
+	chrome = headless.Find()
 	root, _ = filepath.Abs("../..")
 	os.Exit(m.Run())
-}
-
-// findChrome returns the first Chromium or Chrome on this machine.
-func findChrome() string {
-	if c := os.Getenv("CHROME"); c != "" {
-		return c
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // needBrowser skips the test without a browser, or fails it under CI.
@@ -124,21 +113,7 @@ func (s *server) stop() {
 // workers and caches never leak between tests.
 func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.WindowSize(1400, 1100),
-	}
+	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)

@@ -34,19 +34,19 @@ func errorText(ctx context.Context) string {
 	return s
 }
 
-func TestCorruptDataOffersRetry(t *testing.T) {
-	needBrowser(t)
+// openBroken serves a copy of the site whose file rel is replaced by what
+// breakFile makes of it, and opens the page as a first visit that bypasses
+// the service worker. It returns the browser and a function that puts the
+// good file back, as a person fixing the network or the build would.
+func openBroken(t *testing.T, rel string, breakFile func(good []byte) []byte) (context.Context, func()) {
+	t.Helper()
 	site := copySite(t)
-	pack := filepath.Join(site, "web/data/default.mnpk")
-	good, err := os.ReadFile(pack)
+	path := filepath.Join(site, rel)
+	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := append([]byte(nil), good...)
-	for i := len(bad) / 2; i < len(bad)/2+64; i++ {
-		bad[i] ^= 0xff
-	}
-	if err := os.WriteFile(pack, bad, 0o644); err != nil {
+	if err := os.WriteFile(path, breakFile(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := startServerAt(t, site)
@@ -55,6 +55,22 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
+	return ctx, func() {
+		if err := os.WriteFile(path, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCorruptDataOffersRetry(t *testing.T) {
+	needBrowser(t)
+	ctx, repair := openBroken(t, "web/data/default.mnpk", func(good []byte) []byte {
+		bad := append([]byte(nil), good...)
+		for i := len(bad) / 2; i < len(bad)/2+64; i++ {
+			bad[i] ^= 0xff
+		}
+		return bad
+	})
 	waitState(t, ctx, 60*time.Second, "error")
 	if msg := errorText(ctx); !strings.Contains(msg, "checksum mismatch") {
 		t.Errorf("the page says %q, want it to name the checksum mismatch", msg)
@@ -62,10 +78,7 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
 		t.Fatalf("the error offers %q, want retry", a)
 	}
-	// The person fixes the file (or the network recovers) and presses Retry.
-	if err := os.WriteFile(pack, good, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repair()
 	click(t, ctx, "retry")
 	waitState(t, ctx, 30*time.Second, "ready")
 	if msg := errorText(ctx); msg != "" {
@@ -76,28 +89,12 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 
 func TestBrokenWorkerOffersRestart(t *testing.T) {
 	needBrowser(t)
-	site := copySite(t)
-	wasm := filepath.Join(site, "web/worker.wasm")
-	good, err := os.ReadFile(wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(wasm, []byte("this is not WebAssembly"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	srv := startServerAt(t, site)
-	ctx := newBrowser(t, 2*time.Minute)
-	bypassServiceWorker(t, ctx)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
+	ctx, repair := openBroken(t, "web/worker.wasm", func([]byte) []byte { return []byte("this is not WebAssembly") })
 	waitState(t, ctx, 60*time.Second, "error")
 	if a := attr(t, ctx, "#error", "data-action"); a != "restart" {
 		t.Fatalf("the error (%q) offers %q, want restart", errorText(ctx), a)
 	}
-	if err := os.WriteFile(wasm, good, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repair()
 	click(t, ctx, "restart")
 	waitState(t, ctx, 60*time.Second, "ready")
 	trainDefault(t, ctx)
