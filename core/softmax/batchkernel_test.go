@@ -78,7 +78,40 @@ func TestGradThroughABatchKernel(t *testing.T) {
 	if a := testing.AllocsPerRun(5, func() { Grad(kw, kb, m.W, m.B, x, batch) }); a != 0 {
 		t.Errorf("Grad through a kernel allocates %v times", a)
 	}
-	// float64 data never go to the float32 kernel.
-	x64, m64 := randomExamples[float64](r, 5, 7), randomModel[float64](r, 7, 1)
-	Grad(make([]float64, 7*K), make([]float64, K), m64.W, m64.B, x64, iota32(5))
+}
+
+func TestFloat64NeverGoesToTheBatchKernel(t *testing.T) {
+	calls := 0
+	SetBatchKernel(func(gw, gb, w, b []float32, x *Examples[float32], batch []int32, out []KernelOut) error {
+		calls++
+		return nil
+	})
+	defer SetBatchKernel(nil)
+	r := rand.New(rand.NewPCG(1, 2))
+	x, m := randomExamples[float64](r, 5, 7), randomModel[float64](r, 7, 1)
+	loss := Grad(make([]float64, 7*K), make([]float64, K), m.W, m.B, x, iota32(5))
+	if calls != 0 {
+		t.Errorf("float64 data went to the float32 kernel %d times", calls)
+	}
+	if want := naiveLoss(m, x, iota32(5), Objective{}) * 5; math.Abs(loss-want) > 1e-9 {
+		t.Errorf("loss %v, the reference %v", loss, want)
+	}
+	// And a float32 batch does go to it.
+	Grad(make([]float32, 784*K), make([]float32, K), make([]float32, 784*K), make([]float32, K), mnistLike(r, 3), iota32(3))
+	if calls != 1 {
+		t.Errorf("a float32 batch went to the kernel %d times, want once", calls)
+	}
+}
+
+func TestABatchKernelErrorPanics(t *testing.T) {
+	SetBatchKernel(func([]float32, []float32, []float32, []float32, *Examples[float32], []int32, []KernelOut) error {
+		return errors.New("feature out of range in example 3 of the batch")
+	})
+	defer SetBatchKernel(nil)
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("a kernel's error was ignored")
+		}
+	}()
+	Grad(make([]float32, 784*K), make([]float32, K), make([]float32, 784*K), make([]float32, K), mnistLike(rand.New(rand.NewPCG(1, 2)), 3), iota32(3))
 }
