@@ -156,12 +156,20 @@ class WorkerClient {
 
 // loadedWorker starts a fresh worker and waits until it has loaded the pack
 // (and sent the gallery), as the page does before Train can be pressed.
+// Then, as the page does once it shows "ready", it sends warm (the worker
+// runs its kernels once, for the browser to optimise them) and waits until
+// that is done, as a person reading the page would: an evaluate sent after
+// it answers only when the warm-up is over.
 async function loadedWorker(load) {
   const c = new WorkerClient("/web/worker.js");
   try {
     c.post("load", load);
     await c.until("loaded", () => true, 0);
     await c.until("samples", () => true, 0);
+    const mark = c.log.length;
+    c.post("warm", {});
+    c.post("evaluate", {});
+    await c.until("evaluated", () => true, mark);
     await nextTask();
     return c;
   } catch (err) {

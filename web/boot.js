@@ -8,7 +8,7 @@
 (() => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
-  const boot = { worker: new Worker(new URL("worker.js", base)), events: [], crashed: "", loading: "" };
+  const boot = { worker: new Worker(new URL("worker.js", base)), events: [], crashed: "", loading: "", manifest: "" };
   boot.worker.onmessage = (e) => {
     boot.events.push(e.data);
     // For tools/browsertest's BenchmarkPageReady: when the data were ready.
@@ -19,8 +19,10 @@
     boot.crashed = e.message || "the worker could not start";
   };
   fetch(new URL("data/manifest.json", base))
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
-    .then((m) => {
+    .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((text) => {
+      boot.manifest = text; // the page reads it from here instead of fetching it again
+      const m = JSON.parse(text);
       const p = m.packs.find((p) => p.name === "default");
       const body = { name: p.name, url: new URL("data/" + p.file, base).href, sha256: p.sha256, bytes: p.bytes };
       boot.worker.postMessage({ env: JSON.stringify({ v: 1, type: "load", body }) });
@@ -28,4 +30,30 @@
     })
     .catch(() => {}); // the page fetches the manifest too, and reports a failure
   globalThis.softmaxBoot = boot;
+})();
+
+// The service worker fills its cache for offline use once the page is
+// ready, not while the page starts (wasm/app/service-worker.js): it asks
+// "softmax:precache?", and the page answers "softmax:precache" when it is
+// ready (it calls softmaxPageReady). What it did is kept in
+// softmaxPrecached, for the tests.
+(() => {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
+  let ready = false;
+  const asking = [];
+  sw.addEventListener("message", (e) => {
+    const type = e.data && e.data.type;
+    if (type === "softmax:precache?") {
+      if (ready) e.source.postMessage({ type: "softmax:precache" });
+      else asking.push(e.source);
+    } else if (type === "softmax:precached") {
+      globalThis.softmaxPrecached = e.data.why;
+    }
+  });
+  sw.startMessages();
+  globalThis.softmaxPageReady = () => {
+    ready = true;
+    for (const w of asking.splice(0)) w.postMessage({ type: "softmax:precache" });
+  };
 })();

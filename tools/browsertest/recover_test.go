@@ -131,7 +131,8 @@ func TestDivergenceIsReportedAndResetRecovers(t *testing.T) {
 }
 
 // TestWorksOffline: after one visit, the page loads and trains with the
-// server gone, from the service worker's cache.
+// server gone, from the service worker's cache, which it filled once the
+// page was ready.
 func TestWorksOffline(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
@@ -150,6 +151,15 @@ func TestWorksOffline(t *testing.T) {
 	}
 	if !eventually(60*time.Second, cached) {
 		t.Fatal("the service worker did not cache the page, the workers and the data")
+	}
+	// It waited for the page to be ready, and did not give up waiting.
+	var why string
+	eventually(10*time.Second, func() bool {
+		why, _ = eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+		return why != ""
+	})
+	if why != "the page was ready" {
+		t.Errorf("the service worker cached the site because %q, want because the page was ready", why)
 	}
 	srv.stop()
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {

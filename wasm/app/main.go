@@ -14,6 +14,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"flag"
 	"fmt"
 	"os"
@@ -24,6 +25,12 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
+
+// serviceWorkerJS is the template of app-worker.js, go-app's with one
+// change: see the file.
+//
+//go:embed service-worker.js
+var serviceWorkerJS string
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -46,6 +53,7 @@ func run(args []string) error {
 		return err
 	}
 	h := ui.Handler(version)
+	h.ServiceWorkerTemplate = serviceWorkerJS
 	if *prefix != "" {
 		h.Resources = app.PrefixedLocation("/" + strings.Trim(*prefix, "/"))
 	}

@@ -3,7 +3,8 @@
 // and the tests share one definition.
 //
 // The set of messages is closed: every message implements Msg. Commands
-// (page → worker) are verbs: Load, Train, Pause, Step, Reset, Evaluate.
+// (page → worker) are verbs: Load, Train, Pause, Step, Reset, Evaluate,
+// Warm.
 // Events (worker → page) are nouns: Loading, Loaded, Progress, Weights,
 // Evaluated, Samples, Failed.
 //
@@ -72,6 +73,11 @@ type (
 	}
 	// Evaluate asks for an Evaluated event on the test set now.
 	Evaluate struct{}
+	// Warm asks the worker to run its training code once on the loaded
+	// data, so that the browser optimises it before the person trains. The
+	// page sends it once it is ready, which keeps that work out of the
+	// page's start-up. It changes no model and sends no event.
+	Warm struct{}
 )
 
 // Events, worker → page.
@@ -155,6 +161,7 @@ func (Pause) isMsg()     {}
 func (Step) isMsg()      {}
 func (Reset) isMsg()     {}
 func (Evaluate) isMsg()  {}
+func (Warm) isMsg()      {}
 func (Loading) isMsg()   {}
 func (Loaded) isMsg()    {}
 func (Progress) isMsg()  {}
@@ -171,6 +178,7 @@ var names = map[string]func() Msg{
 	"step":      func() Msg { return &Step{} },
 	"reset":     func() Msg { return &Reset{} },
 	"evaluate":  func() Msg { return &Evaluate{} },
+	"warm":      func() Msg { return &Warm{} },
 	"loading":   func() Msg { return &Loading{} },
 	"loaded":    func() Msg { return &Loaded{} },
 	"progress":  func() Msg { return &Progress{} },
@@ -195,6 +203,8 @@ func Name(m Msg) string {
 		return "reset"
 	case Evaluate, *Evaluate:
 		return "evaluate"
+	case Warm, *Warm:
+		return "warm"
 	case Loading, *Loading:
 		return "loading"
 	case Loaded, *Loaded:
@@ -311,6 +321,8 @@ func deref(m Msg) Msg {
 	case *Reset:
 		return *v
 	case *Evaluate:
+		return *v
+	case *Warm:
 		return *v
 	case *Loading:
 		return *v

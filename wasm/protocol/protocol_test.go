@@ -19,6 +19,7 @@ func allMessages() []Msg {
 		Step{Config: Config{LearningRate: 0.1, BatchSize: 1, Seed: 1}},
 		Reset{Config: Config{Seed: 9, InitNormal: true}},
 		Evaluate{},
+		Warm{},
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,

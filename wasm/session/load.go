@@ -66,7 +66,6 @@ func (s *session) load(l protocol.Load) {
 	s.run, s.training = nil, false
 	samples := gallery(pack.Test)
 	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above
-	warmUp(s.data)
 	// Collect the download and the decoder's buffers now, while the person
 	// waits for the data anyway: otherwise that collection falls into the
 	// first epoch, where marking the pack's tens of megabytes in
@@ -85,13 +84,24 @@ func (s *session) load(l protocol.Load) {
 // warmExamples is how many images warmUp trains on.
 const warmExamples = 3000
 
+// warm handles Warm: once a pack is loaded, it runs warmUp, once per worker.
+func (s *session) warm() {
+	if s.warmed || s.data == nil {
+		return
+	}
+	s.warmed = true
+	warmUp(s.data)
+}
+
 // warmUp trains and evaluates a throwaway model on the first images of d.
 // Browsers first run WebAssembly from a quick baseline compilation and
 // optimise hot functions in the background, swapping them in on their next
-// call. Doing that here, while the pack loads, means the first epoch a
-// person watches already runs the optimised kernels: without it, the first
-// tens of milliseconds of training ran several times slower. It changes
-// nothing but timing: the model is discarded.
+// call. Doing that once the page is up (it sends Warm), while the person
+// reads it, means the first epoch a person watches already runs the
+// optimised kernels: without it, the first tens of milliseconds of training
+// ran several times slower. Doing it earlier, while the pack loaded, put
+// that work and the optimising compiler's on the two cores the page needs
+// to start. It changes nothing but timing: the model is discarded.
 func warmUp(d *data) {
 	n := min(d.train.Len(), warmExamples)
 	if n == 0 {

@@ -1,5 +1,5 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
 // to another channel.
@@ -84,6 +84,7 @@ type session struct {
 	run      *run  // nil until a run is created
 	runs     int   // the last run id handed out
 	training bool  // the loop is taking steps
+	warmed   bool  // warmUp has run
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -160,6 +161,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.reset(m.Config)
 	case protocol.Evaluate:
 		s.evaluate()
+	case protocol.Warm:
+		s.warm()
 	default:
 		name := protocol.Name(m)
 		if name == "" {

@@ -293,3 +293,35 @@ func TestDivergence(t *testing.T) {
 		t.Errorf("after divergence: %+v", p[len(p)-1])
 	}
 }
+
+// TestWarm: Warm sends nothing, is harmless before any data, and changes
+// no result; the first event after it belongs to the next command.
+func TestWarm(t *testing.T) {
+	cfg := protocol.Config{LearningRate: 0.3, BatchSize: 7, Epochs: 1, Seed: 5}
+	t.Run("before any data it does nothing", func(t *testing.T) {
+		h := start(t, newEnv(time.Millisecond))
+		h.send(protocol.Warm{})
+		h.send(protocol.Evaluate{})
+		if f, ok := h.next().(protocol.Failed); !ok || f.Message != "no data loaded yet" {
+			t.Errorf("after Warm, got %#v, want the Failed of Evaluate", f)
+		}
+	})
+	cold, _ := loaded(t, 300)
+	want := finalWeights(t, cold, cfg)
+	warm, _ := loaded(t, 300)
+	warm.send(protocol.Warm{})
+	warm.send(protocol.Warm{}) // a second one is a no-op
+	warm.send(protocol.Train{Config: cfg})
+	all := warm.until(done)
+	if _, ok := all[0].(protocol.Progress); !ok {
+		t.Fatalf("after Warm, got %#v, want the Progress of Train", all[0])
+	}
+	ev, _ := untilType[protocol.Evaluated](warm)
+	ws := only[protocol.Weights](append(all, ev...))
+	if len(ws) == 0 {
+		t.Fatal("no Weights")
+	}
+	if got := ws[len(ws)-1]; !sameBits(got.W, want.W) || !sameBits(got.B, want.B) || got.Run != want.Run {
+		t.Errorf("a warmed session trained other weights (run %d, want %d)", got.Run, want.Run)
+	}
+}

@@ -62,49 +62,57 @@ func (p *page) OnDismount() {
 	}
 }
 
-// loadManifest fetches the list of packs, starts the worker and loads the
-// default pack; it also checks, in the background, whether the full pack
-// was built (make data-full) and offers it if so.
+// loadManifest reads the list of packs (web/boot.js has usually fetched it
+// already), starts the worker and loads the default pack; it also checks,
+// in the background, whether the full pack was built (make data-full) and
+// offers it if so.
 func (p *page) loadManifest(ctx app.Context) {
+	if b := bootManifest(); b != nil {
+		p.onManifest(ctx, b, nil)
+		return
+	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
 		b, err := fetchBytes(url, "GET")
-		var man dataset.Manifest
-		if err == nil {
-			err = json.Unmarshal(b, &man)
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if err == nil {
-				if _, ok := man.Find("default"); !ok {
-					err = fmt.Errorf("no default pack in it")
-				}
-			}
-			if err != nil {
-				p.st.apply(protocol.Failed{
-					Message: "could not read the list of datasets: " + err.Error(),
-					Hint:    "check the connection (or that the site was built with make run) and press Retry",
-				})
-				return
-			}
-			p.manifest = man
-			def, _ := man.Find("default")
-			p.st.Packs = []dataset.PackInfo{def}
-			if p.st.Dataset == "" {
-				p.st.Dataset = def.Name
-			}
-			p.ensureWorker(ctx)
-			if p.worker.preloaded == p.st.Dataset {
-				p.worker.preloaded = "" // web/boot.js asked already
-			} else {
-				p.load(ctx, p.st.Dataset)
-			}
-			for _, pk := range man.Packs {
-				if pk.Name != def.Name {
-					p.probe(ctx, pk)
-				}
-			}
-		})
+		ctx.Dispatch(func(ctx app.Context) { p.onManifest(ctx, b, err) })
 	})
+}
+
+// onManifest starts the worker on the manifest b, or shows err.
+func (p *page) onManifest(ctx app.Context, b []byte, err error) {
+	var man dataset.Manifest
+	if err == nil {
+		err = json.Unmarshal(b, &man)
+	}
+	if err == nil {
+		if _, ok := man.Find("default"); !ok {
+			err = fmt.Errorf("no default pack in it")
+		}
+	}
+	if err != nil {
+		p.st.apply(protocol.Failed{
+			Message: "could not read the list of datasets: " + err.Error(),
+			Hint:    "check the connection (or that the site was built with make run) and press Retry",
+		})
+		return
+	}
+	p.manifest = man
+	def, _ := man.Find("default")
+	p.st.Packs = []dataset.PackInfo{def}
+	if p.st.Dataset == "" {
+		p.st.Dataset = def.Name
+	}
+	p.ensureWorker(ctx)
+	if p.worker.preloaded == p.st.Dataset {
+		p.worker.preloaded = "" // web/boot.js asked already
+	} else {
+		p.load(ctx, p.st.Dataset)
+	}
+	for _, pk := range man.Packs {
+		if pk.Name != def.Name {
+			p.probe(ctx, pk)
+		}
+	}
 }
 
 // probe offers pk if its file is on the server.
@@ -132,6 +140,9 @@ func (p *page) ensureWorker(ctx app.Context) {
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.apply(m)
+	if _, ok := m.(protocol.Loaded); ok {
+		ctx.Defer(func(app.Context) { p.afterReady() })
+	}
 	now := time.Now()
 	if p.st.Status != status || p.st.Err != err || p.st.Status != stateTraining {
 		p.st.showEval()
@@ -150,6 +161,19 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 			p.lastEval = now
 		}
 	})
+}
+
+// afterReady runs once a loaded pack is on screen: the work kept out of the
+// page's start-up may begin. The worker warms up its kernels, and the
+// service worker fills its cache for offline use (web/boot.js).
+func (p *page) afterReady() {
+	if p.worker != nil && !p.worker.warmed {
+		p.worker.warmed = true
+		p.send(protocol.Warm{})
+	}
+	if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
+		f.Invoke()
+	}
 }
 
 // load asks the worker for the named pack.

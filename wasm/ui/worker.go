@@ -20,6 +20,9 @@ type workerClient struct {
 	// preloaded names the pack web/boot.js already asked an adopted
 	// worker for, so the page does not ask twice.
 	preloaded string
+
+	// warmed is set once the worker has been sent Warm.
+	warmed bool
 }
 
 // startWorker starts the worker script at url. onEvent receives every
@@ -79,6 +82,21 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		}
 	}
 	return c
+}
+
+// bootManifest returns the manifest web/boot.js fetched, once: nil if it
+// has none (yet), and nil on every later call, so that a Retry fetches.
+func bootManifest() []byte {
+	boot := app.Window().Get("softmaxBoot")
+	if !boot.Truthy() {
+		return nil
+	}
+	m := boot.Get("manifest")
+	if m.Type() != app.TypeString || m.String() == "" {
+		return nil
+	}
+	boot.Set("manifest", "")
+	return []byte(m.String())
 }
 
 // send posts one command.
