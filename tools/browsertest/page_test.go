@@ -38,7 +38,46 @@ func TestTrainToDone(t *testing.T) {
 	if k := attr(t, ctx, "#kernel", "data-kernel"); k != "wasm-simd" {
 		t.Errorf("the worker trains with the %q kernel, want wasm-simd", k)
 	}
+	checkGallery(t, ctx)
+}
 
+// checkGallery: after training, the gallery shows 60 test digits, each with
+// a prediction, most of them right, and its canvas is drawn (the images
+// and the labels cover part of it, not none and not all).
+func checkGallery(t *testing.T, ctx context.Context) {
+	t.Helper()
+	type state struct {
+		Samples, Misread int
+		Predicted, Label string
+		Inked, Total     int
+	}
+	var g state
+	if !eventually(5*time.Second, func() bool {
+		var err error
+		g, err = eval[state](ctx, `(() => {
+			const c = document.getElementById("gallery");
+			const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+			let inked = 0;
+			for (let i = 3; i < d.length; i += 4) if (d[i] > 0) inked++;
+			return {samples: +c.dataset.samples, misread: +c.dataset.misread, predicted: c.dataset.predicted,
+				label: c.getAttribute("aria-label"), inked, total: d.length / 4};
+		})()`)
+		return err == nil && g.Samples > 0 && !strings.Contains(g.Predicted, "·")
+	}) {
+		t.Fatalf("the gallery has no predictions: %+v", g)
+	}
+	if g.Samples != 60 || len([]rune(g.Predicted)) != 60 {
+		t.Errorf("the gallery shows %d samples and %d predictions, want 60", g.Samples, len([]rune(g.Predicted)))
+	}
+	if g.Misread > 12 {
+		t.Errorf("%d of 60 gallery digits misread after training, want at most 12", g.Misread)
+	}
+	if !strings.Contains(g.Label, fmt.Sprintf("%d of 60 test digits misread", g.Misread)) && g.Misread > 0 {
+		t.Errorf("the gallery's description %q does not say how many are misread (%d)", g.Label, g.Misread)
+	}
+	if g.Inked < g.Total/20 || g.Inked > g.Total*9/10 {
+		t.Errorf("the gallery canvas has %d of %d pixels drawn", g.Inked, g.Total)
+	}
 }
 
 // openReady opens the page on a new browser and waits until it is ready.

@@ -49,6 +49,15 @@ func (t *confusionTable) Render() app.UI {
 					for _, n := range m[y] {
 						total += n
 					}
+					if t.IEval == nil {
+						// Until there are counts, one blank cell per row: the
+						// same height and width, and 90 fewer cells for the
+						// page to create while it starts.
+						return app.Tr().Body(
+							app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
+							app.Td().Class("blank").ColSpan(softmax.K).Text("\u00a0"),
+						)
+					}
 					return app.Tr().Body(
 						app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
 						app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
