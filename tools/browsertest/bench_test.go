@@ -2,7 +2,9 @@ package browsertest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -61,21 +65,48 @@ func wireBytes(lines []string) map[string]int64 {
 	return out
 }
 
+// readyProbe runs in every document before the page's own scripts. It
+// notes, in the page's clock (milliseconds since the navigation started,
+// the origin web performance metrics use), when #status first says
+// "ready": a MutationObserver sees it at the end of the task that changed
+// it, the moment the browser can paint it.
+const readyProbe = `globalThis.softmaxReadyAt = 0;
+new MutationObserver((_, obs) => {
+  const s = document.getElementById("status");
+  if (s && s.getAttribute("data-state") === "ready") {
+    globalThis.softmaxReadyAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });`
+
 // BenchmarkPageReady opens the page as a first-time visitor would (a fresh
 // browser profile: empty cache, no service worker) and measures the time
 // from navigation to #status data-state="ready", that is, to a page that
-// can train, and the bytes the server sent for that visit.
+// can train, and the bytes the server sent for that visit. Then it opens
+// the page again in the same browser, as a returning visitor, once the
+// service worker has cached the site, and times that too.
+//
+// The figure is the page's own clock (see readyProbe). The time the test
+// sees from outside (ms-wall) adds the DevTools round trips and the 50 ms
+// polling of waitState.
 //
 //	go test -run '^$' -bench PageReady -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReady(b *testing.B) {
 	needBrowser(b)
 	log := &requestLog{}
 	srv := startServerWith(b, root, log)
-	var ready, mounted, loaded []float64
+	var ready, wall, again, mounted, loaded []float64
 	var wire map[string]int64
 	for b.Loop() {
 		b.StopTimer()
 		ctx := newBrowser(b, 2*time.Minute)
+		err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe})
+			return err
+		}))
+		if err != nil {
+			b.Fatal(err)
+		}
 		log.take()
 		b.StartTimer()
 		start := time.Now()
@@ -83,23 +114,53 @@ func BenchmarkPageReady(b *testing.B) {
 			b.Fatal(err)
 		}
 		waitState(b, ctx, 60*time.Second, "ready")
-		ready = append(ready, float64(time.Since(start).Milliseconds()))
+		wall = append(wall, float64(time.Since(start).Milliseconds()))
 		b.StopTimer()
-		marks, err := eval[map[string]float64](ctx, `Object.fromEntries(performance.getEntriesByType("mark").map(m => [m.name, m.startTime]))`)
+		at, err := eval[map[string]float64](ctx, `({ready: globalThis.softmaxReadyAt,
+			...Object.fromEntries(performance.getEntriesByType("mark").map(m => [m.name, m.startTime]))})`)
 		if err != nil {
 			b.Fatal(err)
 		}
-		mounted = append(mounted, marks["softmax:mounted"])
-		loaded = append(loaded, marks["softmax:loaded"])
-		time.Sleep(time.Second) // let the service worker finish its install fetches
+		if at["ready"] <= 0 {
+			b.Fatal("the page says ready, but the probe did not see it")
+		}
+		ready = append(ready, math.Round(at["ready"]))
+		mounted = append(mounted, math.Round(at["softmax:mounted"]))
+		loaded = append(loaded, math.Round(at["softmax:loaded"]))
+		// The service worker caches the site once the page is ready; the
+		// bytes it fetches count as part of the first visit.
+		if !eventually(30*time.Second, func() bool {
+			why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+			return why != ""
+		}) {
+			b.Fatal("the service worker did not cache the site")
+		}
 		wire = wireBytes(log.take())
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+			b.Fatal(err)
+		}
+		waitState(b, ctx, 60*time.Second, "ready")
+		ms, err := eval[float64](ctx, `globalThis.softmaxReadyAt`)
+		if err != nil || ms <= 0 {
+			b.Fatalf("the second visit's ready time: %v, %v", ms, err)
+		}
+		again = append(again, math.Round(ms))
+		if lines := log.take(); len(lines) > 0 && len(again) == 1 {
+			b.Logf("the second visit's requests to the server:\n  %s", strings.Join(lines, "\n  "))
+		}
 		b.StartTimer()
 	}
-	slices.Sort(ready)
+	median := func(v []float64) float64 {
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	b.ReportMetric(median(ready), "ms-to-ready(median)")
+	b.ReportMetric(median(wall), "ms-wall(median)")
+	b.ReportMetric(median(again), "ms-to-ready-again(median)")
 	slices.Sort(mounted)
 	slices.Sort(loaded)
-	b.ReportMetric(ready[len(ready)/2], "ms-to-ready(median)")
-	b.Logf("in page time (ms since navigation), sorted: page started %v; data loaded in the worker %v (0: after the page adopted it)", mounted, loaded)
+	b.Logf("first visit, ms since navigation, sorted: ready %v; seen from outside %v; the page's Go started %v; the data loaded in the worker %v (0: after the page adopted it)", ready, wall, mounted, loaded)
+	b.Logf("second visit (from the service worker's cache): ready %v", again)
 	var total int64
 	paths := make([]string, 0, len(wire))
 	for p, n := range wire {
@@ -111,7 +172,7 @@ func BenchmarkPageReady(b *testing.B) {
 	for _, p := range paths {
 		fmt.Fprintf(&sb, "\n  %-28s %9d B", p, wire[p])
 	}
-	b.Logf("ready after %v ms (sorted); bytes on the wire for one first visit, %d in all:%s", ready, total, sb.String())
+	b.Logf("bytes on the wire for one first visit, %d in all:%s", total, sb.String())
 	b.ReportMetric(float64(total), "bytes-first-visit")
 	b.ReportMetric(float64(wire["/web/app.wasm"]), "bytes-app.wasm")
 	b.ReportMetric(float64(wire["/web/worker.wasm"]), "bytes-worker.wasm")

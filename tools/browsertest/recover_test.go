@@ -168,3 +168,31 @@ func TestWorksOffline(t *testing.T) {
 	waitState(t, ctx, 60*time.Second, "ready")
 	trainDefault(t, ctx)
 }
+
+// TestBrokenAppWasmIsShown: if the page's own WebAssembly cannot start, the
+// page does not stay at "Loading…" in silence: go-app's loader comes up
+// with the error and what to do.
+func TestBrokenAppWasmIsShown(t *testing.T) {
+	needBrowser(t)
+	ctx, _ := openBroken(t, "web/app.wasm", func(good []byte) []byte { return good[:len(good)/3] })
+	var shown struct {
+		Display, Label string
+	}
+	if !eventually(30*time.Second, func() bool {
+		shown, _ = eval[struct{ Display, Label string }](ctx, `(() => {
+			const l = document.getElementById("app-wasm-loader");
+			if (!l) return {display: "gone", label: ""};
+		const after = getComputedStyle(document.getElementById("app-wasm-loader-label"), "::after").content;
+		return {display: getComputedStyle(l).display, label: l.textContent.trim() + " " + after};
+		})()`)
+		return shown.Display != "none"
+	}) {
+		t.Fatalf("a truncated app.wasm left the loader hidden: %+v", shown)
+	}
+	if shown.Display == "gone" || !strings.Contains(strings.ToLower(shown.Label), "error") || !strings.Contains(shown.Label, "Reload") {
+		t.Errorf("the loader is %q and says %q, want it shown with the error", shown.Display, shown.Label)
+	}
+	if testing.Verbose() {
+		t.Logf("the loader says %q", shown.Label)
+	}
+}

@@ -23,6 +23,7 @@ var CacheableResources = []string{
 	"/web/kernels.wasm",
 	"/web/data/manifest.json",
 	"/web/data/default.mnpk",
+	"/web/icon.svg", // the favicon; go-app lists the PNG icons itself
 }
 
 // Handler describes the site. version names the service worker's cache:
