@@ -6,7 +6,7 @@
 //   bench.ready                      → facts about the browser and the libraries
 //   bench.load(pack)                 → fetches /data/<pack>/{train,test}-{x.f32,y.u8},
 //                                      the dense arrays tools/bench wrote
-//   bench.run({impl, pack, seed, load}) → {ms, accuracy, longTask, seen, evalMs}
+//   bench.run({impl, pack, seed, load}) → {ms, accuracy, longTask, seen, evalMs, stepsMs}
 //
 // Timing covers the epoch: data are in typed arrays (and, for
 // TensorFlow.js, in tensors) before the clock starts. Ours is timed from
@@ -47,6 +47,17 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // nextTask lets the current task end, so that timing starts in a new one.
 const nextTask = () => sleep(0);
+
+// settle starts every implementation's timing from the same quiet state:
+// it collects the garbage the previous runs left on this page (tools/bench
+// starts Chromium with --js-flags=--expose-gc), then lets the browser's
+// background work after it finish. Without it, the default pack's short
+// epoch (ours: about 20 ms) often shared the cores with the collection of a
+// peer's tensors: a median of 36.8 ms, against 17.8 ms alone.
+async function settle() {
+  if (typeof globalThis.gc === "function") globalThis.gc();
+  await sleep(100);
+}
 
 // permutation returns 0..n-1 shuffled by Fisher–Yates with a seeded
 // PRNG (mulberry32), so a run index gives the same order every time.
@@ -170,7 +181,7 @@ async function loadedWorker(load) {
     c.post("warm", {});
     c.post("evaluate", {});
     await c.until("evaluated", () => true, mark);
-    await nextTask();
+    await settle();
     return c;
   } catch (err) {
     c.terminate();
@@ -197,6 +208,9 @@ async function runOurs(load, seed) {
     return {
       ms: done.t - t0,
       evalMs: again.t - e0,
+      // The worker's own clock: the steps alone, without the evaluation,
+      // the reports and the messages (the run's examples per second).
+      stepsMs: done.body.perSecond > 0 ? (1000 * done.body.seen) / done.body.perSecond : 0,
       accuracy: ev.body.accuracy,
       longTask,
       seen: done.body.seen,
@@ -337,7 +351,7 @@ async function runPeer(setup, seed) {
   const d = data;
   const p = setup(d, seed);
   try {
-    await nextTask();
+    await settle();
     const t0 = performance.now();
     await p.train();
     const t1 = performance.now();

@@ -50,6 +50,7 @@ type brand struct {
 type result struct {
 	Millis   float64 `json:"ms"`       // training time of the epoch
 	EvalMs   float64 `json:"evalMs"`   // ours: an evaluate command's round trip
+	StepsMs  float64 `json:"stepsMs"`  // ours: the steps alone, by the worker's clock
 	Accuracy float64 `json:"accuracy"` // on the pack's test set, after the epoch
 	LongTask float64 `json:"longTask"` // ms; 0 if no main-thread task took 50 ms
 	Seen     int     `json:"seen"`     // training examples in the epoch
@@ -85,7 +86,9 @@ func startHarness(ctx context.Context, root, dataDir, chrome string) (*harness, 
 		return nil, err
 	}
 	h := &harness{srv: httptest.NewServer(newHandler(root, dataDir)), profile: profile}
-	actx, cancelA := chromedp.NewExecAllocator(ctx, headless.Options(chrome, profile)...)
+	// gc() lets bench.js start every run from a collected heap (settle).
+	opts := append(headless.Options(chrome, profile), chromedp.Flag("js-flags", "--expose-gc"))
+	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
 	tctx, cancelT := chromedp.NewContext(actx)
 	h.ctx = tctx
 	h.cancel = func() { cancelT(); cancelA() }
@@ -173,7 +176,7 @@ func (h *harness) benchPack(ctx context.Context, p dataset.PackInfo, runs int, l
 			}
 			fmt.Fprintf(log, "bench: %s pack, run %d/%d, %-30s %9.1f ms  acc %.4f  longest task %s\n",
 				p.Name, r+1, runs, im.Name, res.Millis, res.Accuracy, formatLongTask(res.LongTask))
-			out = append(out, Result{Impl: im.ID, Run: r + 1, Millis: res.Millis, EvalMillis: res.EvalMs,
+			out = append(out, Result{Impl: im.ID, Run: r + 1, Millis: res.Millis, EvalMillis: res.EvalMs, StepsMillis: res.StepsMs,
 				Accuracy: res.Accuracy, LongTask: res.LongTask})
 		}
 	}
