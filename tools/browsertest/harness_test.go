@@ -13,6 +13,8 @@ import (
 
 	"softmaxdemo/tools/internal/headless"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -118,11 +120,26 @@ func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	if err := chromedp.Do(ctx, chromedp.Sleep(0)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: commandLog})
+		return err
+	})); err != nil {
 		t.Fatalf("starting %s: %v", chrome, err)
 	}
 	return ctx
 }
+
+// commandLog runs in every page before its scripts: it notes the type and
+// time of each command the page posts to a worker, which failure messages
+// show (pageText).
+const commandLog = `(() => {
+  const post = Worker.prototype.postMessage;
+  const log = (globalThis.softmaxCommandLog = []);
+  Worker.prototype.postMessage = function (m, ...rest) {
+    try { log.push(JSON.parse(m.env).type + "@" + Math.round(performance.now())); } catch (e) {}
+    return post.call(this, m, ...rest);
+  };
+})();`
 
 // waitState waits until #status has data-state equal to one of states,
 // failing with the page's status and error text if it takes longer than d.
@@ -146,11 +163,17 @@ func waitState(t testing.TB, ctx context.Context, d time.Duration, states ...str
 	}
 }
 
-// pageText returns the status line and error banner, for failure messages.
+// pageText returns the status line, the error banner and the training
+// fields with any reason shown beside them, for failure messages.
 func pageText(ctx context.Context) string {
 	status, _ := eval[string](ctx, `(document.getElementById("status")||{}).textContent||""`)
 	errText, _ := eval[string](ctx, `(document.getElementById("error")||{}).textContent||""`)
-	return fmt.Sprintf("status %q, error %q", status, errText)
+	fields, _ := eval[string](ctx, `["lr", "batch", "l2", "epochs", "seed", "init", "pin"].map(id => {
+		const e = document.getElementById(id), r = document.getElementById(id + "-error");
+		return e ? id + "=" + (e.type === "checkbox" ? e.checked : JSON.stringify(e.value)) + (r && r.textContent ? " (" + r.textContent + ")" : "") : id + " missing";
+	}).join(", ")`)
+	sent, _ := eval[string](ctx, `(globalThis.softmaxCommandLog || []).slice(-8).join(" ")`)
+	return fmt.Sprintf("status %q, error %q, fields %s; commands posted (ms since navigation): %s", status, errText, fields, sent)
 }
 
 // attr reads one attribute of the first element matching sel.

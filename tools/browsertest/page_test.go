@@ -91,11 +91,32 @@ func openReady(t *testing.T, url string) context.Context {
 	return ctx
 }
 
-// trainDefault presses Train with the default settings and waits for done.
+// trainDefault presses Train with the settings in the fields and waits
+// until that run is done.
 func trainDefault(t *testing.T, ctx context.Context) {
 	t.Helper()
+	trainRun(t, ctx, 90*time.Second)
+}
+
+// trainRun presses Train and waits until training has moved (#status
+// data-run or data-step changed) and stopped, so that a "done" left by the
+// last run does not pass for this one's.
+func trainRun(t *testing.T, ctx context.Context, d time.Duration) {
+	t.Helper()
+	where := func() string { return attr(t, ctx, "#status", "data-run") + "/" + attr(t, ctx, "#status", "data-step") }
+	before := where()
 	click(t, ctx, "train")
-	waitState(t, ctx, 90*time.Second, "done")
+	var now, state string
+	if !eventually(d, func() bool {
+		now = where()
+		state = attr(t, ctx, "#status", "data-state")
+		return now != before && state != "training"
+	}) {
+		t.Fatalf("after pressing Train, run/step %s (was %s) is %q after %v; page says: %s", now, before, state, d, pageText(ctx))
+	}
+	if state != "done" {
+		t.Fatalf("the run ended %q, want done; page says: %s", state, pageText(ctx))
+	}
 }
 
 func TestDrawnDigitsAreClassified(t *testing.T) {
@@ -222,6 +243,15 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 	}
 	setField(t, ctx, "epochs", "20")
 	trainDefault(t, ctx)
+	// Then the busiest run for the page: full batch, so every step ends an
+	// epoch and brings a progress event and an evaluation. It lasts several
+	// seconds, long enough for the page's Go to collect garbage a few times.
+	choose(t, ctx, "preset", "lecture")
+	setField(t, ctx, "epochs", "500")
+	trainRun(t, ctx, 2*time.Minute)
+	if e := attr(t, ctx, "#epoch", "data-value"); e != "500" {
+		t.Errorf("the full-batch run ended at epoch %s, want 500", e)
+	}
 	tasks, err := eval[[]float64](ctx, `longTasks`)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +260,7 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 	for _, d := range tasks {
 		longest = math.Max(longest, d)
 	}
-	t.Logf("%d long tasks while training 20 epochs; longest %.0f ms", len(tasks), longest)
+	t.Logf("%d long tasks while training 20 minibatch epochs and 500 full-batch steps; longest %.0f ms", len(tasks), longest)
 	if len(tasks) > 0 {
 		t.Errorf("main-thread tasks over 50 ms while training: %v", tasks)
 	}
@@ -242,13 +272,7 @@ func TestPresetsFillTheFields(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
 	ctx := openReady(t, srv.URL)
-	if err := chromedp.Do(ctx, chromedp.SetValue("#preset", "full"),
-		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := chromedp.Evaluate[bool](`document.getElementById("preset").dispatchEvent(new Event("change", {bubbles: true}))`)(ctx, tg)
-			return err
-		})); err != nil {
-		t.Fatal(err)
-	}
+	choose(t, ctx, "preset", "full")
 	var batch, epochs string
 	if !eventually(3*time.Second, func() bool {
 		batch, _ = eval[string](ctx, `document.getElementById("batch").value`)
@@ -265,5 +289,66 @@ func TestPresetsFillTheFields(t *testing.T) {
 	}
 	if n := attr(t, ctx, "#loss-chart", "data-points"); n != "3" {
 		t.Errorf("3 full-batch steps drew %s loss points", n)
+	}
+}
+
+// choose picks an option of a select, as a person would, and lets the page
+// hear of it.
+func choose(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue("#"+id, value),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q).dispatchEvent(new Event("change", {bubbles: true}))`, id))(ctx, tg)
+			return err
+		})); err != nil {
+		t.Fatalf("choosing %q in #%s: %v", value, id, err)
+	}
+}
+
+// TestLecturePresetAndPinning: the lecture notes' preset fills every
+// field, its random start reaches the worker (three full-batch steps from
+// N(0, 1) leave the loss far above log 10, where a zero start begins), and
+// pinning keeps digit 0's template blank while the others learn.
+func TestLecturePresetAndPinning(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	choose(t, ctx, "preset", "lecture")
+	want := map[string]string{"lr": "0.1", "batch": "10000", "l2": "0.001", "epochs": "1000", "init": "normal"}
+	var got map[string]string
+	if !eventually(3*time.Second, func() bool {
+		got, _ = eval[map[string]string](ctx, `Object.fromEntries(["lr", "batch", "l2", "epochs", "init"].map(id => [id, document.getElementById(id).value]))`)
+		return fmt.Sprint(got) == fmt.Sprint(want)
+	}) {
+		t.Fatalf("the lecture preset set %v, want %v", got, want)
+	}
+	setField(t, ctx, "epochs", "3") // keep the test short
+	trainRun(t, ctx, 60*time.Second)
+	summary := attr(t, ctx, "#loss-chart", "aria-label")
+	var loss float64
+	if _, err := fmt.Sscanf(summary, "Batch loss %g", &loss); err != nil || loss < 3 {
+		t.Errorf("after 3 full-batch steps from N(0, 1) the chart says %q: want a loss far above log 10 = 2.30", summary)
+	}
+
+	choose(t, ctx, "preset", "minibatch")
+	click(t, ctx, "pin")
+	setField(t, ctx, "epochs", "1")
+	trainRun(t, ctx, 60*time.Second)
+	blank := func(c int) bool {
+		b, err := eval[bool](ctx, fmt.Sprintf(`(() => {
+			const c = document.getElementById("weight-%d");
+			const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+			return d.every(v => v === 255);
+		})()`, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if !eventually(5*time.Second, func() bool { return blank(0) && !blank(1) }) {
+		t.Errorf("with digit 0 pinned, its template is blank: %v; digit 1's is blank: %v", blank(0), blank(1))
+	}
+	if acc := attr(t, ctx, "#test-accuracy", "data-value"); acc < "0.85" {
+		t.Errorf("pinned, one epoch reaches test accuracy %s, want at least 0.85", acc)
 	}
 }

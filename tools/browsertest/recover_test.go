@@ -106,8 +106,7 @@ func TestDivergenceIsReportedAndResetRecovers(t *testing.T) {
 	ctx := openReady(t, srv.URL)
 	setField(t, ctx, "lr", "1000")
 	setField(t, ctx, "l2", "10")
-	click(t, ctx, "train")
-	waitState(t, ctx, 60*time.Second, "done")
+	trainRun(t, ctx, 60*time.Second) // a diverged run ends "done"
 	var msg string
 	if !eventually(5*time.Second, func() bool {
 		msg = errorText(ctx)

@@ -163,10 +163,18 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	})
 }
 
+// AfterReady, if set, runs once the page is first ready (wasm/app sets the
+// page's GC pace for training).
+var AfterReady func()
+
 // afterReady runs once a loaded pack is on screen: the work kept out of the
 // page's start-up may begin. The worker warms up its kernels, and the
 // service worker fills its cache for offline use (web/boot.js).
 func (p *page) afterReady() {
+	if f := AfterReady; f != nil {
+		AfterReady = nil
+		f()
+	}
 	if p.worker != nil && !p.worker.warmed {
 		p.worker.warmed = true
 		p.send(protocol.Warm{})
@@ -268,7 +276,7 @@ func (p *page) Render() app.UI {
 		app.Header().Class("top").Body(
 			app.H1().Text("Softmax regression, live"),
 			app.P().Class("lede").Text("A linear classifier learns to read handwritten digits: h(x) = softmax(θx + b), trained by minibatch gradient descent on real MNIST images, in your browser."),
-			newStatusBar().withState(s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()),
+			newStatusBar().withState(s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
 			newErrorBanner().Err(s.Err),
 		),
 		app.Main().Class("grid").Body(

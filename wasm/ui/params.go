@@ -9,9 +9,11 @@ import (
 	"softmaxdemo/wasm/protocol"
 )
 
-// fields are the training controls as the person typed them.
+// fields are the training controls as the person typed or chose them.
 type fields struct {
 	LR, Batch, L2, Epochs, Seed string
+	Init                        string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
+	Pin                         bool   // digit 0's weights stay at zero
 }
 
 // fieldErrors holds one reason per refused field; empty means accepted.
@@ -26,7 +28,7 @@ func (e fieldErrors) ok() bool {
 
 // defaultFields are the values the page starts with.
 func defaultFields() fields {
-	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1"}
+	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Init: "zeros"}
 }
 
 // preset is a named set of fields that shows one way of doing gradient
@@ -38,14 +40,18 @@ type preset struct {
 
 // presets are the three regimes the lecture contrasts: B = 1 is stochastic
 // gradient descent, B = m is full-batch gradient descent, minibatches lie
-// between.
+// between; and the lecture notes' own experiment, full-batch from a random
+// start, which minibatches beat in a second.
 var presets = []preset{
 	{"minibatch", "Minibatch SGD: B = 100", func(int) fields { return defaultFields() }},
 	{"sgd", "SGD: one image per step, B = 1", func(int) fields {
-		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1"}
+		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Init: "zeros"}
 	}},
 	{"full", "Full-batch gradient descent: B = all", func(m int) fields {
-		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1"}
+		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Init: "zeros"}
+	}},
+	{"lecture", "The lecture notes: full batch, 1000 steps from N(0, 1)", func(m int) fields {
+		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Init: "normal"}
 	}},
 }
 
@@ -71,6 +77,8 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	c.Epochs = int(n)
 	n, e.Seed = parseInt(f.Seed, "seed", 0, 1<<53)
 	c.Seed = uint64(n)
+	c.InitNormal = f.Init == "normal"
+	c.PinFirst = f.Pin
 	return c, e
 }
 

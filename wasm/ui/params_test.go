@@ -82,3 +82,29 @@ func TestPresetsAreValid(t *testing.T) {
 		})
 	}
 }
+
+func TestParseConfigInitAndPin(t *testing.T) {
+	f := defaultFields()
+	if c, _ := parseConfig(f, 10000); c.InitNormal || c.PinFirst {
+		t.Errorf("the defaults start from N(0, 1) (%v) or pin digit 0 (%v)", c.InitNormal, c.PinFirst)
+	}
+	f.Init, f.Pin = "normal", true
+	if c, e := parseConfig(f, 10000); !e.ok() || !c.InitNormal || !c.PinFirst {
+		t.Errorf("random start and pinning lost: %+v, %+v", c, e)
+	}
+}
+
+// TestLecturePreset: the lecture notes' experiment, as the notes run it.
+func TestLecturePreset(t *testing.T) {
+	for _, p := range presets {
+		if p.Name != "lecture" {
+			continue
+		}
+		c, e := parseConfig(p.Fields(60000), 60000)
+		if !e.ok() || c.LearningRate != 0.1 || c.L2 != 0.001 || c.BatchSize != 60000 || c.Epochs != 1000 || !c.InitNormal {
+			t.Errorf("lecture preset %+v (%+v), want α 0.1, λ 0.001, B = all, 1000 steps, N(0, 1)", c, e)
+		}
+		return
+	}
+	t.Error("no lecture preset")
+}

@@ -21,6 +21,8 @@ type statusBar struct {
 	IFraction float64 // progress through the run, 0..1
 	IPerSec   float64
 	IAccuracy float64 // NaN before the first evaluation
+	IRun      int     // the worker's run id, 0 before the first run
+	IStep     int     // steps taken in that run
 }
 
 func newStatusBar() *statusBar { return &statusBar{IAccuracy: math.NaN()} }
@@ -40,7 +42,8 @@ func (s *statusBar) Render() app.UI {
 		epoch = fmt.Sprintf("%d of %d", s.IEpoch, s.IEpochs)
 	}
 	return app.Section().Class("status-bar").Aria("label", "Status").Body(
-		app.Div().ID("status").Class("status "+s.IState).Attr("data-state", s.IState).Attr("role", "status").Text(s.IText),
+		app.Div().ID("status").Class("status "+s.IState).Attr("data-state", s.IState).Attr("data-run", s.IRun).Attr("data-step", s.IStep).
+			Attr("role", "status").Text(s.IText),
 		app.Div().Class("stat").Body(
 			app.Span().Class("stat-label").Text("Epoch"),
 			app.Span().ID("epoch").Class("stat-value").Attr("data-value", s.IEpoch).Text(epoch),
@@ -69,6 +72,10 @@ func humanRate(v float64) string {
 	}
 	return fmt.Sprintf("%.0f images/s", v)
 }
+
+// Run sets the run id and its step count, which #status carries as
+// data-run and data-step.
+func (s *statusBar) Run(id, step int) *statusBar { s.IRun, s.IStep = id, step; return s }
 
 // withState sets every input at once.
 func (s *statusBar) withState(state, text string, epoch, epochs int, fraction, perSec, acc float64) *statusBar {

@@ -54,6 +54,21 @@ func (p *trainPanel) Render() app.UI {
 		p.field("epochs", "Epochs", p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
 		p.field("seed", "Seed", p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
 		app.Div().Class("field").Body(
+			app.Label().For("init").Text("Start θ from"),
+			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
+				p.f.Init = ctx.JSSrc().Get("value").String()
+			}).Body(
+				app.Option().Value("zeros").Text("zeros").Selected(p.init.Init == "zeros"),
+				app.Option().Value("normal").Text("random, N(0, 1)").Selected(p.init.Init == "normal"),
+			),
+		),
+		app.Div().Class("field check").Body(
+			app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
+				OnChange(func(ctx app.Context, e app.Event) { p.f.Pin = ctx.JSSrc().Get("checked").Bool() }),
+			app.Label().For("pin").Title("Subtracting one vector from every θ_j changes no prediction; fixing θ_0 = 0 removes that redundancy, as L2 does.").
+				Text("Pin digit 0's θ at zero"),
+		),
+		app.Div().Class("field").Body(
 			app.Label().For("dataset").Text("Data"),
 			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
 				app.Range(p.IPacks).Slice(func(i int) app.UI {
@@ -133,8 +148,10 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		if pr.Name != name {
 			continue
 		}
+		pin := p.f.Pin // a preset is a way of descending; pinning is a separate choice
 		p.f = pr.Fields(p.maxBatch())
-		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed} {
+		p.f.Pin = pin
+		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "init": p.f.Init} {
 			if in := app.Window().GetElementByID(id); in.Truthy() {
 				in.Set("value", v)
 			}
