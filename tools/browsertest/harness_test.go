@@ -168,7 +168,7 @@ func waitState(t testing.TB, ctx context.Context, d time.Duration, states ...str
 func pageText(ctx context.Context) string {
 	status, _ := eval[string](ctx, `(document.getElementById("status")||{}).textContent||""`)
 	errText, _ := eval[string](ctx, `(document.getElementById("error")||{}).textContent||""`)
-	fields, _ := eval[string](ctx, `["lr", "batch", "l2", "epochs", "seed", "init", "pin"].map(id => {
+	fields, _ := eval[string](ctx, `["lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin"].map(id => {
 		const e = document.getElementById(id), r = document.getElementById(id + "-error");
 		return e ? id + "=" + (e.type === "checkbox" ? e.checked : JSON.stringify(e.value)) + (r && r.textContent ? " (" + r.textContent + ")" : "") : id + " missing";
 	}).join(", ")`)

@@ -163,18 +163,10 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	})
 }
 
-// AfterReady, if set, runs once the page is first ready (wasm/app sets the
-// page's GC pace for training).
-var AfterReady func()
-
 // afterReady runs once a loaded pack is on screen: the work kept out of the
 // page's start-up may begin. The worker warms up its kernels, and the
 // service worker fills its cache for offline use (web/boot.js).
 func (p *page) afterReady() {
-	if f := AfterReady; f != nil {
-		AfterReady = nil
-		f()
-	}
 	if p.worker != nil && !p.worker.warmed {
 		p.worker.warmed = true
 		p.send(protocol.Warm{})

@@ -12,13 +12,14 @@ import (
 // fields are the training controls as the person typed or chose them.
 type fields struct {
 	LR, Batch, L2, Epochs, Seed string
+	Decay                       string // α is multiplied by this after every epoch; "1": no decay
 	Init                        string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
 	Pin                         bool   // digit 0's weights stay at zero
 }
 
 // fieldErrors holds one reason per refused field; empty means accepted.
 type fieldErrors struct {
-	LR, Batch, L2, Epochs, Seed string
+	LR, Batch, L2, Epochs, Seed, Decay string
 }
 
 // ok reports whether every field was accepted.
@@ -28,7 +29,7 @@ func (e fieldErrors) ok() bool {
 
 // defaultFields are the values the page starts with.
 func defaultFields() fields {
-	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Init: "zeros"}
+	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros"}
 }
 
 // preset is a named set of fields that shows one way of doing gradient
@@ -45,13 +46,13 @@ type preset struct {
 var presets = []preset{
 	{"minibatch", "Minibatch SGD: B = 100", func(int) fields { return defaultFields() }},
 	{"sgd", "SGD: one image per step, B = 1", func(int) fields {
-		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Init: "zeros"}
+		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros"}
 	}},
 	{"full", "Full-batch gradient descent: B = all", func(m int) fields {
-		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Init: "zeros"}
+		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros"}
 	}},
 	{"lecture", "The lecture notes: full batch, 1000 steps from N(0, 1)", func(m int) fields {
-		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Init: "normal"}
+		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal"}
 	}},
 }
 
@@ -77,6 +78,13 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	c.Epochs = int(n)
 	n, e.Seed = parseInt(f.Seed, "seed", 0, 1<<53)
 	c.Seed = uint64(n)
+	var decay float64
+	decay, e.Decay = parseFloat(f.Decay, "decay factor", 0, false, 1)
+	if e.Decay != "" {
+		e.Decay += " (1 keeps α; 0.5 halves it after every epoch)"
+	} else if decay < 1 {
+		c.Decay, c.DecayEvery = decay, 1
+	}
 	c.InitNormal = f.Init == "normal"
 	c.PinFirst = f.Pin
 	return c, e

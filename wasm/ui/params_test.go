@@ -35,6 +35,8 @@ func TestParseConfigRefusesWithAReason(t *testing.T) {
 		{"a negative L2", func(f *fields) { f.L2 = "-0.1" }, func(e fieldErrors) string { return e.L2 }, "at least 0 (got -0.1)"},
 		{"zero epochs", func(f *fields) { f.Epochs = "0" }, func(e fieldErrors) string { return e.Epochs }, "from 1 to 1000"},
 		{"a negative seed", func(f *fields) { f.Seed = "-4" }, func(e fieldErrors) string { return e.Seed }, "from 0 to"},
+		{"a decay above 1", func(f *fields) { f.Decay = "1.5" }, func(e fieldErrors) string { return e.Decay }, "at most 1 (got 1.5)"},
+		{"a decay of 0", func(f *fields) { f.Decay = "0" }, func(e fieldErrors) string { return e.Decay }, "must be above 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is refused", func(t *testing.T) {
@@ -52,7 +54,7 @@ func TestParseConfigRefusesWithAReason(t *testing.T) {
 }
 
 func TestParseConfigAcceptsEdges(t *testing.T) {
-	f := fields{LR: "1e-6", Batch: "10000", L2: "0", Epochs: "1000", Seed: "0"}
+	f := fields{LR: "1e-6", Batch: "10000", L2: "0", Epochs: "1000", Seed: "0", Decay: "1e-9"}
 	if c, e := parseConfig(f, 10000); !e.ok() || c.BatchSize != 10000 {
 		t.Errorf("edges refused: %+v", e)
 	}
@@ -107,4 +109,15 @@ func TestLecturePreset(t *testing.T) {
 		return
 	}
 	t.Error("no lecture preset")
+}
+
+func TestParseConfigDecay(t *testing.T) {
+	f := defaultFields()
+	if c, e := parseConfig(f, 10000); !e.ok() || c.Decay != 0 || c.DecayEvery != 0 {
+		t.Errorf("a factor of 1 should mean no decay: %+v %+v", c, e)
+	}
+	f.Decay = "0.5"
+	if c, e := parseConfig(f, 10000); !e.ok() || c.Decay != 0.5 || c.DecayEvery != 1 {
+		t.Errorf("0.5 after every epoch: got %+v %+v", c, e)
+	}
 }

@@ -53,6 +53,7 @@ func (p *trainPanel) Render() app.UI {
 		p.field("l2", "L2 strength λ", p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
 		p.field("epochs", "Epochs", p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
 		p.field("seed", "Seed", p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+		p.field("decay", "α × after each epoch", p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
 		app.Div().Class("field").Body(
 			app.Label().For("init").Text("Start θ from"),
 			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
@@ -151,7 +152,7 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		pin := p.f.Pin // a preset is a way of descending; pinning is a separate choice
 		p.f = pr.Fields(p.maxBatch())
 		p.f.Pin = pin
-		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "init": p.f.Init} {
+		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "decay": p.f.Decay, "init": p.f.Init} {
 			if in := app.Window().GetElementByID(id); in.Truthy() {
 				in.Set("value", v)
 			}
