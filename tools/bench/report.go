@@ -135,6 +135,19 @@ func summarize(p dataset.PackInfo, results []Result) PackResult {
 	return pr
 }
 
+// oursNotes says what ours' time includes, for both report formats: each
+// note follows the word "ours".
+func (pr PackResult) oursNotes() []string {
+	ours, ok := pr.ours()
+	if !ok {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("includes a test-set evaluation, which alone takes (an evaluate command's round trip): median %.1f ms", ours.MedianEvaluation),
+		fmt.Sprintf("spends in the steps alone (the worker's own clock): median %.1f ms; the rest is the evaluation, the reports and the messages", ours.MedianSteps),
+	}
+}
+
 func (pr PackResult) ours() (Row, bool) {
 	for _, r := range pr.Rows {
 		if r.Ours {
@@ -270,9 +283,8 @@ func (r Report) bodyText() string {
 				row.Name, row.Runs, row.Median, row.Min, row.Max, thousands(row.PerSecond),
 				100*row.Accuracy, formatLongTask(row.LongTask), row.Ratio)
 		}
-		if ours, ok := p.ours(); ok {
-			fmt.Fprintf(&b, "ours includes a test-set evaluation, which alone takes (an evaluate command's round trip): median %.1f ms\n", ours.MedianEvaluation)
-			fmt.Fprintf(&b, "ours: the steps alone take (the worker's own clock): median %.1f ms; the rest is the evaluation, the reports and the messages\n", ours.MedianSteps)
+		for _, n := range p.oursNotes() {
+			fmt.Fprintf(&b, "ours %s\n", n)
 		}
 		fmt.Fprintln(&b, p.speedupLine())
 	}
@@ -303,9 +315,11 @@ func (r Report) Markdown() string {
 				row.Name, row.Runs, row.Median, row.Min, row.Max, thousands(row.PerSecond),
 				100*row.Accuracy, formatLongTask(row.LongTask), row.Ratio)
 		}
-		if ours, ok := p.ours(); ok {
-			fmt.Fprintf(&b, "\nOurs includes a test-set evaluation, which alone takes (an evaluate command's round trip): median %.1f ms.\n", ours.MedianEvaluation)
-			fmt.Fprintf(&b, "The steps alone take (the worker's own clock): median %.1f ms; the rest is the evaluation, the reports and the messages.\n", ours.MedianSteps)
+		if notes := p.oursNotes(); len(notes) > 0 {
+			b.WriteString("\n")
+			for _, n := range notes {
+				fmt.Fprintf(&b, "Ours %s.\n", n)
+			}
 		}
 		fmt.Fprintf(&b, "\n%s\n", p.speedupLine())
 	}
