@@ -87,6 +87,25 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 	trainDefault(t, ctx)
 }
 
+// TestCorruptManifestOffersRetry: a list of datasets that is not JSON
+// (read first by web/boot.js, then by the page) is reported with Retry,
+// and Retry fetches it again rather than reusing what boot.js read.
+func TestCorruptManifestOffersRetry(t *testing.T) {
+	needBrowser(t)
+	ctx, repair := openBroken(t, "web/data/manifest.json", func(good []byte) []byte { return good[:len(good)/2] })
+	waitState(t, ctx, 60*time.Second, "error")
+	if msg := errorText(ctx); !strings.Contains(strings.ToLower(msg), "could not read the list of datasets") {
+		t.Errorf("the page says %q, want it to say the list of datasets is unreadable", msg)
+	}
+	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
+		t.Fatalf("the error offers %q, want retry", a)
+	}
+	repair()
+	click(t, ctx, "retry")
+	waitState(t, ctx, 30*time.Second, "ready")
+	trainDefault(t, ctx)
+}
+
 func TestBrokenWorkerOffersRestart(t *testing.T) {
 	needBrowser(t)
 	ctx, repair := openBroken(t, "web/worker.wasm", func([]byte) []byte { return []byte("this is not WebAssembly") })
