@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,6 +80,77 @@ new MutationObserver((_, obs) => {
   }
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });`
 
+// probeReady installs readyProbe in every document the tab opens.
+func probeReady(tb testing.TB, ctx context.Context) {
+	tb.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe})
+		return err
+	}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// readyTimes returns, in the page's clock, when it was ready ("ready")
+// and its performance marks.
+func readyTimes(tb testing.TB, ctx context.Context) map[string]float64 {
+	tb.Helper()
+	at, err := eval[map[string]float64](ctx, `({ready: globalThis.softmaxReadyAt,
+		...Object.fromEntries(performance.getEntriesByType("mark").map(m => [m.name, m.startTime]))})`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if at["ready"] <= 0 {
+		tb.Fatal("the page says ready, but the probe did not see it")
+	}
+	return at
+}
+
+// BenchmarkPageReadyInterleaved compares the first visits of two or more
+// builds of the site, one visit of each per round in a rotating order, so
+// that the machine's noise falls on all of them alike. PAGE_READY_SITES names their roots,
+// each built with make site (a git worktree of another commit, say):
+//
+//	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench PageReadyInterleaved -benchtime 10x ./tools/browsertest/
+//
+// It reports each site's median (by the page's clock) and its ratio to the
+// first site's.
+func BenchmarkPageReadyInterleaved(b *testing.B) {
+	needBrowser(b)
+	sites := strings.Split(os.Getenv("PAGE_READY_SITES"), ",")
+	if len(sites) < 2 {
+		b.Skip("set PAGE_READY_SITES to two or more built site roots, comma-separated")
+	}
+	urls := make([]string, len(sites))
+	for i, dir := range sites {
+		urls[i] = startServerAt(b, dir).URL
+	}
+	ready := make([][]float64, len(sites))
+	for round := 0; b.Loop(); round++ {
+		for k := range urls {
+			i := (k + round) % len(urls) // the order rotates from round to round
+			ctx := newBrowser(b, 2*time.Minute)
+			probeReady(b, ctx)
+			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+				b.Fatal(err)
+			}
+			waitState(b, ctx, 60*time.Second, "ready")
+			ready[i] = append(ready[i], math.Round(readyTimes(b, ctx)["ready"]))
+		}
+	}
+	base := 0.0
+	for i, r := range ready {
+		slices.Sort(r)
+		m := r[len(r)/2]
+		if i == 0 {
+			base = m
+		}
+		b.Logf("%s: ready after a median of %.0f ms (%.2f× the first site's); sorted %v", sites[i], m, m/base, r)
+		b.ReportMetric(m, fmt.Sprintf("ms-to-ready-site%d(median)", i+1))
+	}
+}
+
 // BenchmarkPageReady opens the page as a first-time visitor would (a fresh
 // browser profile: empty cache, no service worker) and measures the time
 // from navigation to #status data-state="ready", that is, to a page that
@@ -100,13 +172,7 @@ func BenchmarkPageReady(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		ctx := newBrowser(b, 2*time.Minute)
-		err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe})
-			return err
-		}))
-		if err != nil {
-			b.Fatal(err)
-		}
+		probeReady(b, ctx)
 		log.take()
 		b.StartTimer()
 		start := time.Now()
@@ -116,14 +182,7 @@ func BenchmarkPageReady(b *testing.B) {
 		waitState(b, ctx, 60*time.Second, "ready")
 		wall = append(wall, float64(time.Since(start).Milliseconds()))
 		b.StopTimer()
-		at, err := eval[map[string]float64](ctx, `({ready: globalThis.softmaxReadyAt,
-			...Object.fromEntries(performance.getEntriesByType("mark").map(m => [m.name, m.startTime]))})`)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if at["ready"] <= 0 {
-			b.Fatal("the page says ready, but the probe did not see it")
-		}
+		at := readyTimes(b, ctx)
 		ready = append(ready, math.Round(at["ready"]))
 		mounted = append(mounted, math.Round(at["softmax:mounted"]))
 		loaded = append(loaded, math.Round(at["softmax:loaded"]))
