@@ -10,6 +10,28 @@ import (
 // The few canvas calls the components share. They go through go-app's
 // app.Value, so this file compiles natively (where they do nothing).
 
+// canvasSize is a canvas's fitted size (fitCanvas): width, height and
+// device pixel ratio, zero until measured. Measuring reads the layout,
+// which forces one, so it is done again only after reset: on mount, on a
+// resize, or when the canvas's shape changes.
+type canvasSize [3]float64
+
+func (s *canvasSize) reset() { *s = canvasSize{} }
+
+// context returns the 2D context of the canvas with the given id and its
+// fitted size, measuring it first if need be; the context is falsy if the
+// canvas is not in the page.
+func (s *canvasSize) context(id string) (c app.Value, w, h, ratio float64) {
+	canvas, c := context2D(id)
+	if !c.Truthy() {
+		return c, 0, 0, 0
+	}
+	if s[0] == 0 {
+		s[0], s[1], s[2] = fitCanvas(canvas)
+	}
+	return c, s[0], s[1], s[2]
+}
+
 // context2D returns the 2D drawing context of the canvas with the given id,
 // or a falsy value if the canvas is not in the page.
 func context2D(id string) (canvas, ctx app.Value) {

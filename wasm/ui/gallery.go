@@ -29,15 +29,15 @@ type gallery struct {
 	preds  []int                      // -1 before there is a model
 	sparse *softmax.Examples[float32] // the samples as model input, built once
 	lay    galleryLayout
-	sheet  app.Value  // the offscreen canvas of lay's images; nil until drawn
-	size   [3]float64 // width, height, device pixel ratio; 0 until measured
+	sheet  app.Value // the offscreen canvas of lay's images; nil until drawn
+	size   canvasSize
 }
 
 func newGallery() *gallery { return &gallery{} }
 
 func (g *gallery) OnMount(ctx app.Context) {
 	g.predict()
-	ctx.Defer(func(app.Context) { g.size = [3]float64{}; g.draw() })
+	ctx.Defer(func(app.Context) { g.size.reset(); g.draw() })
 }
 
 func (g *gallery) OnUpdate(ctx app.Context) {
@@ -47,7 +47,7 @@ func (g *gallery) OnUpdate(ctx app.Context) {
 
 // OnResize measures the canvas again, as lossPlot does.
 func (g *gallery) OnResize(ctx app.Context) {
-	ctx.Defer(func(app.Context) { g.size = [3]float64{}; g.draw() })
+	ctx.Defer(func(app.Context) { g.size.reset(); g.draw() })
 }
 
 func (g *gallery) predict() {
@@ -56,7 +56,7 @@ func (g *gallery) predict() {
 		g.sparse = samplesAsExamples(g.ISamples)
 		lay := layoutGallery(g.ISamples.Labels)
 		if lay.Rows != g.lay.Rows {
-			g.size = [3]float64{} // the canvas's height changes
+			g.size.reset() // the canvas's height changes
 		}
 		g.lay, g.sheet = lay, nil
 	}
@@ -196,14 +196,10 @@ const (
 )
 
 func (g *gallery) draw() {
-	canvas, c := context2D("gallery")
+	c, w, h, ratio := g.size.context("gallery")
 	if !c.Truthy() {
 		return
 	}
-	if g.size[0] == 0 {
-		g.size[0], g.size[1], g.size[2] = fitCanvas(canvas)
-	}
-	w, h := g.size[0], g.size[1]
 	c.Call("clearRect", 0, 0, w, h)
 	n := len(g.lay.Col)
 	if n == 0 || w == 0 {
@@ -228,7 +224,7 @@ func (g *gallery) draw() {
 	c.Set("imageSmoothingEnabled", false)
 	c.Call("drawImage", g.sheet, 0, 0, w, float64(g.lay.Height())*s)
 	c.Set("strokeStyle", colorWrong)
-	c.Set("lineWidth", 2*g.size[2])
+	c.Set("lineWidth", 2*ratio)
 	for _, i := range wrong {
 		x, y := cell(i)
 		c.Call("strokeRect", x+s, y+s, (galleryCellW-2)*s, (galleryCellH-2)*s)

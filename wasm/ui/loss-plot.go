@@ -20,13 +20,13 @@ type lossPlot struct {
 	IVersion int
 
 	buf  []byte
-	size [3]float64 // width, height, device pixel ratio; 0 until measured
+	size canvasSize
 }
 
 func newLossPlot() *lossPlot { return &lossPlot{} }
 
 func (p *lossPlot) OnMount(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.size = [3]float64{}; p.draw() })
+	ctx.Defer(func(app.Context) { p.size.reset(); p.draw() })
 }
 
 func (p *lossPlot) OnUpdate(ctx app.Context) {
@@ -36,7 +36,7 @@ func (p *lossPlot) OnUpdate(ctx app.Context) {
 // OnResize measures the canvas again: reading its size forces a layout, so
 // it is done only when the window changes, not on every draw.
 func (p *lossPlot) OnResize(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.size = [3]float64{}; p.draw() })
+	ctx.Defer(func(app.Context) { p.size.reset(); p.draw() })
 }
 
 func (p *lossPlot) Render() app.UI {
@@ -74,14 +74,10 @@ const (
 )
 
 func (p *lossPlot) draw() {
-	canvas, c := context2D("loss-chart")
+	c, w, h, ratio := p.size.context("loss-chart")
 	if !c.Truthy() {
 		return
 	}
-	if p.size[0] == 0 {
-		p.size[0], p.size[1], p.size[2] = fitCanvas(canvas)
-	}
-	w, h, ratio := p.size[0], p.size[1], p.size[2]
 	g := layoutChart(p.ILosses, p.IAcc, w, h, ratio)
 	c.Call("clearRect", 0, 0, w, h)
 	c.Set("font", fmt.Sprintf("%.0fpx system-ui, sans-serif", g.Font))
