@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site wasm screenshot bench-browser test test-go test-browser test-wasm fuzz vet data data-full mnist-idx bench
+.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser test-wasm fuzz vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -30,6 +30,20 @@ PRECOMPRESS := web/app.wasm web/worker.wasm web/data/default.mnpk
 BROTLI_Q ?= 11
 site: wasm $(PRECOMPRESS:=.gz)
 	$(GO) run ./wasm/app -out .
+
+## dist: a self-contained static site in $(DIST), ready to copy to any
+## static host, precompressed; PREFIX=/repository-name serves it under a
+## sub-path (a GitHub Pages project site). The full pack is left out
+## unless FULL=1 (the page offers it only where it is on the server).
+DIST ?= dist
+PREFIX ?=
+dist: site
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(GO) run ./wasm/app -out $(DIST) -prefix "$(PREFIX)"
+	mkdir -p $(DIST)/web && cp -r web/. $(DIST)/web/
+	rm -f $(DIST)/web/kernels.wat
+	@if [ "$(FULL)" != 1 ]; then rm -f $(DIST)/web/data/full.mnpk $(DIST)/web/data/full.mnpk.gz $(DIST)/web/data/full.mnpk.br; fi
+	@echo "$(DIST) holds the site$(if $(PREFIX), for $(PREFIX)/,); copy it to any static host"
 
 %.gz: %
 	gzip -9 -n -k -f $<
@@ -59,13 +73,19 @@ screenshot: site
 	SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run TestDrawnDigitsAreClassified ./tools/browsertest/
 
 ## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
-test: vet mnist-idx site test-go test-wasm fuzz test-browser
+test: vet lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 
 vet:
 	@out=$$(gofmt -l core tools wasm 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E 'syscall/js|go-app' || true); \
 	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
+
+## lint-workflows: the GitHub Actions workflows, checked by actionlint
+## (fetched by version through the Go module proxy)
+ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+lint-workflows:
+	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
 test-go:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tools/browsertest)

@@ -1,10 +1,58 @@
+// The page's language, before anything is drawn: index.html is written in
+// Chinese (wasm/ui's defaultLang); a visitor who will read English (their
+// link, their earlier choice, or a browser that prefers no Chinese: the
+// same rule as wasm/ui's pickLang) has the prerendered text hidden until
+// the page has rendered in English, instead of a flash of Chinese.
+"use strict";
+(() => {
+  let lang = "";
+  try {
+    const m = /(?:^#|&)lang=([a-z]{2})/i.exec(location.hash);
+    lang = (m && m[1].toLowerCase()) || localStorage.getItem("softmax:lang") || "";
+  } catch (e) {}
+  if (lang !== "zh" && lang !== "en") {
+    const prefs = navigator.languages || [navigator.language || ""];
+    lang = prefs.some((l) => /^zh\b/i.test(l)) ? "zh" : "en";
+  }
+  const html = document.documentElement;
+  if (!html.lang.toLowerCase().startsWith(lang)) {
+    html.setAttribute("data-lang-pending", "");
+    html.lang = lang === "zh" ? "zh-CN" : "en";
+  }
+})();
+
+// Storage and the clipboard for the Go page: a browser throws when
+// storage is disabled or full, and an exception thrown into Go's
+// WebAssembly would stop the page, so these catch it and say no.
+globalThis.softmaxStore = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(key, value);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  },
+};
+globalThis.softmaxCopy = (text) => {
+  try {
+    navigator.clipboard.writeText(text).catch(() => {});
+  } catch (e) {}
+};
+
 // Starts the training worker, and asks it for the default data, as soon as
 // the page's HTML is parsed, while the page's own WebAssembly is still
 // loading: the two start up side by side instead of one after the other.
 // The Go page adopts the worker (wasm/ui/worker.go: adoptWorker) and
 // replays the events that arrived before it was ready. Without this file
 // the page starts its own worker, only later.
-"use strict";
 (() => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/

@@ -140,12 +140,18 @@ type (
 		Labels []uint8 `json:"labels"`
 		Pixels []byte  `json:"-"`
 	}
-	// Failed reports an error. Hint says how to recover. Fatal means the
-	// worker cannot go on and must be restarted.
+	// Failed reports an error. Message is the whole error in English, for
+	// logs; Key names the page's text for it in its catalogs (wasm/ui),
+	// with Args filled in (the details, such as a file name or an error
+	// from a decoder, which stay as they are). Hint is the key of the text
+	// that says how to recover. Fatal means the worker cannot go on and
+	// must be restarted.
 	Failed struct {
-		Message string `json:"message"`
-		Hint    string `json:"hint,omitempty"`
-		Fatal   bool   `json:"fatal,omitempty"`
+		Message string   `json:"message"`
+		Hint    string   `json:"hint,omitempty"`
+		Fatal   bool     `json:"fatal,omitempty"`
+		Key     string   `json:"key,omitempty"`
+		Args    []string `json:"args,omitempty"`
 	}
 )
 

@@ -40,21 +40,21 @@ func (s *session) load(l protocol.Load) {
 	}
 	b, err := s.env.Fetch(s.ctx, l.URL, progress)
 	if err != nil {
-		s.fail(fmt.Sprintf("loading pack %s: %v", l.Name, err), hintFetch)
+		s.failKey("err.fetch", hintFetch, l.Name, err.Error())
 		return
 	}
 	s.send(protocol.Loading{Name: l.Name, Received: int64(len(b)), Total: int64(len(b))})
 	if err := verify(l, b, s.env.SHA256); err != nil {
-		s.fail(err.Error(), hintChecksum)
+		s.failKey("err.checksum", hintChecksum, err.Error())
 		return
 	}
 	pack, err := dataset.Decode(b)
 	if err != nil {
-		s.fail(fmt.Sprintf("pack %s: %v", l.Name, err), hintDecode)
+		s.failKey("err.decode", hintDecode, l.Name, err.Error())
 		return
 	}
 	if pack.Train.Len() == 0 {
-		s.fail(fmt.Sprintf("pack %s has no training images", l.Name), hintDecode)
+		s.failKey("err.empty", hintDecode, l.Name)
 		return
 	}
 	s.data = &data{

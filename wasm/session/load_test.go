@@ -74,21 +74,21 @@ func TestLoadFailures(t *testing.T) {
 			l := env.serve("synth", "a.mnpk", good)
 			l.SHA256 = strings.Repeat("0", 64)
 			return l
-		}, "checksum mismatch: SHA-256", "Retry"},
+		}, "checksum mismatch: SHA-256", hintChecksum},
 		{"a wrong size is a checksum mismatch", func(env *fakeEnv) protocol.Load {
 			l := env.serve("synth", "a.mnpk", good)
 			l.Bytes++
 			return l
-		}, "checksum mismatch: got", "make data"},
+		}, "checksum mismatch: got", hintChecksum},
 		{"a missing file names the status", func(env *fakeEnv) protocol.Load {
 			return protocol.Load{Name: "synth", URL: "missing.mnpk"}
-		}, "HTTP 404", "Retry"},
+		}, "HTTP 404", hintFetch},
 		{"a corrupt pack gives the decoder's message", func(env *fakeEnv) protocol.Load {
 			return env.serve("synth", "a.mnpk", corrupt)
-		}, "dataset: checksum mismatch", "make data"},
+		}, "dataset: checksum mismatch", hintDecode},
 		{"a panic in Fetch is recovered", func(env *fakeEnv) protocol.Load {
 			return protocol.Load{Name: "synth", URL: "panic"}
-		}, "internal error in load: fetch exploded", "Reset"},
+		}, "internal error in load: fetch exploded", hintInternal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" and leaves the old data usable", func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestLoadFailures(t *testing.T) {
 			untilType[protocol.Samples](h)
 			h.send(tt.load(env))
 			_, f := untilType[protocol.Failed](h)
-			if !strings.Contains(f.Message, tt.want) || !strings.Contains(f.Hint, tt.hint) || f.Fatal {
+			if !strings.Contains(f.Message, tt.want) || f.Hint != tt.hint || f.Key == "" || f.Fatal {
 				t.Errorf("Failed %+v, want %q with a hint naming %q", f, tt.want, tt.hint)
 			}
 			h.send(protocol.Evaluate{})

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"softmaxdemo/core/train"
@@ -71,7 +72,7 @@ func (s *session) prepare(c protocol.Config) bool {
 	}
 	tc, err := trainConfig(c, s.data.train.Len())
 	if err != nil {
-		s.fail(err.Error(), hintConfig)
+		s.failKey("err.config", hintConfig, err.Error())
 		return false
 	}
 	r := s.run
@@ -80,14 +81,14 @@ func (s *session) prepare(c protocol.Config) bool {
 	}
 	if c.LearningRate != r.cfg.LearningRate {
 		if err := r.tr.SetRate(c.LearningRate); err != nil {
-			s.fail(err.Error(), hintConfig)
+			s.failKey("err.config", hintConfig, err.Error())
 			return false
 		}
 		r.rate = c.LearningRate
 	}
 	if c.L2 != r.cfg.L2 {
 		if err := r.tr.SetL2(c.L2); err != nil {
-			s.fail(err.Error(), hintConfig)
+			s.failKey("err.config", hintConfig, err.Error())
 			return false
 		}
 	}
@@ -99,7 +100,7 @@ func (s *session) prepare(c protocol.Config) bool {
 func (s *session) newRun(c protocol.Config, tc train.Config) bool {
 	tr, err := train.New(s.data.train, s.data.d, tc)
 	if err != nil {
-		s.fail(err.Error(), hintConfig)
+		s.failKey("err.config", hintConfig, err.Error())
 		return false
 	}
 	m := s.data.train.Len()
@@ -154,7 +155,7 @@ func (s *session) reset(c protocol.Config) {
 	}
 	tc, err := trainConfig(c, s.data.train.Len())
 	if err != nil {
-		s.fail(err.Error(), hintConfig)
+		s.failKey("err.config", hintConfig, err.Error())
 		return
 	}
 	if s.newRun(c, tc) {
@@ -225,8 +226,7 @@ func (s *session) report(st train.Stats, now time.Time, force bool) {
 		s.send(s.evaluated())
 	}
 	if st.Stop == train.Diverged {
-		s.fail(fmt.Sprintf("the loss diverged (became NaN or infinite) at step %d; the weights were restored to the start of epoch %d",
-			st.Step, st.Epoch+1), hintDiverged)
+		s.failKey("err.diverged", hintDiverged, strconv.Itoa(st.Step), strconv.Itoa(st.Epoch+1))
 	}
 }
 

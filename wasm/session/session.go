@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"softmaxdemo/wasm/protocol"
@@ -60,15 +61,16 @@ const (
 	samplesPerClass = 6                      // gallery images of each digit
 )
 
-// Hints shown with Failed events.
+// Hints shown with Failed events: keys of the page's catalogs (wasm/ui),
+// which say in each language how to recover.
 const (
-	hintNoData   = "wait for the data to load, or press Retry"
-	hintConfig   = "correct the value and press Train again"
-	hintFetch    = "check that the server is running and press Retry"
-	hintChecksum = "Retry: the download may be incomplete or the file rebuilt; run `make data` if you changed it"
-	hintDecode   = "rebuild the data with `make data`, then press Retry"
-	hintDiverged = "lower the learning rate (try 0.1) and press Train, or press Reset"
-	hintInternal = "press Reset; if it happens again, reload the page"
+	hintNoData   = "hint.noData"   // wait for the data to load, or press Retry
+	hintConfig   = "hint.config"   // correct the value and press Train again
+	hintFetch    = "hint.fetch"    // check the connection and press Retry
+	hintChecksum = "hint.checksum" // Retry; run make data if the file changed
+	hintDecode   = "hint.decode"   // rebuild the data with make data, then Retry
+	hintDiverged = "hint.diverged" // lower the learning rate, or Reset
+	hintInternal = "hint.internal" // Reset; if it happens again, reload
 )
 
 // logf logs internal failures to stderr, which is the console in the
@@ -140,7 +142,7 @@ func (s *session) safely(what string, f func()) {
 			stack = stack[:runtime.Stack(stack, false)]
 			logf("session: panic in %s: %v\n%s\n", what, r, stack)
 			s.training = false
-			s.fail(fmt.Sprintf("internal error in %s: %v", what, r), hintInternal)
+			s.failKey("err.internal", hintInternal, what, fmt.Sprint(r))
 		}
 	}()
 	f()
@@ -168,7 +170,7 @@ func (s *session) handle(m protocol.Msg) {
 		if name == "" {
 			name = fmt.Sprintf("%T", m)
 		}
-		s.fail(fmt.Sprintf("the worker does not accept %s messages", name), "")
+		s.failKey("err.command", "", name)
 	}
 }
 
@@ -180,15 +182,47 @@ func (s *session) send(m protocol.Msg) {
 	}
 }
 
-// fail sends a non-fatal Failed event.
+// fail sends a non-fatal Failed event whose text the page shows as the
+// generic "the worker reported a problem" with message as its detail.
 func (s *session) fail(message, hint string) {
 	s.send(protocol.Failed{Message: message, Hint: hint})
+}
+
+// failKey sends a non-fatal Failed event with the page's text for it: the
+// catalog key and its arguments. Message is the English text, for logs.
+func (s *session) failKey(key, hint string, args ...string) {
+	s.send(protocol.Failed{Message: englishFailure(key, args), Hint: hint, Key: key, Args: args})
+}
+
+// failures are the English forms of failKey's keys, for Message; the page
+// shows its own catalogs' text.
+var failures = map[string]string{
+	"err.internal": "internal error in %s: %s",
+	"err.command":  "the worker does not accept %s messages",
+	"err.noData":   "no data loaded yet",
+	"err.fetch":    "loading pack %s: %s",
+	"err.checksum": "%s",
+	"err.decode":   "pack %s: %s",
+	"err.empty":    "pack %s has no training images",
+	"err.config":   "%s",
+	"err.diverged": "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+}
+
+func englishFailure(key string, args []string) string {
+	a := make([]any, len(args))
+	for i, v := range args {
+		a[i] = v
+	}
+	if f, ok := failures[key]; ok {
+		return fmt.Sprintf(f, a...)
+	}
+	return key + ": " + strings.Join(args, ", ")
 }
 
 // needData reports whether a pack is loaded, sending Failed if not.
 func (s *session) needData() bool {
 	if s.data == nil {
-		s.fail("no data loaded yet", hintNoData)
+		s.failKey("err.noData", hintNoData)
 		return false
 	}
 	return true

@@ -276,7 +276,7 @@ func TestDivergence(t *testing.T) {
 		t.Errorf("last Progress %+v", last)
 	}
 	if !strings.Contains(f.Message, "diverged") || !strings.Contains(f.Message, "epoch 1") ||
-		!strings.Contains(f.Hint, "lower the learning rate") || f.Fatal {
+		f.Hint != hintDiverged || f.Key != "err.diverged" || len(f.Args) != 2 || f.Fatal {
 		t.Errorf("Failed %+v", f)
 	}
 	ws := only[protocol.Weights](all)

@@ -16,29 +16,31 @@ import (
 type confusionTable struct {
 	app.Compo
 
+	ILang lang
 	IEval *protocol.Evaluated
 }
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
 
-func (t *confusionTable) Eval(e *protocol.Evaluated) *confusionTable {
-	t.IEval = e
+func (t *confusionTable) Eval(l lang, e *protocol.Evaluated) *confusionTable {
+	t.ILang, t.IEval = l, e
 	return t
 }
 
 func (t *confusionTable) Render() app.UI {
 	var m [softmax.K][softmax.K]int
-	caption := "Appears after the first epoch."
+	l := t.ILang
+	caption := l.T("confusion.empty")
 	if t.IEval != nil {
 		m = t.IEval.Confusion
-		caption = fmt.Sprintf("After epoch %d: rows are the true digit, columns the prediction.", t.IEval.Epoch)
+		caption = l.T("confusion.caption", t.IEval.Epoch)
 	}
-	return app.Section().Class("panel confusion-panel").Aria("label", "Confusion matrix").Body(
-		app.H2().Text("Confusion matrix (test sample)"),
+	return app.Section().Class("panel confusion-panel").Aria("label", l.T("confusion.region")).Body(
+		app.H2().Text(l.T("confusion.title")),
 		app.Table().ID("confusion").Class("confusion").Body(
 			app.Caption().Text(caption),
 			app.THead().Body(app.Tr().Body(
-				app.Th().Attr("scope", "col").Text("true \\ predicted"),
+				app.Th().Attr("scope", "col").Text(l.T("confusion.corner")),
 				app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
 					return app.Th().Attr("scope", "col").Text(strconv.Itoa(p))
 				}),

@@ -22,6 +22,7 @@ const (
 type digitCanvas struct {
 	app.Compo
 
+	ILang    lang
 	IModel   *softmax.Model[float32]
 	IVersion int
 
@@ -52,25 +53,26 @@ func (d *digitCanvas) OnUpdate(ctx app.Context) {
 }
 
 func (d *digitCanvas) Render() app.UI {
-	return app.Section().Class("panel draw").Aria("label", "Draw a digit").Body(
-		app.H2().Text("Draw a digit"),
+	l := d.ILang
+	return app.Section().Class("panel draw").Aria("label", l.T("draw.title")).Body(
+		app.H2().Text(l.T("draw.title")),
 		app.Div().Class("draw-row").Body(
 			app.Div().Class("pad-wrap").Body(
 				app.Canvas().ID("draw-pad").Width(padSize).Height(padSize).
-					Aria("label", "drawing area: draw one digit with the mouse, a finger or a pen").
+					Aria("label", l.T("draw.pad")).
 					On("pointerdown", d.onDown).
 					On("pointermove", d.onMove).
 					On("pointerup", d.onUp).
 					On("pointercancel", d.onUp).
 					On("lostpointercapture", d.onUp),
-				app.Button().ID("clear").Text("Clear").OnClick(d.onClear),
+				app.Button().ID("clear").Text(l.T("button.clear")).OnClick(d.onClear),
 			),
 			app.Div().Class("seen").Body(
 				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").
-					Aria("label", "the 28 by 28 input the model sees"),
-				app.P().Class("note").Text("What the model sees: cropped, scaled to 20×20, centred by mass in 28×28."),
+					Aria("label", l.T("draw.previewLabel")),
+				app.P().Class("note").Text(l.T("draw.preview")),
 			),
-			newPredictionBars().Prediction(d.pred),
+			newPredictionBars().Prediction(l, d.pred),
 		),
 	)
 }

@@ -8,13 +8,14 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 type errorBanner struct {
 	app.Compo
 
-	IErr *pageError
+	ILang lang
+	IErr  *pageError
 }
 
 func newErrorBanner() *errorBanner { return &errorBanner{} }
 
-func (b *errorBanner) Err(e *pageError) *errorBanner {
-	b.IErr = e
+func (b *errorBanner) Err(l lang, e *pageError) *errorBanner {
+	b.ILang, b.IErr = l, e
 	return b
 }
 
@@ -22,17 +23,17 @@ func (b *errorBanner) Render() app.UI {
 	if b.IErr == nil {
 		return app.Div().ID("error").Class("error-banner empty").Attr("role", "alert")
 	}
-	e := b.IErr
-	var button app.UI = app.Button().ID("dismiss").Text("Dismiss").OnClick(b.post(actionDismiss))
+	e, l := b.IErr, b.ILang
+	var button app.UI = app.Button().ID("dismiss").Text(l.T("button.dismiss")).OnClick(b.post(actionDismiss))
 	switch e.Action {
 	case recoverRetry:
-		button = app.Button().ID("retry").Class("primary").Text("Retry").OnClick(b.post(actionRetry))
+		button = app.Button().ID("retry").Class("primary").Text(l.T("button.retry")).OnClick(b.post(actionRetry))
 	case recoverRestart:
-		button = app.Button().ID("restart").Class("primary").Text("Restart the worker").OnClick(b.post(actionRestart))
+		button = app.Button().ID("restart").Class("primary").Text(l.T("button.restart")).OnClick(b.post(actionRestart))
 	}
 	return app.Div().ID("error").Class("error-banner").Attr("role", "alert").Attr("data-action", e.Action).Body(
-		app.P().Class("error-message").Text(capitalise(e.Message)),
-		app.If(e.Hint != "", func() app.UI { return app.P().Class("error-hint").Text(capitalise(e.Hint)) }),
+		app.P().Class("error-message").Text(capitalise(l.M(e.Message))),
+		app.If(!e.Hint.isZero(), func() app.UI { return app.P().Class("error-hint").Text(capitalise(l.M(e.Hint))) }),
 		button,
 	)
 }

@@ -23,6 +23,7 @@ import (
 type gallery struct {
 	app.Compo
 
+	ILang    lang
 	ISamples protocol.Samples
 	IModel   *softmax.Model[float32] // the model at the latest evaluation
 
@@ -73,18 +74,19 @@ func (g *gallery) predict() {
 
 func (g *gallery) Render() app.UI {
 	wrong := misread(g.ISamples.Labels, g.preds)
-	note := "Test digits the model has never trained on, one column per digit."
+	l := g.ILang
+	note := l.T("gallery.note")
 	switch {
 	case len(g.preds) == 0:
-		note = "Test digits appear when the data are loaded."
+		note = l.T("gallery.loading")
 	case g.IModel != nil:
-		note = fmt.Sprintf("%d of %d test digits misread (marked red).", len(wrong), len(g.preds))
+		note = l.T("gallery.misread", len(wrong), len(g.preds))
 	}
 	if g.lay.Cols == 0 {
 		g.lay = layoutGallery(nil) // before the first predict
 	}
-	return app.Section().Class("panel gallery-panel").Aria("label", "Test digits").Body(
-		app.H2().Text("Test digits and predictions"),
+	return app.Section().Class("panel gallery-panel").Aria("label", l.T("gallery.region")).Body(
+		app.H2().Text(l.T("gallery.title")),
 		app.P().ID("gallery-note").Class("note").Text(note),
 		app.Canvas().ID("gallery").Class("gallery").
 			Style("aspect-ratio", fmt.Sprintf("%d / %d", g.lay.Width(), g.lay.Height())).
@@ -96,21 +98,21 @@ func (g *gallery) Render() app.UI {
 
 // summary describes the gallery in words for screen readers.
 func (g *gallery) summary(wrong []int) string {
-	n := len(g.preds)
+	n, l := len(g.preds), g.ILang
 	if n == 0 {
-		return "No test digits yet."
+		return l.T("gallery.none")
 	}
 	if g.IModel == nil {
-		return fmt.Sprintf("%d test digits, not yet classified.", n)
+		return l.T("gallery.unclassified", n)
 	}
 	if len(wrong) == 0 {
-		return fmt.Sprintf("All %d test digits read correctly.", n)
+		return l.T("gallery.allRight", n)
 	}
 	parts := make([]string, len(wrong))
 	for k, i := range wrong {
-		parts[k] = fmt.Sprintf("a %d read as %d", g.ISamples.Labels[i], g.preds[i])
+		parts[k] = l.T("gallery.readAs", g.ISamples.Labels[i], g.preds[i])
 	}
-	return fmt.Sprintf("%d of %d test digits misread: %s.", len(wrong), n, strings.Join(parts, ", "))
+	return l.T("gallery.misreadList", len(wrong), n, strings.Join(parts, l.T("list.sep")))
 }
 
 // misread returns the indices of the predictions that differ from the labels.

@@ -15,6 +15,7 @@ import (
 type lossPlot struct {
 	app.Compo
 
+	ILang    lang
 	ILosses  []protocol.Point
 	IAcc     []accPoint
 	IVersion int
@@ -40,27 +41,29 @@ func (p *lossPlot) OnResize(ctx app.Context) {
 }
 
 func (p *lossPlot) Render() app.UI {
-	return app.Section().Class("panel chart").Aria("label", "Loss chart").Body(
-		app.H2().Text("Loss and test accuracy"),
+	l := p.ILang
+	return app.Section().Class("panel chart").Aria("label", l.T("chart.region")).Body(
+		app.H2().Text(l.T("chart.title")),
 		app.Canvas().ID("loss-chart").Attr("data-points", len(p.ILosses)).Attr("data-epochs", len(p.IAcc)).
-			Aria("label", p.summary()).Attr("role", "img"),
+			Attr("data-lang", string(l)).Aria("label", p.summary()).Attr("role", "img"),
 		app.Div().Class("legend").Body(
-			app.Span().Class("key raw").Text("batch loss"),
-			app.Span().Class("key smooth").Text("smoothed loss"),
-			app.Span().Class("key acc").Text("test accuracy (right axis)"),
+			app.Span().Class("key raw").Text(l.T("chart.raw")),
+			app.Span().Class("key smooth").Text(l.T("chart.smooth")),
+			app.Span().Class("key acc").Text(l.T("chart.acc")),
 		),
 	)
 }
 
 // summary describes the chart in words for screen readers.
 func (p *lossPlot) summary() string {
+	l := p.ILang
 	if len(p.ILosses) == 0 {
-		return "No training yet."
+		return l.T("chart.empty")
 	}
 	last := p.ILosses[len(p.ILosses)-1]
-	s := fmt.Sprintf("Batch loss %.3f at step %d.", last.Loss, last.Step)
+	s := l.T("chart.summaryLoss", fmt.Sprintf("%.3f", last.Loss), last.Step)
 	if n := len(p.IAcc); n > 0 {
-		s += fmt.Sprintf(" Test accuracy %.1f%% after epoch %d.", 100*p.IAcc[n-1].Acc, p.IAcc[n-1].Epoch)
+		s += l.T("chart.summaryAcc", fmtPercent(p.IAcc[n-1].Acc), p.IAcc[n-1].Epoch)
 	}
 	return s
 }
@@ -97,7 +100,7 @@ func (p *lossPlot) draw() {
 	for _, t := range g.XTicks {
 		c.Call("fillText", t.Label, t.Pos, g.Bottom+6*ratio)
 	}
-	c.Call("fillText", "step (minibatches)", (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
+	c.Call("fillText", p.ILang.T("chart.xaxis"), (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
 	c.Set("textAlign", "left")
 	c.Set("textBaseline", "middle")
 	c.Set("fillStyle", colorAcc)

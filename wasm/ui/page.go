@@ -23,6 +23,10 @@ type page struct {
 	manifest dataset.Manifest
 	retries  int // Retry presses: each fetches past any cached copy
 
+	link     settings // what the page's link says: updated as settings change
+	wantData string   // a pack the link asked for, loaded once it is found
+	copied   string   // the link as last copied, shown beside the button
+
 	pending   bool      // a render is scheduled
 	lastFrame time.Time // when the page last rendered for worker events
 	lastEval  time.Time // when the confusion matrix and gallery last changed
@@ -38,9 +42,52 @@ const (
 	evalEvery  = 500 * time.Millisecond
 )
 
-func newPage() *page { return &page{st: newStore()} }
+func newPage() *page {
+	return &page{st: newStore(), link: settings{Fields: defaultFields(), Dataset: "default"}}
+}
+
+// OnInit reads the page's link and chooses its language before the first
+// render in the browser, so the first frame the person sees already has
+// the link's settings and their language. Natively (writing index.html)
+// the page keeps its defaults.
+func (p *page) OnInit() {
+	if !app.IsClient {
+		return
+	}
+	packs := map[string]int{}
+	if b := bootManifest(); b != nil {
+		var man dataset.Manifest
+		if json.Unmarshal(b, &man) == nil {
+			for _, pk := range man.Packs {
+				packs[pk.Name] = pk.Train
+			}
+		}
+	}
+	if len(packs) == 0 {
+		packs["default"] = 0
+		packs["full"] = 0
+	}
+	hash := app.Window().Get("location").Get("hash").String()
+	link, notes := parseLink(hash, packs)
+	p.st.Notice = notes
+	p.st.Lang = pickLang(string(link.Lang), storageGet(langStorageKey), browserLanguages())
+	link.Lang = p.st.Lang
+	p.link = link
+	if link.Dataset != "default" {
+		p.wantData = link.Dataset
+	}
+	p.showLang()
+	if hash != "" {
+		p.writeLink()
+	}
+}
 
 func (p *page) OnMount(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		// The page now shows the person's language: web/boot.js hid the
+		// prerendered text if it was in the other one.
+		app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-lang-pending")
+	})
 	ctx.Handle(actionTrain, p.onTrain)
 	ctx.Handle(actionStep, p.onStep)
 	ctx.Handle(actionReset, p.onReset)
@@ -49,6 +96,10 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(actionRetry, p.onRetry)
 	ctx.Handle(actionRestart, p.onRestart)
 	ctx.Handle(actionDismiss, func(ctx app.Context, a app.Action) { p.st.Err = nil })
+	ctx.Handle(actionSettings, p.onSettings)
+	ctx.Handle(actionLang, p.onLang)
+	ctx.Handle(actionCopyLink, p.onCopyLink)
+	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
 	if app.IsClient {
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
@@ -92,7 +143,9 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 	if err != nil {
 		p.st.apply(protocol.Failed{
 			Message: "could not read the list of datasets: " + err.Error(),
-			Hint:    "check the connection (or that the site was built with make run) and press Retry",
+			Hint:    "hint.manifest",
+			Key:     "err.manifest",
+			Args:    []string{err.Error()},
 		})
 		return
 	}
@@ -113,6 +166,10 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 			p.probe(ctx, pk)
 		}
 	}
+	if _, ok := man.Find(p.wantData); !ok && p.wantData != "" {
+		p.st.Notice = append(p.st.Notice, text("link.bad", "data", quoteShort(p.wantData), text("link.noSuchData")))
+		p.wantData = ""
+	}
 }
 
 // probe offers pk if its file is on the server.
@@ -122,7 +179,16 @@ func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
 		if _, err := fetchBytes(url, "HEAD"); err != nil {
 			return
 		}
-		ctx.Dispatch(func(ctx app.Context) { p.st.Packs = append(p.st.Packs, pk) })
+		ctx.Dispatch(func(ctx app.Context) {
+			p.st.Packs = append(p.st.Packs, pk)
+			if p.wantData == pk.Name {
+				// The link asked for this pack: load it once the default
+				// one is in (the worker handles one load at a time).
+				p.wantData = ""
+				p.send(protocol.Pause{})
+				p.load(ctx, pk.Name)
+			}
+		})
 	})
 }
 
@@ -199,7 +265,7 @@ func (p *page) send(m protocol.Msg) {
 		return
 	}
 	if err := p.worker.send(m); err != nil {
-		p.st.Err = &pageError{Message: err.Error()}
+		p.st.Err = &pageError{Message: text("err.send", err.Error())}
 	}
 }
 
@@ -230,6 +296,8 @@ func (p *page) onDataset(ctx app.Context, a app.Action) {
 	if name, ok := a.Value.(string); ok && name != p.st.Dataset {
 		p.send(protocol.Pause{})
 		p.load(ctx, name)
+		p.link.Dataset = name
+		p.writeLink()
 	}
 }
 
@@ -259,40 +327,148 @@ func (p *page) onRestart(ctx app.Context, a app.Action) {
 }
 
 func (p *page) Render() app.UI {
-	s := p.st
+	s, l := p.st, p.st.Lang
 	fraction := 0.0
 	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
-	return app.Div().Class("page").Body(
+	return app.Div().Class("page").Attr("lang", htmlLang(l)).Body(
 		app.Header().Class("top").Body(
-			app.H1().Text("Softmax regression, live"),
-			app.P().Class("lede").Text("A linear classifier learns to read handwritten digits: h(x) = softmax(θx + b), trained by minibatch gradient descent on real MNIST images, in your browser."),
-			newStatusBar().withState(s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
-			newErrorBanner().Err(s.Err),
+			app.Div().Class("title-row").Body(
+				app.H1().Text(l.T("app.name")),
+				app.Div().Class("header-tools").Body(
+					app.Label().For("lang").Class("sr-only").Text(l.T("lang.label")),
+					app.Select().ID("lang").OnChange(p.onLangChange).Body(
+						app.Range(langs).Slice(func(i int) app.UI {
+							return app.Option().Value(string(langs[i])).Attr("lang", htmlLang(langs[i])).
+								Text(l.T("lang." + string(langs[i]))).Selected(langs[i] == l)
+						}),
+					),
+					app.Button().ID("copy-link").Text(l.T("button.copyLink")).Title(l.T("button.copyLinkWhy")).
+						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionCopyLink) }),
+				),
+			),
+			app.P().Class("lede").Text(l.T("app.lede")),
+			app.If(p.copied != "", func() app.UI {
+				return app.P().Class("copied").Body(
+					app.Span().ID("copy-link-status").Text(l.T("link.copied")),
+					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
+				)
+			}),
+			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
+			newErrorBanner().Err(l, s.Err),
+			p.notices(),
 		),
 		app.Main().Class("grid").Body(
-			newTrainPanel().Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
-			&lossPlot{ILosses: s.Losses, IAcc: s.Acc, IVersion: s.ChartVersion},
-			&digitCanvas{IModel: s.Model, IVersion: s.WeightsVersion},
-			&weightGrid{IModel: s.Model, IVersion: s.WeightsVersion},
-			newConfusionTable().Eval(s.ShownEval),
-			&gallery{ISamples: s.Samples, IModel: s.ShownModel},
+			newTrainPanel().Lang(l).Init(p.link.Fields).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
+			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IVersion: s.ChartVersion},
+			&digitCanvas{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
+			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
+			newConfusionTable().Eval(l, s.ShownEval),
+			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel},
 		),
 		app.Footer().Class("foot").Body(
-			app.P().Text("Written in Go, compiled to WebAssembly; training runs in a Web Worker. Works offline after the first visit."),
-			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Text(kernelText(s.Kernel)),
+			app.P().Text(l.T("app.foot")),
+			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Text(kernelText(l, s.Kernel)),
 		),
 	)
 }
 
+// notices shows what a link asked for that the page could not do, and
+// what it did instead. #notice is always in the page, empty when there is
+// nothing to say.
+func (p *page) notices() app.UI {
+	l := p.st.Lang
+	if len(p.st.Notice) == 0 {
+		return app.Div().ID("notice").Class("notice empty").Attr("role", "status")
+	}
+	return app.Div().ID("notice").Class("notice").Attr("role", "status").Body(
+		app.P().Text(l.T("link.noticeTitle")),
+		app.Ul().Body(app.Range(p.st.Notice).Slice(func(i int) app.UI {
+			return app.Li().Text(l.M(p.st.Notice[i]))
+		})),
+		app.Button().ID("notice-ok").Text(l.T("button.ok")).OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionNoticeOK) }),
+	)
+}
+
 // kernelText says which kernels the worker trains with.
-func kernelText(k string) string {
+func kernelText(l lang, k string) string {
 	switch k {
 	case "wasm-simd":
-		return "Training kernels: WebAssembly SIMD."
+		return l.T("kernel.simd")
 	case "go":
-		return "Training kernels: Go (the WebAssembly SIMD ones are not in use here)."
+		return l.T("kernel.go")
 	}
 	return ""
+}
+
+// onSettings follows the Train panel's accepted fields in the link.
+func (p *page) onSettings(ctx app.Context, a app.Action) {
+	if f, ok := a.Value.(fields); ok {
+		p.link.Fields = f
+		p.writeLink()
+	}
+}
+
+func (p *page) onLangChange(ctx app.Context, e app.Event) {
+	if l, ok := parseLang(ctx.JSSrc().Get("value").String()); ok {
+		ctx.NewActionWithValue(actionLang, l)
+	}
+}
+
+// onLang switches the page's language at once: the run, the model and
+// every setting stay as they are; only text changes. The choice is kept
+// in the browser's storage and in the link.
+func (p *page) onLang(ctx app.Context, a app.Action) {
+	l, ok := a.Value.(lang)
+	if !ok || l == p.st.Lang {
+		return
+	}
+	p.st.Lang = l
+	p.st.ChartVersion++ // the chart's canvas text is drawn, not rendered
+	storageSet(langStorageKey, string(l))
+	p.link.Lang = l
+	p.writeLink()
+	p.showLang()
+}
+
+// onCopyLink copies the page's link to the clipboard and shows it, so it
+// can also be copied by hand where the clipboard is not available.
+func (p *page) onCopyLink(ctx app.Context, a app.Action) {
+	p.writeLink()
+	href := app.Window().Get("location").Get("href").String()
+	p.copied = href
+	copyText(href)
+}
+
+// writeLink puts the settings into the page's link without adding a
+// history entry.
+func (p *page) writeLink() {
+	p.link.Dataset = p.st.Dataset
+	if p.link.Dataset == "" {
+		p.link.Dataset = "default"
+	}
+	if p.wantData != "" {
+		p.link.Dataset = p.wantData
+	}
+	p.link.Lang = p.st.Lang
+	replaceFragment(encodeLink(p.link))
+}
+
+// showLang sets the document's language and title, which live outside
+// the page's body.
+func (p *page) showLang() {
+	l := p.st.Lang
+	doc := app.Window().Get("document")
+	doc.Set("title", l.T("app.title"))
+	root := doc.Get("documentElement")
+	root.Call("setAttribute", "lang", htmlLang(l))
+}
+
+// htmlLang is the BCP 47 tag of l for lang attributes.
+func htmlLang(l lang) string {
+	if l == langZH {
+		return "zh-CN"
+	}
+	return "en"
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -17,14 +16,20 @@ type fields struct {
 	Pin                         bool   // digit 0's weights stay at zero
 }
 
-// fieldErrors holds one reason per refused field; empty means accepted.
+// fieldErrors holds one reason per refused field; the zero msg means
+// accepted.
 type fieldErrors struct {
-	LR, Batch, L2, Epochs, Seed, Decay string
+	LR, Batch, L2, Epochs, Seed, Decay msg
 }
 
 // ok reports whether every field was accepted.
 func (e fieldErrors) ok() bool {
-	return e == fieldErrors{}
+	for _, m := range []msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay} {
+		if !m.isZero() {
+			return false
+		}
+	}
+	return true
 }
 
 // defaultFields are the values the page starts with.
@@ -33,10 +38,10 @@ func defaultFields() fields {
 }
 
 // preset is a named set of fields that shows one way of doing gradient
-// descent.
+// descent. Its title is the catalog's "preset."+Name.
 type preset struct {
-	Name, Title string
-	Fields      func(m int) fields // for a training set of m examples
+	Name   string
+	Fields func(m int) fields // for a training set of m examples
 }
 
 // presets are the three regimes the lecture contrasts: B = 1 is stochastic
@@ -44,14 +49,14 @@ type preset struct {
 // between; and the lecture notes' own experiment, full-batch from a random
 // start, which minibatches beat in a second.
 var presets = []preset{
-	{"minibatch", "Minibatch SGD: B = 100", func(int) fields { return defaultFields() }},
-	{"sgd", "SGD: one image per step, B = 1", func(int) fields {
+	{"minibatch", func(int) fields { return defaultFields() }},
+	{"sgd", func(int) fields {
 		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros"}
 	}},
-	{"full", "Full-batch gradient descent: B = all", func(m int) fields {
+	{"full", func(m int) fields {
 		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros"}
 	}},
-	{"lecture", "The lecture notes: full batch, 1000 steps from N(0, 1)", func(m int) fields {
+	{"lecture", func(m int) fields {
 		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal"}
 	}},
 }
@@ -63,25 +68,25 @@ var presets = []preset{
 func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	var c protocol.Config
 	var e fieldErrors
-	c.LearningRate, e.LR = parseFloat(f.LR, "learning rate", 0, false, 1000)
-	c.L2, e.L2 = parseFloat(f.L2, "L2 strength λ", 0, true, 10)
+	c.LearningRate, e.LR = parseFloat(f.LR, "name.lr", 0, false, 1000)
+	c.L2, e.L2 = parseFloat(f.L2, "name.l2", 0, true, 10)
 	if m < 1 {
 		m = 1
 	}
 	var n int64
-	n, e.Batch = parseInt(f.Batch, "batch size", 1, int64(m))
-	if e.Batch != "" {
-		e.Batch += fmt.Sprintf(" (1 is SGD, %d is the whole set: full-batch gradient descent)", m)
+	n, e.Batch = parseInt(f.Batch, "name.batch", 1, int64(m))
+	if !e.Batch.isZero() {
+		e.Batch = text("field.batchHint", e.Batch, m)
 	}
 	c.BatchSize = int(n)
-	n, e.Epochs = parseInt(f.Epochs, "epochs", 1, 1000)
+	n, e.Epochs = parseInt(f.Epochs, "name.epochs", 1, maxEpochs)
 	c.Epochs = int(n)
-	n, e.Seed = parseInt(f.Seed, "seed", 0, 1<<53)
+	n, e.Seed = parseInt(f.Seed, "name.seed", 0, maxSeed)
 	c.Seed = uint64(n)
 	var decay float64
-	decay, e.Decay = parseFloat(f.Decay, "decay factor", 0, false, 1)
-	if e.Decay != "" {
-		e.Decay += " (1 keeps α; 0.5 halves it after every epoch)"
+	decay, e.Decay = parseFloat(f.Decay, "name.decay", 0, false, 1)
+	if !e.Decay.isZero() {
+		e.Decay = text("field.decayHint", e.Decay)
 	} else if decay < 1 {
 		c.Decay, c.DecayEvery = decay, 1
 	}
@@ -90,46 +95,67 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	return c, e
 }
 
+// Limits of the fields beyond what the trainer itself checks.
+const (
+	maxEpochs = 1000
+	maxSeed   = 1 << 53 // seeds travel as JSON numbers, exact up to 2⁵³
+)
+
 // parseFloat reads a finite number in (lo, hi], or [lo, hi] with
-// inclusive, and returns it with "" or with the reason it is refused.
-func parseFloat(s, name string, lo float64, inclusive bool, hi float64) (float64, string) {
+// inclusive, and returns it with the zero msg or with the reason it is
+// refused; name is the catalog key of the field's name.
+func parseFloat(s, name string, lo float64, inclusive bool, hi float64) (float64, msg) {
 	s = strings.TrimSpace(s)
+	n := text(name)
 	if s == "" {
-		return 0, fmt.Sprintf("enter a %s", name)
+		return 0, text("field.enter", n)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil && !isRangeErr(err):
-		return 0, fmt.Sprintf("%q is not a number", s)
+		return 0, text("field.notNumber", quoteShort(s))
 	case math.IsNaN(v) || math.IsInf(v, 0) || err != nil:
-		return 0, fmt.Sprintf("the %s must be a finite number", name)
+		return 0, text("field.finite", n)
 	case inclusive && v < lo:
-		return 0, fmt.Sprintf("the %s must be at least %g (got %g)", name, lo, v)
+		return 0, text("field.atLeast", n, lo, v)
 	case !inclusive && v <= lo:
-		return 0, fmt.Sprintf("the %s must be above %g (got %g)", name, lo, v)
+		return 0, text("field.above", n, lo, v)
 	case v > hi:
-		return 0, fmt.Sprintf("the %s must be at most %g (got %g)", name, hi, v)
+		return 0, text("field.atMost", n, hi, v)
 	}
-	return v, ""
+	return v, msg{}
 }
 
 // parseInt reads a whole number in [lo, hi].
-func parseInt(s, name string, lo, hi int64) (int64, string) {
+func parseInt(s, name string, lo, hi int64) (int64, msg) {
 	s = strings.TrimSpace(s)
+	n := text(name)
 	if s == "" {
-		return 0, fmt.Sprintf("enter the %s", name)
+		return 0, text("field.enter", n)
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return 0, fmt.Sprintf("the %s must be a whole number (got %s)", name, s)
+			return 0, text("field.whole", n, quoteShort(s))
 		}
-		return 0, fmt.Sprintf("%q is not a whole number", s)
+		return 0, text("field.notWhole", quoteShort(s))
 	}
 	if v < lo || v > hi {
-		return 0, fmt.Sprintf("the %s must be from %d to %d (got %d)", name, lo, hi, v)
+		return 0, text("field.range", n, lo, hi, v)
 	}
-	return v, ""
+	return v, msg{}
+}
+
+// quoteShort returns s for showing inside a message: control characters
+// replaced, and cut to 24 characters, so that a value pasted or linked by
+// mistake (a whole paragraph, markup) cannot flood the page.
+func quoteShort(s string) string {
+	q := strconv.Quote(s)
+	q = q[1 : len(q)-1]
+	if r := []rune(q); len(r) > 24 {
+		q = string(r[:24]) + "…"
+	}
+	return q
 }
 
 func isRangeErr(err error) bool {

@@ -19,24 +19,24 @@ func TestParseConfigRefusesWithAReason(t *testing.T) {
 	tests := []struct {
 		name  string
 		edit  func(*fields)
-		field func(fieldErrors) string
+		field func(fieldErrors) msg
 		want  string
 	}{
-		{"a word as learning rate", func(f *fields) { f.LR = "abc" }, func(e fieldErrors) string { return e.LR }, `"abc" is not a number`},
-		{"a negative learning rate", func(f *fields) { f.LR = "-1" }, func(e fieldErrors) string { return e.LR }, "must be above 0 (got -1)"},
-		{"a zero learning rate", func(f *fields) { f.LR = "0" }, func(e fieldErrors) string { return e.LR }, "must be above 0"},
-		{"NaN as learning rate", func(f *fields) { f.LR = "NaN" }, func(e fieldErrors) string { return e.LR }, "finite number"},
-		{"infinity as learning rate", func(f *fields) { f.LR = "Inf" }, func(e fieldErrors) string { return e.LR }, "finite number"},
-		{"an overflowing learning rate", func(f *fields) { f.LR = "1e400" }, func(e fieldErrors) string { return e.LR }, "finite number"},
-		{"an empty learning rate", func(f *fields) { f.LR = " " }, func(e fieldErrors) string { return e.LR }, "enter a learning rate"},
-		{"a batch of zero", func(f *fields) { f.Batch = "0" }, func(e fieldErrors) string { return e.Batch }, "from 1 to 10000 (got 0)"},
-		{"a batch larger than the set", func(f *fields) { f.Batch = "10001" }, func(e fieldErrors) string { return e.Batch }, "full-batch gradient descent"},
-		{"a fractional batch", func(f *fields) { f.Batch = "2.5" }, func(e fieldErrors) string { return e.Batch }, "whole number (got 2.5)"},
-		{"a negative L2", func(f *fields) { f.L2 = "-0.1" }, func(e fieldErrors) string { return e.L2 }, "at least 0 (got -0.1)"},
-		{"zero epochs", func(f *fields) { f.Epochs = "0" }, func(e fieldErrors) string { return e.Epochs }, "from 1 to 1000"},
-		{"a negative seed", func(f *fields) { f.Seed = "-4" }, func(e fieldErrors) string { return e.Seed }, "from 0 to"},
-		{"a decay above 1", func(f *fields) { f.Decay = "1.5" }, func(e fieldErrors) string { return e.Decay }, "at most 1 (got 1.5)"},
-		{"a decay of 0", func(f *fields) { f.Decay = "0" }, func(e fieldErrors) string { return e.Decay }, "must be above 0"},
+		{"a word as learning rate", func(f *fields) { f.LR = "abc" }, func(e fieldErrors) msg { return e.LR }, `"abc" is not a number`},
+		{"a negative learning rate", func(f *fields) { f.LR = "-1" }, func(e fieldErrors) msg { return e.LR }, "must be above 0 (got -1)"},
+		{"a zero learning rate", func(f *fields) { f.LR = "0" }, func(e fieldErrors) msg { return e.LR }, "must be above 0"},
+		{"NaN as learning rate", func(f *fields) { f.LR = "NaN" }, func(e fieldErrors) msg { return e.LR }, "finite number"},
+		{"infinity as learning rate", func(f *fields) { f.LR = "Inf" }, func(e fieldErrors) msg { return e.LR }, "finite number"},
+		{"an overflowing learning rate", func(f *fields) { f.LR = "1e400" }, func(e fieldErrors) msg { return e.LR }, "finite number"},
+		{"an empty learning rate", func(f *fields) { f.LR = " " }, func(e fieldErrors) msg { return e.LR }, "enter the learning rate"},
+		{"a batch of zero", func(f *fields) { f.Batch = "0" }, func(e fieldErrors) msg { return e.Batch }, "from 1 to 10000 (got 0)"},
+		{"a batch larger than the set", func(f *fields) { f.Batch = "10001" }, func(e fieldErrors) msg { return e.Batch }, "full-batch gradient descent"},
+		{"a fractional batch", func(f *fields) { f.Batch = "2.5" }, func(e fieldErrors) msg { return e.Batch }, "whole number (got 2.5)"},
+		{"a negative L2", func(f *fields) { f.L2 = "-0.1" }, func(e fieldErrors) msg { return e.L2 }, "at least 0 (got -0.1)"},
+		{"zero epochs", func(f *fields) { f.Epochs = "0" }, func(e fieldErrors) msg { return e.Epochs }, "from 1 to 1000"},
+		{"a negative seed", func(f *fields) { f.Seed = "-4" }, func(e fieldErrors) msg { return e.Seed }, "from 0 to"},
+		{"a decay above 1", func(f *fields) { f.Decay = "1.5" }, func(e fieldErrors) msg { return e.Decay }, "at most 1 (got 1.5)"},
+		{"a decay of 0", func(f *fields) { f.Decay = "0" }, func(e fieldErrors) msg { return e.Decay }, "must be above 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is refused", func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestParseConfigRefusesWithAReason(t *testing.T) {
 			if e.ok() {
 				t.Fatal("accepted")
 			}
-			if got := tt.field(e); !strings.Contains(got, tt.want) {
+			if got := langEN.M(tt.field(e)); !strings.Contains(got, tt.want) {
 				t.Errorf("reason %q, want one containing %q", got, tt.want)
 			}
 		})

@@ -15,32 +15,33 @@ import (
 type predictionBars struct {
 	app.Compo
 
+	ILang lang
 	IPred prediction
 }
 
 func newPredictionBars() *predictionBars { return &predictionBars{} }
 
-func (b *predictionBars) Prediction(p prediction) *predictionBars {
-	b.IPred = p
+func (b *predictionBars) Prediction(l lang, p prediction) *predictionBars {
+	b.ILang, b.IPred = l, p
 	return b
 }
 
 func (b *predictionBars) Render() app.UI {
-	p := b.IPred
-	digitAttr, big, note := "", "?", "Draw a digit"
+	p, l := b.IPred, b.ILang
+	digitAttr, big, note := "", "?", l.T("predict.draw")
 	switch {
 	case p.Ink && !p.Ready:
-		note = "Train the model first"
+		note = l.T("predict.untrained")
 	case p.Ink:
 		digitAttr, big = strconv.Itoa(p.Digit), strconv.Itoa(p.Digit)
-		note = fmt.Sprintf("%.0f%% sure", 100*p.Probs[p.Digit])
+		note = l.T("predict.sure", fmt.Sprintf("%.0f%%", 100*p.Probs[p.Digit]))
 	}
 	return app.Div().Class("prediction-box").Body(
 		app.Div().ID("prediction").Class("prediction").Attr("data-digit", digitAttr).Attr("aria-live", "polite").Body(
 			app.Span().Class("digit").Text(big),
 			app.Span().Class("note").Text(note),
 		),
-		app.Div().ID("probabilities").Class("bars").Aria("label", "probability of each digit").Body(
+		app.Div().ID("probabilities").Class("bars").Aria("label", l.T("predict.bars")).Body(
 			app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
 				v := float32(0)
 				if p.Ink && p.Ready {

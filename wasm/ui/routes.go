@@ -30,16 +30,19 @@ var CacheableResources = []string{
 // a new version makes returning visitors fetch the new files.
 func Handler(version string) *app.Handler {
 	return &app.Handler{
-		Name:            "Softmax regression, live",
+		// index.html is written in defaultLang; the page sets the title in
+		// the person's language as it starts (page.showLang). The web
+		// manifest has one description, so it carries both languages.
+		Name:            defaultLang.T("app.name"),
 		ShortName:       "Softmax",
-		Title:           "Softmax regression, live: a linear classifier learns MNIST in your browser",
-		Description:     "Train softmax regression on real MNIST digits in your browser, watch the loss fall, and draw digits for the model to read.",
+		Title:           defaultLang.T("app.title"),
+		Description:     langZH.T("app.description") + " / " + langEN.T("app.description"),
 		Author:          "The softmax demo authors",
-		Keywords:        []string{"softmax regression", "logistic regression", "MNIST", "gradient descent", "WebAssembly", "Go"},
-		Lang:            "en",
+		Keywords:        []string{"softmax regression", "Softmax 回归", "logistic regression", "MNIST", "gradient descent", "梯度下降", "WebAssembly", "Go"},
+		Lang:            htmlLang(defaultLang),
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#2166ac",
-		LoadingLabel:    "Loading the demo… {progress}%",
+		LoadingLabel:    langZH.T("app.loading") + " / " + langEN.T("app.loading") + " {progress}%",
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",

@@ -26,11 +26,34 @@ const (
 	recoverRestart = "restart" // start a new worker
 )
 
-// pageError is an error a person can see, with how to recover.
+// pageError is an error a person can see, with how to recover, as text
+// that renders in the page's language.
 type pageError struct {
-	Message string
-	Hint    string
+	Message msg
+	Hint    msg
 	Action  string
+}
+
+// failureText is the page's text for a Failed event: the catalog's text
+// for its key, or, for a failure the page has no text of its own for, the
+// worker's English message inside a sentence of the page's language.
+func failureText(f protocol.Failed) (message, hint msg) {
+	if _, ok := catalogs[defaultLang][f.Key]; ok && f.Key != "" {
+		args := make([]any, len(f.Args))
+		for i, a := range f.Args {
+			args[i] = a
+		}
+		message = text(f.Key, args...)
+	} else {
+		message = text("err.worker", f.Message)
+	}
+	switch _, ok := catalogs[defaultLang][f.Hint]; {
+	case ok:
+		hint = text(f.Hint)
+	case f.Hint != "":
+		hint = text("raw", f.Hint)
+	}
+	return message, hint
 }
 
 // store is the page's whole state. Worker events change it only through
@@ -38,8 +61,10 @@ type pageError struct {
 // message (stale runs, failures, crashes) is tested natively. Components
 // get read-only views of it through their I-fields.
 type store struct {
+	Lang   lang // the language the page speaks
 	Status string
 	Err    *pageError
+	Notice []msg // what a link asked for that could not be done, and so was not
 
 	Packs   []dataset.PackInfo // the packs that can be loaded here
 	Dataset string             // the selected pack's name
@@ -73,7 +98,7 @@ type store struct {
 }
 
 func newStore() *store {
-	return &store{Status: stateLoading}
+	return &store{Lang: defaultLang, Status: stateLoading}
 }
 
 // apply changes the state for one worker event.
@@ -126,7 +151,8 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		s.ChartVersion++
 	case protocol.Failed:
-		e := &pageError{Message: m.Message, Hint: m.Hint}
+		message, hint := failureText(m)
+		e := &pageError{Message: message, Hint: hint}
 		switch {
 		case m.Fatal:
 			e.Action = recoverRestart
@@ -153,15 +179,15 @@ func (s *store) showEval() bool {
 func (s *store) crashed(detail string) {
 	s.Status = stateError
 	s.Err = &pageError{
-		Message: "the training worker stopped unexpectedly: " + detail,
-		Hint:    "Restart it: your settings are kept, the model starts again.",
+		Message: text("err.crashed", detail),
+		Hint:    text("hint.crashed"),
 		Action:  recoverRestart,
 	}
 }
 
 // restarting resets what a new worker will send again.
 func (s *store) restarting() {
-	*s = store{Status: stateLoading, Packs: s.Packs, Dataset: s.Dataset}
+	*s = store{Lang: s.Lang, Status: stateLoading, Packs: s.Packs, Dataset: s.Dataset}
 }
 
 func (s *store) newRun(run int) {
@@ -181,29 +207,29 @@ func (s *store) testAccuracy() float64 {
 }
 
 // statusText is the status line a person reads.
-func (s *store) statusText() string {
+func (s *store) statusText() msg {
 	switch s.Status {
 	case stateLoading:
 		if s.Loading.Total > 0 {
-			return fmt.Sprintf("Loading %s data: %.0f%%", s.Dataset, 100*float64(s.Loading.Received)/float64(s.Loading.Total))
+			return text("status.loadingData", fmt.Sprintf("%.0f%%", 100*float64(s.Loading.Received)/float64(s.Loading.Total)))
 		}
-		return "Loading…"
+		return text("status.loading")
 	case stateReady:
-		return fmt.Sprintf("Ready: %d training and %d test images", s.TrainN, s.TestN)
+		return text("status.ready", fmtCount(s.TrainN), fmtCount(s.TestN))
 	case stateTraining:
-		return "Training"
+		return text("status.training")
 	case statePaused:
-		return "Paused"
+		return text("status.paused")
 	case stateDone:
 		switch s.Progress.Stop {
 		case "diverged":
-			return "Stopped: the loss diverged"
+			return text("status.diverged")
 		case "converged":
-			return "Done: the loss stopped changing"
+			return text("status.converged")
 		}
-		return "Done"
+		return text("status.done")
 	case stateError:
-		return "Something went wrong"
+		return text("status.error")
 	}
-	return s.Status
+	return text("raw", s.Status)
 }

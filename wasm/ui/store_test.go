@@ -34,7 +34,7 @@ func TestStoreFollowsARun(t *testing.T) {
 		t.Errorf("accuracy %v, model %v, %d accuracy points", s.testAccuracy(), s.Model != nil, len(s.Acc))
 	}
 	s.apply(protocol.Progress{Run: 1, State: "done", Stop: "budget", Step: 500})
-	if s.Status != stateDone || s.statusText() != "Done" {
+	if s.Status != stateDone || langEN.M(s.statusText()) != "Done" {
 		t.Errorf("status %s: %q", s.Status, s.statusText())
 	}
 }
@@ -74,7 +74,7 @@ func TestStoreErrors(t *testing.T) {
 		if s.Status != stateDone || s.Err == nil || s.Err.Action != recoverNone {
 			t.Errorf("%s, %+v", s.Status, s.Err)
 		}
-		if s.statusText() != "Stopped: the loss diverged" {
+		if langEN.M(s.statusText()) != "Stopped: the loss diverged" {
 			t.Errorf("status text %q", s.statusText())
 		}
 	})

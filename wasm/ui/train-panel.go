@@ -9,23 +9,41 @@ import (
 
 // trainPanel holds the training controls. It validates what is typed as
 // it is typed, shows the reason next to a refused field, and posts an
-// action only when every field is accepted.
+// action only when every field is accepted. Whenever every field is
+// accepted it also posts actionSettings, so the page's link follows.
 type trainPanel struct {
 	app.Compo
 
+	ILang    lang
 	IStatus  string
 	ITrainN  int
 	IPacks   []dataset.PackInfo
 	IDataset string
+	IInit    fields // the fields to start with: the link's, or the defaults
 
-	f    fields // what is typed now, read from each input event
-	init fields // what the inputs were rendered with, which never changes
-	err  fieldErrors
+	f      fields // what is typed now, read from each input event
+	init   fields // what the inputs were rendered with, which never changes
+	err    fieldErrors
+	seeded bool // f and init were taken from IInit
 }
 
 func newTrainPanel() *trainPanel {
-	return &trainPanel{f: defaultFields(), init: defaultFields()}
+	return &trainPanel{IInit: defaultFields()}
 }
+
+// Init sets the fields the panel starts with; later changes are ignored,
+// since from then on the fields are the person's.
+func (p *trainPanel) Init(f fields) *trainPanel { p.IInit = f; return p }
+func (p *trainPanel) Lang(l lang) *trainPanel   { p.ILang = l; return p }
+
+// seed takes the starting fields, once.
+func (p *trainPanel) seed() {
+	if !p.seeded {
+		p.f, p.init, p.seeded = p.IInit, p.IInit, true
+	}
+}
+
+func (p *trainPanel) OnInit() { p.seed() }
 
 func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
 func (p *trainPanel) TrainN(v int) *trainPanel    { p.ITrainN = v; return p }
@@ -36,71 +54,85 @@ func (p *trainPanel) Packs(v []dataset.PackInfo) *trainPanel {
 func (p *trainPanel) Dataset(v string) *trainPanel { p.IDataset = v; return p }
 
 func (p *trainPanel) Render() app.UI {
+	p.seed()
+	l := p.ILang
 	busy := p.IStatus == stateTraining
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
-	return app.Section().Class("panel controls").Aria("label", "Training controls").Body(
-		app.H2().Text("Train"),
+	return app.Section().Class("panel controls").Aria("label", l.T("train.region")).Body(
+		app.H2().Text(l.T("train.title")),
 		app.Div().Class("field").Body(
-			app.Label().For("preset").Text("Way of descending"),
+			app.Label().For("preset").Text(l.T("train.preset")),
 			app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
 				app.Range(presets).Slice(func(i int) app.UI {
-					return app.Option().Value(presets[i].Name).Text(presets[i].Title)
+					return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
 				}),
 			),
 		),
-		p.field("lr", "Learning rate α", p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
-		p.field("batch", "Batch size B", p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
-		p.field("l2", "L2 strength λ", p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
-		p.field("epochs", "Epochs", p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
-		p.field("seed", "Seed", p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
-		p.field("decay", "α × after each epoch", p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
+		p.field("lr", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+		p.field("batch", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+		p.field("l2", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+		p.field("epochs", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+		p.field("seed", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+		p.field("decay", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
 		app.Div().Class("field").Body(
-			app.Label().For("init").Text("Start θ from"),
+			app.Label().For("init").Text(l.T("train.init")),
 			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
 				p.f.Init = ctx.JSSrc().Get("value").String()
+				p.changed(ctx)
 			}).Body(
-				app.Option().Value("zeros").Text("zeros").Selected(p.init.Init == "zeros"),
-				app.Option().Value("normal").Text("random, N(0, 1)").Selected(p.init.Init == "normal"),
+				app.Option().Value("zeros").Text(l.T("train.initZeros")).Selected(p.init.Init == "zeros"),
+				app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
 			),
 		),
 		app.Div().Class("field check").Body(
 			app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
-				OnChange(func(ctx app.Context, e app.Event) { p.f.Pin = ctx.JSSrc().Get("checked").Bool() }),
-			app.Label().For("pin").Title("Subtracting one vector from every θ_j changes no prediction; fixing θ_0 = 0 removes that redundancy, as L2 does.").
-				Text("Pin digit 0's θ at zero"),
+				OnChange(func(ctx app.Context, e app.Event) {
+					p.f.Pin = ctx.JSSrc().Get("checked").Bool()
+					p.changed(ctx)
+				}),
+			app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For("dataset").Text("Data"),
+			app.Label().For("dataset").Text(l.T("train.data")),
 			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
 				app.Range(p.IPacks).Slice(func(i int) app.UI {
 					pk := p.IPacks[i]
-					return app.Option().Value(pk.Name).Text(pk.Title).Selected(pk.Name == p.IDataset)
+					return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
 				}),
 			),
 		),
 		app.Div().Class("buttons").Body(
-			app.Button().ID("train").Class("primary").Text("Train").Disabled(busy || noData).OnClick(p.onTrain),
-			app.Button().ID("pause").Text("Pause").Disabled(!busy).OnClick(p.onPause),
-			app.Button().ID("step").Text("Step").Title("one minibatch").Disabled(busy || noData).OnClick(p.onStep),
-			app.Button().ID("reset").Text("Reset").Disabled(noData).OnClick(p.onReset),
+			app.Button().ID("train").Class("primary").Text(l.T("button.train")).Disabled(busy || noData).OnClick(p.onTrain),
+			app.Button().ID("pause").Text(l.T("button.pause")).Disabled(!busy).OnClick(p.onPause),
+			app.Button().ID("step").Text(l.T("button.step")).Title(l.T("button.stepWhy")).Disabled(busy || noData).OnClick(p.onStep),
+			app.Button().ID("reset").Text(l.T("button.reset")).Disabled(noData).OnClick(p.onReset),
 		),
 	)
+}
+
+// changed posts the fields for the page's link when all of them are
+// accepted; while one is refused the link keeps the last accepted ones.
+func (p *trainPanel) changed(ctx app.Context) {
+	if _, e := parseConfig(p.f, p.maxBatch()); e.ok() {
+		ctx.NewActionWithValue(actionSettings, p.f)
+	}
 }
 
 // field renders one labelled input with its inline error. The input's
 // value is rendered once and then left to the person: go-app renders on the
 // next frame, and writing the typed text back then would undo keystrokes
 // typed in between (on a slow machine, "1000" could become "100").
-func (p *trainPanel) field(id, label, value, reason, mode string, set func(string)) app.UI {
+func (p *trainPanel) field(id, label, value string, reason msg, mode string, set func(string)) app.UI {
 	return app.Div().Class("field").Body(
 		app.Label().For(id).Text(label),
 		app.Input().ID(id).Type("text").Attr("inputmode", mode).Attr("autocomplete", "off").Value(value).
-			Aria("invalid", reason != "").Aria("describedby", id+"-error").
+			Aria("invalid", !reason.isZero()).Aria("describedby", id+"-error").
 			OnInput(func(ctx app.Context, e app.Event) {
 				set(ctx.JSSrc().Get("value").String())
 				_, p.err = parseConfig(p.f, p.maxBatch())
+				p.changed(ctx)
 			}),
-		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(reason),
+		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
 	)
 }
 
@@ -158,6 +190,7 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 			}
 		}
 		_, p.err = parseConfig(p.f, p.maxBatch())
+		p.changed(ctx)
 	}
 }
 

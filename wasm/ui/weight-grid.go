@@ -1,7 +1,9 @@
 package ui
 
 import (
-	"fmt"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
 	"strconv"
 
 	"softmaxdemo/core/softmax"
@@ -14,6 +16,7 @@ import (
 type weightGrid struct {
 	app.Compo
 
+	ILang    lang
 	IModel   *softmax.Model[float32]
 	IVersion int
 
@@ -27,14 +30,15 @@ func (g *weightGrid) OnMount(ctx app.Context)  { ctx.Defer(func(app.Context) { g
 func (g *weightGrid) OnUpdate(ctx app.Context) { ctx.Defer(func(app.Context) { g.draw() }) }
 
 func (g *weightGrid) Render() app.UI {
-	return app.Section().Class("panel weights").Aria("label", "Learned weights").Body(
-		app.H2().Text("What each digit's weights look like"),
-		app.P().Class("note").Text("θ for each class as an image: red pixels raise that digit's score, blue pixels lower it."),
-		app.Div().ID("weights").Class("templates").Attr("data-version", g.IVersion).Body(
+	l := g.ILang
+	return app.Section().Class("panel weights").Aria("label", l.T("weights.region")).Body(
+		app.H2().Text(l.T("weights.title")),
+		app.P().Class("note").Text(l.T("weights.note")),
+		app.Div().ID("weights").Class("templates").Attr("data-version", g.IVersion).Attr("data-checksum", modelChecksum(g.IModel)).Body(
 			app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
 				return app.Figure().Class("template").Body(
 					app.Canvas().ID("weight-"+strconv.Itoa(c)).Width(28).Height(28).Class("pixelated").
-						Aria("label", fmt.Sprintf("weights of digit %d", c)),
+						Aria("label", l.T("weights.digit", c)),
 					app.FigCaption().Text(strconv.Itoa(c)),
 				)
 			}),
@@ -54,4 +58,22 @@ func (g *weightGrid) draw() {
 		_, ctx := context2D("weight-" + strconv.Itoa(c))
 		putRGBA(ctx, g.rgba, 28, 28, 0, 0)
 	}
+}
+
+// modelChecksum is an FNV-1a hash of the bits of m's parameters, in hex,
+// or "" for no model: two pages that trained the same run show the same
+// checksum, which is how tools/browsertest compares runs bit for bit.
+func modelChecksum(m *softmax.Model[float32]) string {
+	if m == nil {
+		return ""
+	}
+	h := fnv.New64a()
+	var b [4]byte
+	for _, part := range [][]float32{m.W, m.B} {
+		for _, v := range part {
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+			h.Write(b[:])
+		}
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
 }

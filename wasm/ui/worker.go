@@ -42,7 +42,8 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		}
 		m, err := protocol.Decode([]byte(data.Get("env").String()), bulk)
 		if err != nil {
-			m = protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error()}
+			m = protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error(),
+				Key: "err.pageDecode", Args: []string{err.Error()}}
 		}
 		return m
 	}

@@ -82,7 +82,9 @@ func deliver(data js.Value, in chan<- protocol.Msg) {
 	default:
 		post(protocol.Failed{
 			Message: fmt.Sprintf("the worker is busy: it dropped a %s command", protocol.Name(m)),
-			Hint:    "wait a moment and try again",
+			Hint:    "hint.busy",
+			Key:     "err.busy",
+			Args:    []string{protocol.Name(m)},
 		})
 	}
 }

@@ -1,0 +1,68 @@
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// The page's few calls into the browser beyond go-app, in one place.
+// Storage and the clipboard go through web/boot.js's softmaxStore and
+// softmaxCopy, which catch the exceptions a browser throws when storage
+// is disabled or full or the clipboard is refused: an exception thrown
+// into Go's WebAssembly would stop the page. Natively (tests, the static
+// site) go-app's stubs make them no-ops.
+
+// langStorageKey is where the chosen language is kept.
+const langStorageKey = "softmax:lang"
+
+// storageGet returns the stored value of key, or "" if there is none or
+// storage cannot be read.
+func storageGet(key string) string {
+	s := app.Window().Get("softmaxStore")
+	if !s.Truthy() {
+		return ""
+	}
+	v := s.Call("get", key)
+	if v.Type() != app.TypeString {
+		return ""
+	}
+	return v.String()
+}
+
+// storageSet stores value under key and reports whether it could.
+func storageSet(key, value string) bool {
+	s := app.Window().Get("softmaxStore")
+	return s.Truthy() && s.Call("set", key, value).Bool()
+}
+
+// browserLanguages returns the browser's preferred languages, most
+// preferred first (navigator.languages).
+func browserLanguages() []string {
+	nav := app.Window().Get("navigator")
+	if !nav.Truthy() {
+		return nil
+	}
+	var out []string
+	if ls := nav.Get("languages"); ls.Truthy() {
+		for i := range ls.Length() {
+			out = append(out, ls.Index(i).String())
+		}
+	}
+	if l := nav.Get("language"); len(out) == 0 && l.Type() == app.TypeString {
+		out = append(out, l.String())
+	}
+	return out
+}
+
+// replaceFragment makes fragment the page's link's fragment without
+// adding a history entry (history.replaceState).
+func replaceFragment(fragment string) {
+	if !app.IsClient {
+		return
+	}
+	app.Window().Get("history").Call("replaceState", nil, "", "#"+fragment)
+}
+
+// copyText puts s on the clipboard where the browser allows it.
+func copyText(s string) {
+	if f := app.Window().Get("softmaxCopy"); f.Type() == app.TypeFunction {
+		f.Invoke(s)
+	}
+}

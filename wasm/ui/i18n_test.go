@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// verbs lists the fmt verbs of a catalog entry as "argument:verb", with
+// implicit argument indexes made explicit, sorted: two languages may put
+// the arguments in another order (%[2]d), but must use the same ones.
+func verbs(f string) []string {
+	re := regexp.MustCompile(`%(\[(\d+)\])?[-+# 0-9.]*([a-zA-Z%])`)
+	var out []string
+	next := 1
+	for _, m := range re.FindAllStringSubmatch(f, -1) {
+		if m[3] == "%" {
+			continue
+		}
+		i := next
+		if m[2] != "" {
+			i, _ = strconv.Atoi(m[2])
+		}
+		next = i + 1
+		out = append(out, strconv.Itoa(i)+":"+m[3])
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestCatalogs(t *testing.T) {
+	t.Run("both catalogs have the same keys", func(t *testing.T) {
+		for _, l := range langs {
+			for _, o := range langs {
+				for k := range catalogs[l] {
+					if _, ok := catalogs[o][k]; !ok {
+						t.Errorf("%q is in the %s catalog but not in the %s one", k, l, o)
+					}
+				}
+			}
+		}
+	})
+	t.Run("every entry takes the same arguments in both languages", func(t *testing.T) {
+		for k, en := range catalogEN {
+			if zh, ok := catalogZH[k]; ok && !slices.Equal(verbs(en), verbs(zh)) {
+				t.Errorf("%q: en has %v, zh has %v", k, verbs(en), verbs(zh))
+			}
+		}
+	})
+	t.Run("no entry is empty or left in English in the Chinese catalog", func(t *testing.T) {
+		for k, zh := range catalogZH {
+			if strings.TrimSpace(zh) == "" {
+				t.Errorf("%q is empty", k)
+			}
+			// Chinese text has Chinese characters, unless it is only
+			// notation, a name or an argument.
+			if zh == catalogEN[k] && hasWords(zh) && k != "lang.en" {
+				t.Errorf("%q is the same in both languages: %q", k, zh)
+			}
+		}
+	})
+	t.Run("every key is used", func(t *testing.T) {
+		used := literals(t, "*.go", "../session/*.go", "../worker/*.go", "../app/*.go")
+		for k := range catalogEN {
+			switch {
+			case used[k]:
+			case strings.HasPrefix(k, "preset.") && slices.ContainsFunc(presets, func(p preset) bool { return "preset."+p.Name == k }):
+			case strings.HasPrefix(k, "lang.") && slices.Contains(langs, lang(strings.TrimPrefix(k, "lang."))):
+			default:
+				t.Errorf("%q is in the catalogs but no code uses it", k)
+			}
+		}
+	})
+	t.Run("every key the worker sends has text", func(t *testing.T) {
+		for lit := range literals(t, "../session/*.go", "../worker/*.go") {
+			if (strings.HasPrefix(lit, "err.") || strings.HasPrefix(lit, "hint.")) && catalogEN[lit] == "" {
+				t.Errorf("the worker uses %q, which the catalogs lack", lit)
+			}
+		}
+	})
+}
+
+// hasWords reports whether s has a run of two or more Latin letters
+// outside fmt verbs.
+func hasWords(s string) bool {
+	s = regexp.MustCompile(`%(\[\d+\])?[-+# 0-9.]*[a-zA-Z]`).ReplaceAllString(s, "")
+	return regexp.MustCompile(`[A-Za-z]{2,}`).MatchString(s)
+}
+
+// literals returns every string literal in the non-test Go files matching
+// the patterns.
+func literals(t *testing.T, patterns ...string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, pat := range patterns {
+		files, _ := filepath.Glob(pat)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") || strings.HasPrefix(filepath.Base(f), "catalog-") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				if b, ok := n.(*ast.BasicLit); ok && b.Kind == token.STRING {
+					if s, err := strconv.Unquote(b.Value); err == nil {
+						out[s] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// TestComponentsRenderNoLiteralText walks the components' source: text a
+// person reads (an element's text, a title, a label for screen readers)
+// must come from the catalogs, never from a literal in the code. Symbols
+// and digits ("?", "–", "0") are not words and may be literals.
+func TestComponentsRenderNoLiteralText(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || strings.HasPrefix(f, "catalog-") {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			var arg ast.Expr
+			switch sel.Sel.Name {
+			case "Text", "Title", "Placeholder", "Alt":
+				if len(call.Args) == 1 {
+					arg = call.Args[0]
+				}
+			case "Aria", "Attr":
+				if len(call.Args) == 2 {
+					if k, ok := call.Args[0].(*ast.BasicLit); ok && (k.Value == `"label"` || k.Value == `"aria-label"` || k.Value == `"title"` || k.Value == `"placeholder"`) {
+						arg = call.Args[1]
+					}
+				}
+			}
+			if lit, ok := arg.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				s, _ := strconv.Unquote(lit.Value)
+				if hasWords(s) || strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
+					t.Errorf("%s: %s(%s) renders a literal: put the text in the catalogs", fset.Position(lit.Pos()), sel.Sel.Name, lit.Value)
+				}
+			}
+			return true
+		})
+	}
+}
+
+func TestPickLang(t *testing.T) {
+	tests := []struct {
+		name, link, stored string
+		preferred          []string
+		want               lang
+	}{
+		{"a Chinese browser gets Chinese", "", "", []string{"zh-CN", "en"}, langZH},
+		{"any Chinese preference counts", "", "", []string{"en-US", "zh-TW"}, langZH},
+		{"an English browser gets English", "", "", []string{"en-GB"}, langEN},
+		{"another language gets English", "", "", []string{"fr", "de"}, langEN},
+		{"no preference gets English", "", "", nil, langEN},
+		{"a stored choice wins over the browser", "", "en", []string{"zh-CN"}, langEN},
+		{"a link wins over a stored choice", "zh", "en", []string{"en"}, langZH},
+		{"a bad stored value is ignored", "", "klingon", []string{"zh"}, langZH},
+		{"a bad link value is ignored", "xx", "", []string{"en"}, langEN},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pickLang(tt.link, tt.stored, tt.preferred); got != tt.want {
+				t.Errorf("pickLang(%q, %q, %v) = %s, want %s", tt.link, tt.stored, tt.preferred, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNumbersAreTheSameInBothLanguages(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{fmtPercent(0.9166), "91.7%"}, {fmtLoss(0.273149), "0.2731"}, {fmtCount(10000), "10,000"},
+		{fmtCount(999), "999"}, {fmtCount(1234567), "1,234,567"}, {fmtCount(-1500), "-1,500"},
+		{fmtRate(523000), "523k"}, {fmtRate(1.25e6), "1.2M"}, {fmtRate(950), "950"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	if en, zh := langEN.T("status.ready", fmtCount(10000), fmtCount(2000)), langZH.T("status.ready", fmtCount(10000), fmtCount(2000)); !strings.Contains(en, "10,000") || !strings.Contains(zh, "10,000") {
+		t.Errorf("the languages disagree on digits: %q, %q", en, zh)
+	}
+}
+
+func TestMsgRendersNestedTextInItsLanguage(t *testing.T) {
+	m := text("field.batchHint", text("field.range", text("name.batch"), int64(1), int64(10000), int64(0)), 10000)
+	if got := langEN.M(m); got != "the batch size must be from 1 to 10000 (got 0) (1 is SGD, 10000 is the whole set: full-batch gradient descent)" {
+		t.Errorf("en: %q", got)
+	}
+	if got := langZH.M(m); !strings.HasPrefix(got, "批量大小 B应在 1 到 10000 之间") || hasWords(strings.ReplaceAll(got, "B", "")) {
+		t.Errorf("zh: %q", got)
+	}
+	if got := langEN.M(m); got != langEN.M(m) {
+		t.Error("rendering a msg changed it")
+	}
+	if langEN.T("no.such.key") != "no.such.key" {
+		t.Error("a missing key does not show itself")
+	}
+}
