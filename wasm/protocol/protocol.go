@@ -42,6 +42,7 @@ type Config struct {
 	InitNormal   bool    `json:"initNormal,omitempty"`
 	Decay        float64 `json:"decay,omitempty"`
 	DecayEvery   int     `json:"decayEvery,omitempty"`
+	Method       string  `json:"method,omitempty"` // "sgd" (also B = m), or "newton"; "" is sgd
 }
 
 // Commands, page → worker.
@@ -126,6 +127,7 @@ type (
 	// Evaluated reports performance on the test set after Epoch epochs.
 	Evaluated struct {
 		Run        int         `json:"run"`
+		T          float64     `json:"t,omitempty"` // seconds of training in the run
 		Epoch      int         `json:"epoch"`
 		Step       int         `json:"step"`
 		Accuracy   float64     `json:"accuracy"`
@@ -155,10 +157,13 @@ type (
 	}
 )
 
-// Point is one batch loss on the chart: at step Step the loss was Loss.
+// Point is one batch loss on the chart: at step Step the loss was Loss,
+// after T seconds of training in the run (time spent training, not
+// waiting: a slowed or paused run does not add to it).
 type Point struct {
 	Step int     `json:"s"`
 	Loss float64 `json:"l"`
+	T    float64 `json:"t,omitempty"`
 }
 
 func (Load) isMsg()      {}

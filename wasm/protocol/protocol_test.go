@@ -23,12 +23,12 @@ func allMessages() []Msg {
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
-			Loss: 0.31, Losses: []Point{{129, 0.3}, {130, 0.31}}, Rate: 0.5, PerSecond: 1e6},
+			Loss: 0.31, Losses: []Point{{Step: 129, Loss: 0.3, T: 0.25}, {Step: 130, Loss: 0.31, T: 0.26}}, Rate: 0.5, PerSecond: 1e6},
 		Weights{Run: 2, Step: 130, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
-		Evaluated{Run: 2, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3,
+		Evaluated{Run: 2, T: 1.5, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3,
 			Confusion: [10][10]int{{1, 2}}, PerClass: [10]float64{0.5}},
 		Samples{Labels: []uint8{3, 9}, Pixels: make([]byte, 2*784)},
-		Failed{Message: "checksum mismatch", Hint: "press Retry", Fatal: true},
+		Failed{Message: "checksum mismatch", Hint: "hint.checksum", Fatal: true, Key: "err.checksum", Args: []string{"pack default: checksum mismatch"}},
 	}
 }
 

@@ -26,6 +26,7 @@ func (s *session) evaluated() protocol.Evaluated {
 		model = r.tr.Model()
 		e.Run = r.id
 		e.Step, e.Epoch, _ = r.tr.Progress()
+		e.T = (r.totalBusy + r.busy).Seconds()
 	} else {
 		model = softmax.New[float32](s.data.d)
 	}
@@ -72,6 +73,16 @@ func (p *points) flush() {
 		p.done = append(p.done, protocol.Point{Step: p.step, Loss: mean})
 	}
 	p.n, p.sum = 0, 0
+}
+
+// stamp gives the closed points that have no time yet the time t, in
+// seconds of training: points close within a slice, and the clock is read
+// between slices, so a point's time is its slice's end (8 ms at most
+// late).
+func (p *points) stamp(t float64) {
+	for i := len(p.done) - 1; i >= 0 && p.done[i].T == 0; i-- {
+		p.done[i].T = t
+	}
 }
 
 // take returns the closed points and forgets them.

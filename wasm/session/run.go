@@ -255,6 +255,7 @@ func (s *session) sendProgress(now time.Time) {
 		r.perSecond = float64(seen-r.seenMark) / r.busy.Seconds()
 	}
 	r.seenMark, r.busy, r.lastProgress = seen, 0, now
+	r.pts.stamp(r.totalBusy.Seconds())
 	p := protocol.Progress{
 		Run: r.id, State: state, Epoch: epoch, Epochs: r.cfg.Epochs,
 		Step: step, Seen: seen, PerEpoch: r.m,

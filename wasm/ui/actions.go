@@ -3,16 +3,19 @@ package ui
 // Actions that components post and the page handles (on the UI goroutine,
 // through ctx.Handle). Their values are typed: see each constant.
 const (
-	actionTrain    = "softmax/train"     // protocol.Config
-	actionStep     = "softmax/step"      // protocol.Config
-	actionReset    = "softmax/reset"     // protocol.Config
-	actionPause    = "softmax/pause"     // no value
-	actionDataset  = "softmax/dataset"   // string: a pack's name
-	actionRetry    = "softmax/retry"     // no value: load the data again
-	actionRestart  = "softmax/restart"   // no value: start a new worker
-	actionDismiss  = "softmax/dismiss"   // no value: hide the error banner
-	actionSettings = "softmax/settings"  // fields: the Train panel's accepted settings, for the link
-	actionLang     = "softmax/lang"      // lang: the language chosen
-	actionCopyLink = "softmax/copy-link" // no value: copy the page's link
-	actionNoticeOK = "softmax/notice-ok" // no value: hide the link's notices
+	actionTrain     = "softmax/train"      // protocol.Config
+	actionStep      = "softmax/step"       // protocol.Config
+	actionReset     = "softmax/reset"      // protocol.Config
+	actionPause     = "softmax/pause"      // no value
+	actionDataset   = "softmax/dataset"    // string: a pack's name
+	actionRetry     = "softmax/retry"      // no value: load the data again
+	actionRestart   = "softmax/restart"    // no value: start a new worker
+	actionDismiss   = "softmax/dismiss"    // no value: hide the error banner
+	actionSettings  = "softmax/settings"   // fields: the Train panel's accepted settings, for the link
+	actionLang      = "softmax/lang"       // lang: the language chosen
+	actionCopyLink  = "softmax/copy-link"  // no value: copy the page's link
+	actionNoticeOK  = "softmax/notice-ok"  // no value: hide the link's notices
+	actionAxes      = "softmax/axes"       // chartAxes: what the chart's axes show
+	actionToggleRun = "softmax/toggle-run" // int: a run's id, to hide or show
+	actionRemoveRun = "softmax/remove-run" // int: a run's id, to forget
 )

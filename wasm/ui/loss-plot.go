@@ -8,16 +8,22 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// lossPlot draws the loss chart on a canvas: the per-step batch loss as a
-// thin band, its smoothed line, and the test accuracy per epoch on a second
-// axis. It renders one canvas once; new data are drawn onto it directly
-// (layoutChart computes the geometry), so the page is not re-rendered.
+// lossPlot draws the loss chart on a canvas: the current run's per-step
+// batch loss as a thin band, its smoothed line, and its test accuracy per
+// epoch on a second axis, with the other runs of the session as lines in
+// their colours beneath it. It renders one canvas once; new data are drawn
+// onto it directly (layoutRuns computes the geometry), so the page is not
+// re-rendered. Below it, the runs' legend (#runs) and the axes' choices.
 type lossPlot struct {
 	app.Compo
 
 	ILang    lang
-	ILosses  []protocol.Point
-	IAcc     []accPoint
+	ILosses  []protocol.Point // the current run's
+	IAcc     []accPoint       // the current run's
+	IRuns    []chartRun       // every run shown, the current one last
+	IRecords []*runRecord     // every run kept, for the legend
+	ICurrent int              // the current run's id
+	IAxes    chartAxes
 	IVersion int
 
 	buf  []byte
@@ -43,15 +49,42 @@ func (p *lossPlot) OnResize(ctx app.Context) {
 func (p *lossPlot) Render() app.UI {
 	l := p.ILang
 	return app.Section().Class("panel chart").Aria("label", l.T("chart.region")).Body(
-		app.H2().Text(l.T("chart.title")),
+		app.Div().Class("chart-head").Body(
+			app.H2().Text(l.T("chart.title")),
+			app.Div().Class("axes").Body(
+				app.Label().For("x-axis").Text(l.T("chart.xLabel")),
+				app.Select().ID("x-axis").OnChange(p.onAxis(func(a *chartAxes, v string) { a.X = v })).Body(
+					app.Option().Value(axisSteps).Text(l.T("chart.xSteps")).Selected(p.IAxes.X == axisSteps),
+					app.Option().Value(axisPasses).Text(l.T("chart.xPasses")).Selected(p.IAxes.X == axisPasses),
+					app.Option().Value(axisSeconds).Text(l.T("chart.xSeconds")).Selected(p.IAxes.X == axisSeconds),
+				),
+				app.Label().For("y-axis").Text(l.T("chart.yLabel")),
+				app.Select().ID("y-axis").OnChange(p.onAxis(func(a *chartAxes, v string) { a.Y = v })).Body(
+					app.Option().Value(axisLinear).Text(l.T("chart.yLinear")).Selected(p.IAxes.Y == axisLinear),
+					app.Option().Value(axisLog).Text(l.T("chart.yLog")).Selected(p.IAxes.Y == axisLog),
+					app.Option().Value(axisGap).Text(l.T("chart.yGap")).Selected(p.IAxes.Y == axisGap),
+				),
+			),
+		),
 		app.Canvas().ID("loss-chart").Attr("data-points", len(p.ILosses)).Attr("data-epochs", len(p.IAcc)).
-			Attr("data-lang", string(l)).Aria("label", p.summary()).Attr("role", "img"),
+			Attr("data-lang", string(l)).Attr("data-x", p.IAxes.X).Attr("data-y", p.IAxes.Y).
+			Aria("label", p.summary()).Attr("role", "img"),
 		app.Div().Class("legend").Body(
 			app.Span().Class("key raw").Text(l.T("chart.raw")),
 			app.Span().Class("key smooth").Text(l.T("chart.smooth")),
 			app.Span().Class("key acc").Text(l.T("chart.acc")),
 		),
+		newRunList().Runs(l, p.IRecords, p.ICurrent),
 	)
+}
+
+// onAxis posts the axes with one of them changed by set.
+func (p *lossPlot) onAxis(set func(*chartAxes, string)) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		a := p.IAxes
+		set(&a, ctx.JSSrc().Get("value").String())
+		ctx.NewActionWithValue(actionAxes, a)
+	}
 }
 
 // summary describes the chart in words for screen readers.
@@ -81,7 +114,15 @@ func (p *lossPlot) draw() {
 	if !c.Truthy() {
 		return
 	}
-	g := layoutChart(p.ILosses, p.IAcc, w, h, ratio)
+	runs := p.IRuns
+	if len(runs) == 0 {
+		runs = []chartRun{{Losses: p.ILosses, Acc: p.IAcc, Color: colorSmooth, StepsPerEpoch: 1}}
+	}
+	axes := p.IAxes
+	if axes.X == "" {
+		axes = chartAxes{X: axisSteps, Y: axisLinear}
+	}
+	g := layoutRuns(runs, axes, w, h, ratio)
 	c.Call("clearRect", 0, 0, w, h)
 	c.Set("font", fmt.Sprintf("%.0fpx system-ui, sans-serif", g.Font))
 	c.Set("lineWidth", ratio)
@@ -100,7 +141,7 @@ func (p *lossPlot) draw() {
 	for _, t := range g.XTicks {
 		c.Call("fillText", t.Label, t.Pos, g.Bottom+6*ratio)
 	}
-	c.Call("fillText", p.ILang.T("chart.xaxis"), (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
+	c.Call("fillText", p.ILang.T("chart.x."+axes.X), (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
 	c.Set("textAlign", "left")
 	c.Set("textBaseline", "middle")
 	c.Set("fillStyle", colorAcc)
@@ -121,8 +162,15 @@ func (p *lossPlot) draw() {
 		// Widen each column's band a little, so a flat stretch still shows.
 		raw = append(raw, pt{seg[0].X, seg[0].Y + 1.5*ratio}, pt{seg[1].X, seg[1].Y - 1.5*ratio})
 	}
+	for _, o := range g.Others {
+		js.Call("path", c, points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)
+	}
+	cur := colorSmooth
+	if len(runs) > 0 && runs[len(runs)-1].Color != "" {
+		cur = runs[len(runs)-1].Color
+	}
 	js.Call("segments", c, points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
-	js.Call("path", c, points(&p.buf, g.Smooth), len(g.Smooth), colorSmooth, 3*ratio)
+	js.Call("path", c, points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
 	js.Call("path", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)
 	js.Call("dots", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 5*ratio)
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -100,6 +101,22 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(actionLang, p.onLang)
 	ctx.Handle(actionCopyLink, p.onCopyLink)
 	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
+	ctx.Handle(actionAxes, func(ctx app.Context, a app.Action) {
+		if ax, ok := a.Value.(chartAxes); ok {
+			p.st.Axes = ax
+			p.st.ChartVersion++
+		}
+	})
+	ctx.Handle(actionToggleRun, func(ctx app.Context, a app.Action) {
+		if id, ok := a.Value.(int); ok {
+			p.st.toggleRun(id)
+		}
+	})
+	ctx.Handle(actionRemoveRun, func(ctx app.Context, a app.Action) {
+		if id, ok := a.Value.(int); ok {
+			p.st.removeRun(id)
+		}
+	})
 	if app.IsClient {
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
@@ -272,6 +289,7 @@ func (p *page) send(m protocol.Msg) {
 func (p *page) onTrain(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		p.st.Err = nil
+		p.st.pending = c
 		p.send(protocol.Train{Config: c})
 	}
 }
@@ -279,6 +297,7 @@ func (p *page) onTrain(ctx app.Context, a app.Action) {
 func (p *page) onStep(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		p.st.Err = nil
+		p.st.pending = c
 		p.send(protocol.Step{Config: c})
 	}
 }
@@ -286,6 +305,10 @@ func (p *page) onStep(ctx app.Context, a app.Action) {
 func (p *page) onReset(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		p.st.Err = nil
+		p.st.pending = c
+		// Reset clears the current run only: the runs before it stay on
+		// the chart for comparison.
+		p.st.dropCurrent()
 		p.send(protocol.Reset{Config: c})
 	}
 }
@@ -361,7 +384,8 @@ func (p *page) Render() app.UI {
 		),
 		app.Main().Class("grid").Body(
 			newTrainPanel().Lang(l).Init(p.link.Fields).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
-			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IVersion: s.ChartVersion},
+			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.chartRuns(), IRecords: s.Runs, ICurrent: s.Run,
+				IAxes: p.axes(), IVersion: s.ChartVersion},
 			&digitCanvas{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			newConfusionTable().Eval(l, s.ShownEval),
@@ -471,4 +495,17 @@ func htmlLang(l lang) string {
 		return "zh-CN"
 	}
 	return "en"
+}
+
+// axes is what the chart's axes show, with J* filled in for J − J*; before
+// any run has a loss, J − J* falls back to a logarithmic loss axis.
+func (p *page) axes() chartAxes {
+	a := p.st.Axes
+	if a.Y == axisGap {
+		a.Floor = p.st.bestLoss()
+		if math.IsNaN(a.Floor) {
+			a.Y = axisLog
+		}
+	}
+	return a
 }

@@ -13,6 +13,7 @@ type accPoint struct {
 	Epoch int
 	Step  int
 	Acc   float64
+	T     float64 // seconds of training at the measurement
 }
 
 // tick is one labelled mark on an axis, at pixel position Pos.
@@ -25,22 +26,66 @@ type tick struct {
 type pt struct{ X, Y float64 }
 
 // chartGeometry is everything the loss chart draws, in canvas pixels. It
-// is computed by layoutChart, a pure function, so the scaling is tested
+// is computed by layoutRuns, a pure function, so the scaling is tested
 // natively; loss-plot.go only replays it onto a canvas.
 type chartGeometry struct {
 	W, H                     float64
 	Left, Right, Top, Bottom float64 // the plot area
 	XTicks, LossTicks        []tick
-	AccTicks                 []tick  // right axis, empty before the first evaluation
-	Raw                      [][]pt  // per-step loss: one vertical min–max segment per pixel column
-	Smooth                   []pt    // smoothed loss
-	Acc                      []pt    // test accuracy per epoch
-	Font                     float64 // label size in canvas pixels
+	AccTicks                 []tick      // right axis, empty before the first evaluation
+	Raw                      [][]pt      // the current run's per-step loss: one vertical min–max segment per pixel column
+	Smooth                   []pt        // the current run's smoothed loss
+	Acc                      []pt        // the current run's test accuracy per epoch
+	Others                   []chartLine // the other runs' smoothed losses, oldest first
+	Font                     float64     // label size in canvas pixels
 }
 
-// layoutChart lays out the loss chart for a canvas of w×h pixels, where
-// scale is the device pixel ratio (labels grow with it).
+// chartLine is one run's loss curve.
+type chartLine struct {
+	Color string
+	Pts   []pt
+}
+
+// chartRun is one run as the chart draws it.
+type chartRun struct {
+	Losses        []protocol.Point
+	Acc           []accPoint
+	Color         string
+	StepsPerEpoch float64 // steps in one pass over the data, for the passes axis
+	// Exact says the losses are the objective J itself (full batch, Newton),
+	// drawn as they are; a minibatch's loss is a noisy estimate of J, drawn
+	// smoothed over a band of the raw values.
+	Exact bool
+}
+
+// The x axis can count steps, passes over the data or seconds of
+// training; the loss axis can be linear, logarithmic, or show J − J* (the
+// distance to the best loss any run reached, J*) on a logarithmic scale,
+// where linear and quadratic convergence take visibly different shapes.
+const (
+	axisSteps   = "steps"
+	axisPasses  = "passes"
+	axisSeconds = "seconds"
+	axisLinear  = "linear"
+	axisLog     = "log"
+	axisGap     = "gap"
+)
+
+// chartAxes says what the chart's axes show. Floor is J* for axisGap.
+type chartAxes struct {
+	X, Y  string
+	Floor float64
+}
+
+// layoutChart lays out one run on steps and a linear loss axis.
 func layoutChart(losses []protocol.Point, acc []accPoint, w, h, scale float64) chartGeometry {
+	return layoutRuns([]chartRun{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, chartAxes{X: axisSteps, Y: axisLinear}, w, h, scale)
+}
+
+// layoutRuns lays out the loss chart for a canvas of w×h pixels, where
+// scale is the device pixel ratio (labels grow with it). The last run is
+// the current one, drawn on top with its per-step band and its accuracy.
+func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometry {
 	if scale <= 0 {
 		scale = 1
 	}
@@ -50,79 +95,210 @@ func layoutChart(losses []protocol.Point, acc []accPoint, w, h, scale float64) c
 	if g.Right <= g.Left+10 || g.Bottom <= g.Top+10 {
 		return g
 	}
-	maxStep := 1
-	if n := len(losses); n > 0 {
-		maxStep = max(maxStep, losses[n-1].Step)
+	xOf := func(r chartRun, p protocol.Point) float64 {
+		switch ax.X {
+		case axisPasses:
+			return float64(p.Step) / math.Max(r.StepsPerEpoch, 1)
+		case axisSeconds:
+			return p.T
+		}
+		return float64(p.Step)
 	}
-	if n := len(acc); n > 0 {
-		maxStep = max(maxStep, acc[n-1].Step)
+	xOfAcc := func(r chartRun, a accPoint) float64 {
+		switch ax.X {
+		case axisPasses:
+			return float64(a.Step) / math.Max(r.StepsPerEpoch, 1)
+		case axisSeconds:
+			return a.T
+		}
+		return float64(a.Step)
 	}
-	xs := niceTicks(0, float64(maxStep), 6)
+	// What the loss axis plots of a loss, and whether it can.
+	yOf := func(loss float64) (float64, bool) {
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			return 0, false
+		}
+		switch ax.Y {
+		case axisLog:
+			if loss <= 0 {
+				return 0, false
+			}
+			return math.Log10(loss), true
+		case axisGap:
+			gap := loss - ax.Floor
+			if gap <= 0 {
+				return 0, false
+			}
+			return math.Log10(gap), true
+		}
+		return loss, true
+	}
+
+	xmaxData := 0.0
+	var all []protocol.Point
+	for _, r := range runs {
+		for _, p := range r.Losses {
+			xmaxData = math.Max(xmaxData, xOf(r, p))
+		}
+		for _, a := range r.Acc {
+			xmaxData = math.Max(xmaxData, xOfAcc(r, a))
+		}
+		all = append(all, r.Losses...)
+	}
+	if xmaxData <= 0 {
+		xmaxData = 1
+		if ax.X != axisSteps {
+			xmaxData = 0.1
+		}
+	}
+	xs := niceTicks(0, xmaxData, 6)
 	xmax := xs[len(xs)-1]
-	x := func(s float64) float64 { return g.Left + (g.Right-g.Left)*s/xmax }
+	x := func(v float64) float64 { return g.Left + (g.Right-g.Left)*v/xmax }
+	big := xmax >= 1e4
 	for _, v := range xs {
-		g.XTicks = append(g.XTicks, tick{Pos: x(v), Label: shortNumber(v)})
+		g.XTicks = append(g.XTicks, tick{Pos: x(v), Label: tickLabel(v, xs, big)})
 	}
 
-	smooth := smoothLosses(losses)
-	ymax := lossCeiling(losses)
-	ys := niceTicks(0, ymax, 5)
-	ytop := ys[len(ys)-1]
-	y := func(v float64) float64 {
-		return g.Bottom - (g.Bottom-g.Top)*math.Min(v, ytop)/ytop
-	}
-	for _, v := range ys {
-		g.LossTicks = append(g.LossTicks, tick{Pos: y(v), Label: strconv.FormatFloat(v, 'g', 3, 64)})
-	}
-
-	// One min–max segment per pixel column keeps every spike visible and
-	// bounds the drawing work by the chart's width, not the run's length.
-	col, lo, hi := math.Inf(-1), 0.0, 0.0
-	flush := func() {
-		if !math.IsInf(col, -1) {
-			g.Raw = append(g.Raw, []pt{{col, y(lo)}, {col, y(hi)}})
+	var ylo, ytop float64
+	var ys []float64
+	if ax.Y == axisLinear || ax.Y == "" {
+		ys = niceTicks(0, lossCeiling(all), 5)
+		ylo, ytop = 0, ys[len(ys)-1]
+		for _, v := range ys {
+			g.LossTicks = append(g.LossTicks, tick{Label: tickLabel(v, ys, false), Pos: 0})
 		}
-	}
-	for _, p := range losses {
-		if math.IsNaN(p.Loss) || math.IsInf(p.Loss, 0) {
-			continue
-		}
-		c := math.Round(x(float64(p.Step)))
-		if c != col {
-			flush()
-			col, lo, hi = c, p.Loss, p.Loss
-			continue
-		}
-		lo, hi = math.Min(lo, p.Loss), math.Max(hi, p.Loss)
-	}
-	flush()
-	last := math.Inf(-1)
-	for i, p := range losses {
-		c := math.Round(x(float64(p.Step)))
-		if c == last && i != len(losses)-1 {
-			continue
-		}
-		last = c
-		g.Smooth = append(g.Smooth, pt{x(float64(p.Step)), y(smooth[i])})
-	}
-
-	if len(acc) > 0 {
-		lowest := 1.0
-		for _, a := range acc {
-			lowest = math.Min(lowest, a.Acc)
-		}
-		amin := math.Max(0, math.Floor(lowest*10-0.5)/10) // at least 5 points of headroom below
-		ya := func(v float64) float64 { return g.Bottom - (g.Bottom-g.Top)*(v-amin)/(1-amin) }
-		for _, v := range niceTicks(amin, 1, 5) {
-			if v >= amin-1e-9 {
-				g.AccTicks = append(g.AccTicks, tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
+	} else {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range all {
+			if v, ok := yOf(p.Loss); ok {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
-		for _, a := range acc {
-			g.Acc = append(g.Acc, pt{x(float64(a.Step)), ya(a.Acc)})
+		if math.IsInf(lo, 1) {
+			lo, hi = -2, 1
+		}
+		ylo, ytop = math.Floor(lo), math.Ceil(hi)
+		if ytop <= ylo {
+			ytop = ylo + 1
+		}
+		step := math.Max(1, math.Ceil((ytop-ylo)/6))
+		for v := ylo; v <= ytop+1e-9; v += step {
+			ys = append(ys, v)
+			g.LossTicks = append(g.LossTicks, tick{Label: strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64)})
+		}
+	}
+	y := func(v float64) float64 {
+		return g.Bottom - (g.Bottom-g.Top)*(math.Max(ylo, math.Min(v, ytop))-ylo)/(ytop-ylo)
+	}
+	for i, v := range ys {
+		g.LossTicks[i].Pos = y(v)
+	}
+
+	for i, r := range runs {
+		current := i == len(runs)-1
+		smooth := smoothLosses(r.Losses)
+		if r.Exact {
+			for k, p := range r.Losses {
+				smooth[k] = p.Loss
+			}
+		}
+		var line []pt
+		last := math.Inf(-1)
+		for k, p := range r.Losses {
+			c := math.Round(x(xOf(r, p)))
+			if c == last && k != len(r.Losses)-1 {
+				continue
+			}
+			v, ok := yOf(smooth[k])
+			if !ok {
+				continue
+			}
+			last = c
+			line = append(line, pt{x(xOf(r, p)), y(v)})
+		}
+		if !current {
+			g.Others = append(g.Others, chartLine{Color: r.Color, Pts: line})
+			continue
+		}
+		g.Smooth = line
+		// One min–max segment per pixel column keeps every spike visible
+		// and bounds the drawing work by the chart's width, not the run's
+		// length.
+		col, lo, hi := math.Inf(-1), 0.0, 0.0
+		flush := func() {
+			if !math.IsInf(col, -1) {
+				g.Raw = append(g.Raw, []pt{{col, y(lo)}, {col, y(hi)}})
+			}
+		}
+		for _, p := range r.Losses {
+			v, ok := yOf(p.Loss)
+			if !ok {
+				continue
+			}
+			c := math.Round(x(xOf(r, p)))
+			if c != col {
+				flush()
+				col, lo, hi = c, v, v
+				continue
+			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		flush()
+
+		if len(r.Acc) > 0 {
+			lowest := 1.0
+			for _, a := range r.Acc {
+				lowest = math.Min(lowest, a.Acc)
+			}
+			amin := math.Max(0, math.Floor(lowest*10-0.5)/10) // at least 5 points of headroom below
+			ya := func(v float64) float64 { return g.Bottom - (g.Bottom-g.Top)*(v-amin)/(1-amin) }
+			for _, v := range niceTicks(amin, 1, 5) {
+				if v >= amin-1e-9 {
+					g.AccTicks = append(g.AccTicks, tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
+				}
+			}
+			for _, a := range r.Acc {
+				g.Acc = append(g.Acc, pt{x(xOfAcc(r, a)), ya(a.Acc)})
+			}
 		}
 	}
 	return g
+}
+
+// tickLabel formats the tick value v of the ticks all (evenly spaced) with
+// just the decimals their spacing needs, so that no label shows rounding
+// noise (0.6, not 0.6000000000000001); with big, in thousands or millions
+// (12k, 1.5M).
+func tickLabel(v float64, all []float64, big bool) string {
+	step := 1.0
+	if len(all) > 1 {
+		step = all[1] - all[0]
+	}
+	suffix := ""
+	if big {
+		div := 1e3
+		suffix = "k"
+		if all[len(all)-1] >= 1e6 {
+			div, suffix = 1e6, "M"
+		}
+		v, step = v/div, step/div
+	}
+	decimals := 0
+	for d := 0; d <= 12; d++ {
+		scaled := step * math.Pow(10, float64(d))
+		if math.Abs(scaled-math.Round(scaled)) < 1e-6*math.Max(1, scaled) {
+			decimals = d
+			break
+		}
+	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if s == "-0" {
+		s = "0"
+	}
+	if v == 0 {
+		return "0"
+	}
+	return s + suffix
 }
 
 // smoothLosses returns an exponential moving average of the losses with
@@ -197,15 +373,4 @@ func niceTicks(lo, hi float64, n int) []float64 {
 		}
 	}
 	return out
-}
-
-// shortNumber formats a step count compactly: 950, 1.5k, 12k, 1.2M.
-func shortNumber(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
-	case a >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"softmaxdemo/wasm/protocol"
@@ -45,7 +46,7 @@ func linePoints(n int, f func(i int) float64) []protocol.Point {
 
 func TestLayoutChartScalesIntoThePlotArea(t *testing.T) {
 	losses := linePoints(500, func(i int) float64 { return 2.3 * math.Exp(-float64(i)/100) })
-	acc := []accPoint{{1, 100, 0.88}, {2, 200, 0.9}, {5, 500, 0.915}}
+	acc := []accPoint{{1, 100, 0.88, 1}, {2, 200, 0.9, 2}, {5, 500, 0.915, 5}}
 	g := layoutChart(losses, acc, 800, 400, 1)
 	inside := func(p pt) bool {
 		return p.X >= g.Left-1e-9 && p.X <= g.Right+1e-9 && p.Y >= g.Top-1e-9 && p.Y <= g.Bottom+1e-9
@@ -127,5 +128,90 @@ func TestLayoutChartEmpty(t *testing.T) {
 	}
 	if g := layoutChart(nil, nil, 10, 10, 1); len(g.XTicks) != 0 {
 		t.Error("a tiny canvas got ticks")
+	}
+}
+
+// sigDigits counts the significant digits of a tick label such as "0.25",
+// "1.5k" or "12".
+func sigDigits(label string) int {
+	s := strings.TrimRight(label, "kM%")
+	s = strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(s, "-"), ".", ""), "0")
+	return len(strings.TrimRight(s, "0"))
+}
+
+func TestTickLabelsAreRound(t *testing.T) {
+	tests := []struct {
+		name   string
+		lo, hi float64
+	}{
+		{"the empty chart's steps", 0, 1},
+		{"the empty chart's passes", 0, 0.1},
+		{"a short run", 0, 7},
+		{"passes over the data", 0, 2.6},
+		{"seconds of a quick run", 0, 0.37},
+		{"thousands of steps", 0, 3300},
+		{"a long run", 0, 47000},
+		{"a million steps", 0, 1.3e6},
+		{"small losses", 0, 0.031},
+		{"losses", 0, 2.31},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ticks := niceTicks(tt.lo, tt.hi, 6)
+			big := ticks[len(ticks)-1] >= 1e4
+			for _, v := range ticks {
+				label := tickLabel(v, ticks, big)
+				if n := sigDigits(label); n > 3 || strings.Contains(label, "e") || len(label) > 6 {
+					t.Errorf("tick %v is labelled %q", v, label)
+				}
+			}
+		})
+	}
+	g := layoutChart(nil, nil, 800, 400, 1)
+	for _, tk := range append(g.XTicks, g.LossTicks...) {
+		if n := sigDigits(tk.Label); n > 3 {
+			t.Errorf("the empty chart has the tick label %q", tk.Label)
+		}
+	}
+}
+
+func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
+	sgd := chartRun{Losses: linePoints(300, func(i int) float64 { return 0.3 + 2/float64(i+1) }), Color: "#111", StepsPerEpoch: 100}
+	for i := range sgd.Losses {
+		sgd.Losses[i].T = float64(i) / 100
+	}
+	newton := chartRun{Losses: []protocol.Point{{Step: 1, Loss: 2.3, T: 0.1}, {Step: 2, Loss: 0.6, T: 0.2}, {Step: 3, Loss: 0.31, T: 0.3}, {Step: 4, Loss: 0.2901, T: 0.4}, {Step: 5, Loss: 0.29, T: 0.5}}, Color: "#222", StepsPerEpoch: 1, Exact: true}
+	runs := []chartRun{sgd, newton}
+	for _, ax := range []chartAxes{
+		{X: axisSteps, Y: axisLinear}, {X: axisPasses, Y: axisLog}, {X: axisSeconds, Y: axisGap, Floor: 0.29},
+	} {
+		g := layoutRuns(runs, ax, 800, 400, 1)
+		if len(g.Others) != 1 || len(g.Others[0].Pts) == 0 || len(g.Smooth) == 0 {
+			t.Fatalf("%+v: %d other runs, %d points in the current one", ax, len(g.Others), len(g.Smooth))
+		}
+		for _, p := range append(g.Others[0].Pts, g.Smooth...) {
+			if p.X < g.Left-1e-9 || p.X > g.Right+1e-9 || p.Y < g.Top-1e-9 || p.Y > g.Bottom+1e-9 || math.IsNaN(p.Y) {
+				t.Fatalf("%+v: point %v outside the plot area", ax, p)
+			}
+		}
+		if ax.X == axisPasses {
+			// 300 steps of 100 per pass are 3 passes; Newton's 5 steps are 5.
+			if last := g.XTicks[len(g.XTicks)-1].Label; last != "5" {
+				t.Errorf("passes axis ends at %s, want 5", last)
+			}
+		}
+	}
+	// On J − J*, Newton's last point (J = J*) has no place and is left out;
+	// its gaps fall by orders of magnitude.
+	g := layoutRuns(runs, chartAxes{X: axisSteps, Y: axisGap, Floor: 0.29}, 800, 400, 1)
+	if len(g.Smooth) >= 5 {
+		t.Errorf("the point at J* was drawn on a logarithmic axis of J − J*")
+	}
+	labels := ""
+	for _, tk := range g.LossTicks {
+		labels += tk.Label + " "
+	}
+	if !strings.Contains(labels, "0.001") && !strings.Contains(labels, "0.0001") {
+		t.Errorf("the J − J* axis does not reach 1e-3: %s", labels)
 	}
 }

@@ -74,6 +74,9 @@ type store struct {
 	TestN   int
 
 	Run      int
+	Runs     []*runRecord    // this session's runs, the current one last
+	pending  protocol.Config // the settings of the last Train, Step or Reset
+	Axes     chartAxes
 	Progress protocol.Progress
 	Losses   []protocol.Point
 	Acc      []accPoint
@@ -98,7 +101,7 @@ type store struct {
 }
 
 func newStore() *store {
-	return &store{Lang: defaultLang, Status: stateLoading}
+	return &store{Lang: defaultLang, Status: stateLoading, Axes: chartAxes{X: axisSteps, Y: axisLinear}}
 }
 
 // apply changes the state for one worker event.
@@ -126,6 +129,14 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		s.Progress = m
 		s.Losses = append(s.Losses, m.Losses...)
+		r := s.runFor(m.Run)
+		r.Losses, r.State = s.Losses, m.State
+		switch {
+		case m.EpochLoss != 0:
+			r.Loss = m.EpochLoss
+		case len(s.Losses) > 0:
+			r.Loss = s.Losses[len(s.Losses)-1].Loss
+		}
 		s.ChartVersion++
 		switch m.State {
 		case stateTraining, statePaused, stateDone:
@@ -147,7 +158,11 @@ func (s *store) apply(m protocol.Msg) {
 		if n := len(s.Acc); n > 0 && s.Acc[n-1].Step == m.Step {
 			s.Acc[n-1].Acc = m.Accuracy
 		} else {
-			s.Acc = append(s.Acc, accPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy})
+			s.Acc = append(s.Acc, accPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy, T: m.T})
+		}
+		if m.Run > 0 {
+			r := s.runFor(m.Run)
+			r.Acc, r.Accuracy = s.Acc, m.Accuracy
 		}
 		s.ChartVersion++
 	case protocol.Failed:
@@ -187,7 +202,7 @@ func (s *store) crashed(detail string) {
 
 // restarting resets what a new worker will send again.
 func (s *store) restarting() {
-	*s = store{Lang: s.Lang, Status: stateLoading, Packs: s.Packs, Dataset: s.Dataset}
+	*s = store{Lang: s.Lang, Status: stateLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes}
 }
 
 func (s *store) newRun(run int) {

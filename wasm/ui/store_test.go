@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"testing"
 
 	"softmaxdemo/wasm/protocol"
@@ -97,4 +98,51 @@ func TestStoreErrors(t *testing.T) {
 			t.Errorf("after restart: %s, %+v, %q", s.Status, s.Err, s.Dataset)
 		}
 	})
+}
+
+func TestStoreKeepsTheRunsOfTheSession(t *testing.T) {
+	s := loaded()
+	s.pending = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 1}
+	s.apply(protocol.Progress{Run: 1, State: "training", Step: 50, Losses: []protocol.Point{{Step: 50, Loss: 0.5}}})
+	s.apply(protocol.Progress{Run: 1, State: "done", Step: 100, EpochLoss: 0.41, Losses: []protocol.Point{{Step: 100, Loss: 0.4}}})
+	s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
+	s.pending = protocol.Config{LearningRate: 0.5, BatchSize: s.TrainN, L2: 1e-4, Epochs: 3}
+	s.apply(protocol.Progress{Run: 2, State: "done", Step: 3, EpochLoss: 0.8, Losses: []protocol.Point{{Step: 3, Loss: 0.8}}})
+	if len(s.Runs) != 2 {
+		t.Fatalf("%d runs kept, want 2", len(s.Runs))
+	}
+	first, second := s.Runs[0], s.Runs[1]
+	if first.method() != "sgd" || first.Loss != 0.41 || first.Accuracy != 0.9 || len(first.Losses) != 2 {
+		t.Errorf("the first run: %s, loss %v, accuracy %v, %d points", first.method(), first.Loss, first.Accuracy, len(first.Losses))
+	}
+	if second.method() != "gd" || second.Loss != 0.8 || !math.IsNaN(second.Accuracy) || s.current() != second {
+		t.Errorf("the second run: %s, loss %v, accuracy %v", second.method(), second.Loss, second.Accuracy)
+	}
+	if runs := s.chartRuns(); len(runs) != 2 || len(runs[1].Losses) != 1 || !runs[1].Exact || runs[0].Exact {
+		t.Errorf("the chart gets %+v", runs)
+	}
+	if got := first.label(langZH); got != "小批量随机梯度下降：α = 0.5，B = 100，λ = 0.0001" {
+		t.Errorf("label %q", got)
+	}
+	s.removeRun(2)
+	if len(s.Runs) != 2 {
+		t.Error("the current run was removed")
+	}
+	s.toggleRun(1)
+	if runs := s.chartRuns(); len(runs) != 1 {
+		t.Errorf("a hidden run is still drawn: %d runs", len(runs))
+	}
+	s.dropCurrent()
+	if len(s.Runs) != 1 || s.Runs[0].ID != 1 {
+		t.Errorf("Reset kept %d runs", len(s.Runs))
+	}
+	for id := 3; id < 3+maxRuns+2; id++ {
+		s.apply(protocol.Progress{Run: id, State: "done", Step: 1})
+	}
+	if len(s.Runs) != maxRuns || s.Runs[len(s.Runs)-1].ID != s.Run {
+		t.Errorf("%d runs kept, the last %d, want %d ending with the current %d", len(s.Runs), s.Runs[len(s.Runs)-1].ID, maxRuns, s.Run)
+	}
+	if got := s.Runs[0].label(langEN); got != "Full-batch gradient descent: α = 0.5, λ = 0.0001" {
+		t.Errorf("label %q", got)
+	}
 }
