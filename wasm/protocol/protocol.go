@@ -32,6 +32,8 @@ type Msg interface{ isMsg() }
 
 // Config is a training run's parameters as the page sends them. Zero
 // Epochs means train until stopped by the tolerance or by the user.
+// Deskew trains and evaluates on the images straightened by
+// digit.DeskewSet instead of the raw ones; changing it starts a new run.
 type Config struct {
 	LearningRate float64 `json:"lr"`
 	BatchSize    int     `json:"batch"`
@@ -42,6 +44,7 @@ type Config struct {
 	InitNormal   bool    `json:"initNormal,omitempty"`
 	Decay        float64 `json:"decay,omitempty"`
 	DecayEvery   int     `json:"decayEvery,omitempty"`
+	Deskew       bool    `json:"deskew,omitempty"`
 }
 
 // Commands, page → worker.
