@@ -59,8 +59,9 @@ type (
 		Bytes  int64  `json:"bytes"`
 	}
 	// Train starts or resumes training with Config. If the run has
-	// ended or the seed, batch size or epochs changed, a new run starts;
-	// α and λ changes apply to the current run.
+	// ended or the seed, batch size, epochs or Deskew (or another option
+	// but α and λ) changed, a new run starts; α and λ changes apply to
+	// the current run.
 	Train struct {
 		Config Config `json:"config"`
 	}
