@@ -54,7 +54,7 @@ func TestDeskewedConvergence(t *testing.T) {
 	raw := accuracyAfter(t, p.Train, p.Test, 1, 3, 5)
 	straight := accuracyAfter(t, DeskewSet(p.Train), DeskewSet(p.Test), 1, 3, 5)
 	for i, e := range []int{1, 3, 5} {
-		t.Logf("after %d epochs: %.2f%% raw, %.2f%% deskewed", e, 100*raw[i], 100*straight[i])
+		t.Logf("after %d epoch(s): %.2f%% raw, %.2f%% deskewed", e, 100*raw[i], 100*straight[i])
 	}
 	if straight[2] < 0.935 || straight[2] <= raw[2] {
 		t.Errorf("test accuracy after 5 epochs %.2f%% deskewed, %.2f%% raw: want at least 93.5%% and above raw",

@@ -48,7 +48,9 @@ type Info struct {
 	// before deskewing.
 	Box image.Rectangle
 	// CX and CY are the output's centre of mass in continuous coordinates,
-	// within half a pixel of (14, 14) unless clamping moved the digit.
+	// within half a pixel of (14, 14) unless clamping moved the digit;
+	// with Preprocessor.Deskew, before deskewing, which then moves it to
+	// (14, 14).
 	CX, CY float64
 	// Alpha is the shear that Deskew removed when Preprocessor.Deskew is
 	// set (see Skew.Alpha), and 0 otherwise.

@@ -10,9 +10,10 @@ import (
 // A run with Config.Deskew trains and evaluates on the pack's images
 // straightened by digit.DeskewSet. They are computed once, when the pack
 // loads, and kept beside the raw images, so switching between the two only
-// starts a new run. Deskewing the default pack (12,000 images) takes about
-// 40 ms in WebAssembly, and its ~200 non-zero pixels per image (raw: ~150)
-// take about 1.3 times the raw images' memory. The gallery stays raw.
+// starts a new run. Deskewing and converting the default pack (12,000
+// images) adds about 50 ms to a load as WebAssembly under Node (23 ms
+// natively), and its ~200 non-zero pixels per image (raw: ~150) take about
+// 1.3 times the raw images' memory. The gallery stays raw.
 
 // deskew returns the images of pack straightened, converted for training
 // and evaluation, as a data whose deskewed field is nil. It needs the
