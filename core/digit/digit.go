@@ -44,11 +44,17 @@ type Info struct {
 	Crop image.Rectangle
 	// Scale is the number of output pixels per canvas pixel.
 	Scale float64
-	// Box is the part of the 28×28 output that the scaled crop covers.
+	// Box is the part of the 28×28 output that the scaled crop covers,
+	// before deskewing.
 	Box image.Rectangle
 	// CX and CY are the output's centre of mass in continuous coordinates,
-	// within half a pixel of (14, 14) unless clamping moved the digit.
+	// within half a pixel of (14, 14) unless clamping moved the digit;
+	// with Preprocessor.Deskew, before deskewing, which then moves it to
+	// (14, 14).
 	CX, CY float64
+	// Alpha is the shear that Deskew removed when Preprocessor.Deskew is
+	// set (see Skew.Alpha), and 0 otherwise.
+	Alpha float64
 }
 
 // Preprocessor turns canvas pixels into MNIST-like 28×28 images. The zero
@@ -67,6 +73,10 @@ type Preprocessor struct {
 	// not magnified to fill 20×20. Zero or negative means a tenth of the
 	// canvas's shorter side (at least 1).
 	MinSide int
+	// Deskew, if set, straightens the centred 28×28 digit with Deskew as
+	// a last step, as the training data are straightened when a run
+	// deskews them.
+	Deskew bool
 
 	grey   []uint8   // ink levels of an RGBA canvas, w×h
 	tmp    []float32 // horizontally resampled crop, bh×ow
@@ -191,7 +201,7 @@ func (p *Preprocessor) process(dst *[Pixels]uint8, g []uint8, w, h int) Info {
 	for y := range oh {
 		copy(dst[(y0+y)*Side+x0:][:ow], small[y*Box:][:ow])
 	}
-	return Info{
+	info := Info{
 		OK:    true,
 		Crop:  crop,
 		Scale: s,
@@ -199,6 +209,10 @@ func (p *Preprocessor) process(dst *[Pixels]uint8, g []uint8, w, h int) Info {
 		CX:    cx + float64(x0),
 		CY:    cy + float64(y0),
 	}
+	if p.Deskew {
+		info.Alpha = Deskew(dst, dst).Alpha
+	}
+	return info
 }
 
 // inkBounds returns the bounding box of the pixels of the w×h image g whose

@@ -23,7 +23,11 @@
 //     thin stroke and is not stretched into a blob;
 //  4. centre: the centre of mass of the 20×20 result is moved, by a whole
 //     number of pixels (rounded, as MNIST did), to the centre of the 28×28
-//     image, clamped so the digit stays inside the frame.
+//     image, clamped so the digit stays inside the frame;
+//  5. deskew, only if Preprocessor.Deskew is set: the rows are slid
+//     sideways so that the ink's x–y covariance is zero, with the centre
+//     of mass kept (see Deskew), as the data set is straightened by
+//     DeskewSet when a model is trained on deskewed digits.
 //
 // One guard goes beyond MNIST: a box smaller than MinSide canvas pixels is
 // scaled as if it were MinSide, so a tap or a dot stays a small dot rather

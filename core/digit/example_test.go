@@ -70,3 +70,43 @@ func Example() {
 	// |                            |
 	// 72 non-zero pixels, first 96 = 0.75
 }
+
+// A "1" leaning right, drawn straight into a 28×28 image (left), comes
+// out upright and centred on (14, 14) (right), its staircase edges now
+// grey. Only rows and columns 6–21 are shown; the rest is blank.
+func ExampleDeskew() {
+	var img [digit.Pixels]uint8
+	for r := 6; r < 22; r++ {
+		c := 17 - (r-6)/2 // one column left every two rows
+		img[r*digit.Side+c], img[r*digit.Side+c+1] = 255, 255
+	}
+	var out [digit.Pixels]uint8
+	sk := digit.Deskew(&out, &img)
+	fmt.Printf("α %.3f, centre (%.2f, %.2f) moved to (14, 14)\n", sk.Alpha, sk.CX, sk.CY)
+	for r := 6; r < 22; r++ {
+		var before, after strings.Builder
+		for c := 6; c < 22; c++ {
+			before.WriteByte(" .:+#"[int(img[r*digit.Side+c])*5/256])
+			after.WriteByte(" .:+#"[int(out[r*digit.Side+c])*5/256])
+		}
+		fmt.Printf("|%s|  |%s|\n", before.String(), after.String())
+	}
+	// Output:
+	// α -0.494, centre (14.50, 14.00) moved to (14, 14)
+	// |           ##   |  |      .#+       |
+	// |           ##   |  |       +#.      |
+	// |          ##    |  |      .#+       |
+	// |          ##    |  |       +#.      |
+	// |         ##     |  |      .#+       |
+	// |         ##     |  |       +#.      |
+	// |        ##      |  |      .#+       |
+	// |        ##      |  |       +#.      |
+	// |       ##       |  |      .#+       |
+	// |       ##       |  |       +#.      |
+	// |      ##        |  |      .#+       |
+	// |      ##        |  |       +#.      |
+	// |     ##         |  |      .#+       |
+	// |     ##         |  |       +#.      |
+	// |    ##          |  |      .#+       |
+	// |    ##          |  |       +#.      |
+}

@@ -4,6 +4,7 @@
 //	go run ./tools/train                         # default pack, page defaults
 //	go run ./tools/train -data web/data/full.mnpk -epochs 3
 //	go run ./tools/train -idx .cache/mnist/package/data -preset lecture
+//	go run ./tools/train -deskew                 # on images straightened by their moments
 //
 // It prints one line per epoch (loss, test accuracy, likelihood, examples
 // per second) and a summary, and with -save writes the model as JSON.
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/digit"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
@@ -37,6 +39,7 @@ func main() {
 type options struct {
 	data, idx, preset, save, init string
 	every                         int
+	deskew                        bool
 	cfg                           train.Config
 }
 
@@ -49,6 +52,7 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.preset, "preset", "", `"lecture": the lecture notes' full-batch experiment (flags given after it still apply)`)
 	fs.StringVar(&o.save, "save", "", "write the trained model as JSON to this file")
 	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
+	fs.BoolVar(&o.deskew, "deskew", false, "train and test on the images deskewed by their moments (core/digit.DeskewSet)")
 	c := &o.cfg
 	fs.Float64Var(&c.LearningRate, "lr", c.LearningRate, "learning rate α")
 	fs.IntVar(&c.BatchSize, "batch", c.BatchSize, "batch size B: 1 is SGD, 0 is the whole set (full-batch gradient descent)")
@@ -141,6 +145,13 @@ func run(args []string, out io.Writer) error {
 	trainSet, testSet, err := load(o)
 	if err != nil {
 		return err
+	}
+	if o.deskew {
+		start := time.Now()
+		trainSet, testSet = digit.DeskewSet(trainSet), digit.DeskewSet(testSet)
+		fmt.Fprintf(out, "deskewed %d images in %.1f ms: %.1f non-zero pixels per training image\n",
+			trainSet.Len()+testSet.Len(), float64(time.Since(start))/float64(time.Millisecond),
+			float64(trainSet.NNZ())/float64(max(trainSet.Len(), 1)))
 	}
 	x := softmax.FromSet[float32](trainSet)
 	test := softmax.FromSet[float32](testSet)

@@ -51,6 +51,31 @@ func TestTrainsAndSaves(t *testing.T) {
 	}
 }
 
+func TestDeskew(t *testing.T) {
+	accuracy := func(args ...string) (float64, string) {
+		t.Helper()
+		var out bytes.Buffer
+		if err := run(append([]string{"-data", pack, "-epochs", "5"}, args...), &out); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`test accuracy ([0-9.]+)%`).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no summary:\n%s", out.String())
+		}
+		acc, _ := strconv.ParseFloat(m[1], 64)
+		return acc, out.String()
+	}
+	raw, _ := accuracy()
+	straight, out := accuracy("-deskew")
+	t.Logf("5 epochs: %.2f%% raw, %.2f%% deskewed", raw, straight)
+	if !strings.Contains(out, "deskewed 12000 images") {
+		t.Errorf("-deskew does not say that it deskewed:\n%s", out)
+	}
+	if straight < 93.5 || straight <= raw {
+		t.Errorf("test accuracy %.2f%% with -deskew, %.2f%% without: want at least 93.5%% and above raw", straight, raw)
+	}
+}
+
 func TestLecturePresetIsFullBatch(t *testing.T) {
 	var out bytes.Buffer
 	// A few iterations only: the whole experiment is in docs/BENCHMARKS.md.

@@ -32,6 +32,8 @@ type Msg interface{ isMsg() }
 
 // Config is a training run's parameters as the page sends them. Zero
 // Epochs means train until stopped by the tolerance or by the user.
+// Deskew trains and evaluates on the images straightened by
+// digit.DeskewSet instead of the raw ones; changing it starts a new run.
 type Config struct {
 	LearningRate float64 `json:"lr"`
 	BatchSize    int     `json:"batch"`
@@ -43,6 +45,7 @@ type Config struct {
 	Decay        float64 `json:"decay,omitempty"`
 	DecayEvery   int     `json:"decayEvery,omitempty"`
 	Method       string  `json:"method,omitempty"` // "sgd" (also B = m), or "newton"; "" is sgd
+	Deskew       bool    `json:"deskew,omitempty"`
 }
 
 // Commands, page → worker.
@@ -57,8 +60,9 @@ type (
 		Bytes  int64  `json:"bytes"`
 	}
 	// Train starts or resumes training with Config. If the run has
-	// ended or the seed, batch size or epochs changed, a new run starts;
-	// α and λ changes apply to the current run.
+	// ended or the seed, batch size, epochs or Deskew (or another option
+	// but α and λ) changed, a new run starts; α and λ changes apply to
+	// the current run.
 	Train struct {
 		Config Config `json:"config"`
 	}

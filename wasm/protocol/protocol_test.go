@@ -17,6 +17,7 @@ func allMessages() []Msg {
 		Train{Config: Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 3, PinFirst: true}},
 		Pause{},
 		Step{Config: Config{LearningRate: 0.1, BatchSize: 1, Seed: 1}},
+		Train{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1, Deskew: true}},
 		Reset{Config: Config{Seed: 9, InitNormal: true}},
 		Evaluate{},
 		Warm{},
@@ -113,4 +114,29 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("type changed from %s to %s", Name(m), Name(m2))
 		}
 	})
+}
+
+func TestConfigDeskew(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"deskew true is read", `{"config":{"lr":0.5,"batch":100,"epochs":5,"seed":1,"deskew":true}}`, true},
+		{"a config without deskew trains on raw images", `{"config":{"lr":0.5,"batch":100,"epochs":5,"seed":1}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Decode([]byte(`{"v":1,"type":"train","body":`+tt.body+`}`), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.(Train).Config.Deskew; got != tt.want {
+				t.Errorf("Deskew = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	env, _, err := Encode(Train{Config: Config{Seed: 1}})
+	if err != nil || strings.Contains(string(env), "deskew") {
+		t.Errorf("a raw config is encoded as %s (%v): want no deskew key", env, err)
+	}
 }

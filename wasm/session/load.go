@@ -20,6 +20,8 @@ type data struct {
 	d     int
 	train *softmax.Examples[float32]
 	test  *softmax.Examples[float32]
+
+	deskewed *data // the same images straightened, for runs with Config.Deskew
 }
 
 // load fetches, verifies and decodes the pack l names, then sends Loaded
@@ -63,6 +65,7 @@ func (s *session) load(l protocol.Load) {
 		train: softmax.FromSet[float32](pack.Train),
 		test:  softmax.FromSet[float32](pack.Test),
 	}
+	s.data.deskewed = deskew(l.Name, pack)
 	s.run, s.training = nil, false
 	samples := gallery(pack.Test)
 	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above

@@ -30,7 +30,7 @@ func (s *session) evaluated() protocol.Evaluated {
 	} else {
 		model = softmax.New[float32](s.data.d)
 	}
-	res := metrics.Evaluate(model, s.data.test)
+	res := metrics.Evaluate(model, s.testSet())
 	e.Accuracy = res.Accuracy()
 	e.Likelihood = finite(res.Likelihood())
 	e.Loss = finite(-res.MeanLogLikelihood)

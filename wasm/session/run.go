@@ -98,12 +98,13 @@ func (s *session) prepare(c protocol.Config) bool {
 
 // newRun replaces the run with a fresh one for c (tc is its mapping).
 func (s *session) newRun(c protocol.Config, tc train.Config) bool {
-	tr, err := train.New(s.data.train, s.data.d, tc)
+	d := s.data.of(c)
+	tr, err := train.New(d.train, d.d, tc)
 	if err != nil {
 		s.failKey("err.config", hintConfig, err.Error())
 		return false
 	}
-	m := s.data.train.Len()
+	m := d.train.Len()
 	steps := (m + tc.BatchSize - 1) / tc.BatchSize
 	s.runs++
 	s.run = &run{id: s.runs, cfg: c, tr: tr, m: m, rate: c.LearningRate,
