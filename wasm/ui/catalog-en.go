@@ -40,7 +40,7 @@ var catalogEN = map[string]string{
 	"link.noSuchData":  "no such data on this site",
 	"link.noSuchLang":  "the page speaks zh and en",
 	"link.initValues":  "the start is zeros or normal",
-	"link.pinValues":   "pin is 0 or 1",
+	"link.bitValues":   "%s is 0 or 1",
 
 	"status.loading":     "Loading…",
 	"status.loadingData": "Loading the data: %s",
@@ -74,6 +74,8 @@ var catalogEN = map[string]string{
 	"train.initNormal": "random, N(0, 1)",
 	"train.pin":        "Pin digit 0's θ at zero",
 	"train.pinWhy":     "Subtracting one vector from every θ_j changes no prediction; fixing θ_0 = 0 removes that redundancy, as L2 does.",
+	"train.deskew":     "Straighten slanted digits (deskew)",
+	"train.deskewWhy":  "Shear each image so that its main axis stands upright (by its second moments), for the training and test images and for the digit you draw: a linear model reads pixels where they are, and a slanted 7 puts its ink on other pixels than an upright one.",
 	"train.data":       "Data",
 	"data.title":       "%s training / %s test images",
 
@@ -127,14 +129,16 @@ var catalogEN = map[string]string{
 	"runs.sgd":          "Minibatch SGD: α = %s, B = %s, λ = %s",
 	"runs.gd":           "Full-batch gradient descent: α = %s, λ = %s",
 	"runs.newton":       "Newton's method: λ = %s",
+	"runs.deskewed":     "%s, deskewed",
 	"chart.empty":       "No training yet.",
 	"chart.summaryLoss": "Batch loss %s at step %d.",
 	"chart.summaryAcc":  " Test accuracy %s after epoch %d.",
 
-	"draw.title":        "Draw a digit",
-	"draw.pad":          "drawing area: draw one digit with the mouse, a finger or a pen",
-	"draw.previewLabel": "the 28 by 28 input the model sees",
-	"draw.preview":      "What the model sees: cropped, scaled to 20×20, centred by mass in 28×28.",
+	"draw.title":         "Draw a digit",
+	"draw.pad":           "drawing area: draw one digit with the mouse, a finger or a pen",
+	"draw.previewLabel":  "the 28 by 28 input the model sees",
+	"draw.preview":       "What the model sees: cropped, scaled to 20×20, centred by mass in 28×28.",
+	"draw.previewDeskew": "What the model sees: cropped, scaled to 20×20, centred by mass in 28×28, then straightened.",
 
 	"predict.draw":      "Draw a digit",
 	"predict.untrained": "Train the model first",

@@ -41,7 +41,7 @@ var catalogZH = map[string]string{
 	"link.noSuchData":  "本站没有这份数据",
 	"link.noSuchLang":  "本页只有 zh（中文）和 en（英文）两种语言",
 	"link.initValues":  "初值只能是 zeros 或 normal",
-	"link.pinValues":   "pin 只能是 0 或 1",
+	"link.bitValues":   "%s 只能是 0 或 1",
 
 	"status.loading":     "正在加载…",
 	"status.loadingData": "正在加载数据：%s",
@@ -75,6 +75,8 @@ var catalogZH = map[string]string{
 	"train.initNormal": "随机，N(0, 1)",
 	"train.pin":        "把数字 0 的 θ 固定为零",
 	"train.pinWhy":     "每个 θ_j 都减去同一个向量，预测结果不变（参数冗余）；把 θ_0 固定为 0 就消除了这种冗余，L2 正则化也能做到。",
+	"train.deskew":     "把倾斜的数字扶正（去倾斜）",
+	"train.deskewWhy":  "按二阶矩把每张图片错切，让数字的主轴竖直；训练图片、测试图片和你写的数字都这样处理。线性模型只看像素所在的位置，一个斜着写的 7 和正着写的 7 落在不同的像素上。",
 	"train.data":       "数据",
 	"data.title":       "训练集 %s 张 / 测试集 %s 张",
 
@@ -128,14 +130,16 @@ var catalogZH = map[string]string{
 	"runs.sgd":          "小批量随机梯度下降：α = %s，B = %s，λ = %s",
 	"runs.gd":           "全量梯度下降：α = %s，λ = %s",
 	"runs.newton":       "牛顿法：λ = %s",
+	"runs.deskewed":     "%s，已去倾斜",
 	"chart.empty":       "还没有开始训练。",
 	"chart.summaryLoss": "第 %[2]d 步的批量损失为 %[1]s。",
 	"chart.summaryAcc":  "第 %[2]d 轮后测试集准确率为 %[1]s。",
 
-	"draw.title":        "写一个数字",
-	"draw.pad":          "书写区：用鼠标、手指或触控笔写一个数字",
-	"draw.previewLabel": "模型看到的 28×28 输入",
-	"draw.preview":      "模型看到的样子：裁剪、缩放到 20×20，再按质心放进 28×28 的中央。",
+	"draw.title":         "写一个数字",
+	"draw.pad":           "书写区：用鼠标、手指或触控笔写一个数字",
+	"draw.previewLabel":  "模型看到的 28×28 输入",
+	"draw.preview":       "模型看到的样子：裁剪、缩放到 20×20，再按质心放进 28×28 的中央。",
+	"draw.previewDeskew": "模型看到的样子：裁剪、缩放到 20×20，按质心放进 28×28 的中央，再扶正。",
 
 	"predict.draw":      "写一个数字",
 	"predict.untrained": "请先训练模型",

@@ -24,6 +24,7 @@ type digitCanvas struct {
 
 	ILang    lang
 	IModel   *softmax.Model[float32]
+	IDeskew  bool // the model reads straightened digits
 	IVersion int
 
 	cls     *classifier
@@ -40,14 +41,30 @@ func newDigitCanvas() *digitCanvas { return &digitCanvas{} }
 
 func (d *digitCanvas) OnMount(ctx app.Context) {
 	d.cls = newClassifier()
+	d.cls.setDeskew(d.IDeskew)
 	d.pix = make([]byte, 4*padSize*padSize)
 	d.preview = make([]byte, 4*digit.Pixels)
 	ctx.Defer(func(app.Context) { d.showPreview() })
 }
 
-// OnUpdate re-classifies the drawing when new weights arrive.
+// OnUpdate re-classifies the drawing when new weights arrive, and
+// preprocesses it again first when the model reads digits another way
+// (straightened or not).
 func (d *digitCanvas) OnUpdate(ctx app.Context) {
-	if d.cls != nil && d.pred.Ink {
+	if d.cls == nil {
+		return
+	}
+	if d.cls.pre.Deskew != d.IDeskew {
+		d.cls.setDeskew(d.IDeskew)
+		if d.pred.Ink {
+			if p, err := d.cls.classify(d.pix, padSize, padSize, d.IModel); err == nil {
+				d.pred = p
+				ctx.Defer(func(app.Context) { d.showPreview() })
+			}
+			return
+		}
+	}
+	if d.pred.Ink {
 		d.pred = d.cls.predict(true, d.IModel)
 	}
 }
@@ -70,7 +87,7 @@ func (d *digitCanvas) Render() app.UI {
 			app.Div().Class("seen").Body(
 				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").
 					Aria("label", l.T("draw.previewLabel")),
-				app.P().Class("note").Text(l.T("draw.preview")),
+				app.P().Class("note").Text(l.T(map[bool]string{false: "draw.preview", true: "draw.previewDeskew"}[d.IDeskew])),
 			),
 			newPredictionBars().Prediction(l, d.pred),
 		),

@@ -26,6 +26,9 @@ type gallery struct {
 	ILang    lang
 	ISamples protocol.Samples
 	IModel   *softmax.Model[float32] // the model at the latest evaluation
+	IDeskew  bool                    // the model reads straightened digits
+
+	deskewed bool // sparse holds the straightened samples
 
 	preds  []int                      // -1 before there is a model
 	sparse *softmax.Examples[float32] // the samples as model input, built once
@@ -53,8 +56,8 @@ func (g *gallery) OnResize(ctx app.Context) {
 
 func (g *gallery) predict() {
 	n := len(g.ISamples.Labels)
-	if g.sparse == nil || g.sparse.Len() != n {
-		g.sparse = samplesAsExamples(g.ISamples)
+	if g.sparse == nil || g.sparse.Len() != n || g.deskewed != g.IDeskew {
+		g.sparse, g.deskewed = samplesAsExamples(g.ISamples, g.IDeskew), g.IDeskew
 		lay := layoutGallery(g.ISamples.Labels)
 		if lay.Rows != g.lay.Rows {
 			g.size.reset() // the canvas's height changes

@@ -19,19 +19,21 @@ type settings struct {
 const maxLink = 2048
 
 // linkOrder is the order encodeLink writes the settings in.
-var linkOrder = []string{"lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "data", "lang"}
+var linkOrder = []string{"lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "data", "lang"}
 
 // encodeLink returns s as the fragment of a link, without the "#":
 // lr=0.5&batch=100&…&data=default&lang=zh.
 func encodeLink(s settings) string {
 	f := s.Fields
-	pin := "0"
-	if f.Pin {
-		pin = "1"
+	bit := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
 	}
 	vals := map[string]string{
 		"lr": f.LR, "batch": f.Batch, "l2": f.L2, "epochs": f.Epochs, "seed": f.Seed,
-		"decay": f.Decay, "init": f.Init, "pin": pin, "data": s.Dataset, "lang": string(s.Lang),
+		"decay": f.Decay, "init": f.Init, "pin": bit(f.Pin), "deskew": bit(f.Deskew), "data": s.Dataset, "lang": string(s.Lang),
 	}
 	var b strings.Builder
 	for _, k := range linkOrder {
@@ -146,12 +148,17 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 			bad("init", v, text("link.initValues"))
 		}
 	}
-	if v, ok := get("pin"); ok {
-		switch v {
-		case "0", "1":
-			f.Pin = v == "1"
-		default:
-			bad("pin", v, text("link.pinValues"))
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{{"pin", &f.Pin}, {"deskew", &f.Deskew}} {
+		if v, ok := get(b.key); ok {
+			switch v {
+			case "0", "1":
+				*b.dst = v == "1"
+			default:
+				bad(b.key, v, text("link.bitValues", b.key))
+			}
 		}
 	}
 	return s, notes

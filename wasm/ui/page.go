@@ -386,10 +386,10 @@ func (p *page) Render() app.UI {
 			newTrainPanel().Lang(l).Init(p.link.Fields).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
 			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.chartRuns(), IRecords: s.Runs, ICurrent: s.Run,
 				IAxes: p.axes(), IVersion: s.ChartVersion},
-			&digitCanvas{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
+			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			newConfusionTable().Eval(l, s.ShownEval),
-			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel},
+			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),

@@ -14,6 +14,7 @@ type fields struct {
 	Decay                       string // α is multiplied by this after every epoch; "1": no decay
 	Init                        string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
 	Pin                         bool   // digit 0's weights stay at zero
+	Deskew                      bool   // train and read straightened digits (core/digit.Deskew)
 }
 
 // fieldErrors holds one reason per refused field; the zero msg means
@@ -34,7 +35,7 @@ func (e fieldErrors) ok() bool {
 
 // defaultFields are the values the page starts with.
 func defaultFields() fields {
-	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros"}
+	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
 }
 
 // preset is a named set of fields that shows one way of doing gradient
@@ -51,12 +52,13 @@ type preset struct {
 var presets = []preset{
 	{"minibatch", func(int) fields { return defaultFields() }},
 	{"sgd", func(int) fields {
-		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros"}
+		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
 	}},
 	{"full", func(m int) fields {
-		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros"}
+		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
 	}},
 	{"lecture", func(m int) fields {
+		// The notes trained on raw pixels, so their preset does too.
 		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal"}
 	}},
 }
@@ -92,6 +94,7 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	}
 	c.InitNormal = f.Init == "normal"
 	c.PinFirst = f.Pin
+	c.Deskew = f.Deskew
 	return c, e
 }
 

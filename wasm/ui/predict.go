@@ -28,6 +28,10 @@ func newClassifier() *classifier {
 	return &classifier{pre: digit.Preprocessor{Ink: digit.InkAlpha}}
 }
 
+// setDeskew makes the classifier straighten the digits it reads, as the
+// model it reads them for was trained (core/digit.Preprocessor.Deskew).
+func (c *classifier) setDeskew(on bool) { c.pre.Deskew = on }
+
 // classify preprocesses w×h RGBA pixels (ink in the alpha channel) the way
 // MNIST was made and predicts the digit with m, which may be nil before
 // training. The error is about the pixels (wrong size), never the model.
@@ -52,10 +56,15 @@ func (c *classifier) predict(ink bool, m *softmax.Model[float32]) prediction {
 
 // samplesAsExamples converts gallery samples (784 grey bytes each) to
 // sparse model input, once, so predicting them is only the dot products.
-func samplesAsExamples(s protocol.Samples) *softmax.Examples[float32] {
+// With deskew, the images are straightened first, as the worker
+// straightens the test set for a model trained on deskewed images.
+func samplesAsExamples(s protocol.Samples, deskew bool) *softmax.Examples[float32] {
 	set := dataset.NewSet(len(s.Labels), 150)
 	for i, y := range s.Labels {
 		set.Append(y, s.Pixels[dataset.Pixels*i:dataset.Pixels*(i+1)])
+	}
+	if deskew {
+		set = digit.DeskewSet(set)
 	}
 	return softmax.FromSet[float32](set)
 }

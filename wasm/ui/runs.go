@@ -55,6 +55,14 @@ func (r *runRecord) stepsPerEpoch() float64 {
 
 // label is the legend's text for the run: its method and settings.
 func (r *runRecord) label(l lang) string {
+	s := r.settingsLabel(l)
+	if r.Cfg.Deskew {
+		s = l.T("runs.deskewed", s)
+	}
+	return s
+}
+
+func (r *runRecord) settingsLabel(l lang) string {
 	c := r.Cfg
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	switch r.method() {
@@ -80,6 +88,16 @@ func (s *store) runFor(id int) *runRecord {
 		s.Runs = s.Runs[1:]
 	}
 	return r
+}
+
+// modelDeskew reports whether the model shown was trained on deskewed
+// images, so that drawn and gallery digits are straightened the same way
+// before it reads them.
+func (s *store) modelDeskew() bool {
+	if r := s.current(); r != nil {
+		return r.Cfg.Deskew
+	}
+	return false
 }
 
 // current returns the record of the current run, or nil.

@@ -92,6 +92,14 @@ func (p *trainPanel) Render() app.UI {
 				}),
 			app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
 		),
+		app.Div().Class("field check").Body(
+			app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
+				OnChange(func(ctx app.Context, e app.Event) {
+					p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
+					p.changed(ctx)
+				}),
+			app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
+		),
 		app.Div().Class("field").Body(
 			app.Label().For("dataset").Text(l.T("train.data")),
 			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
@@ -181,9 +189,16 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		if pr.Name != name {
 			continue
 		}
-		pin := p.f.Pin // a preset is a way of descending; pinning is a separate choice
+		pin, deskew := p.f.Pin, p.f.Deskew // a preset is a way of descending; pinning is a separate choice
 		p.f = pr.Fields(p.maxBatch())
 		p.f.Pin = pin
+		if pr.Name == "lecture" {
+			deskew = false // the notes' experiment, on the notes' raw pixels
+		}
+		p.f.Deskew = deskew
+		if in := app.Window().GetElementByID("deskew"); in.Truthy() {
+			in.Set("checked", deskew)
+		}
 		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "decay": p.f.Decay, "init": p.f.Init} {
 			if in := app.Window().GetElementByID(id); in.Truthy() {
 				in.Set("value", v)
