@@ -4,7 +4,7 @@
 //
 // The set of messages is closed: every message implements Msg. Commands
 // (page → worker) are verbs: Load, Train, Pause, Step, Reset, Evaluate,
-// Warm.
+// Warm, Pace.
 // Events (worker → page) are nouns: Loading, Loaded, Progress, Weights,
 // Evaluated, Samples, Failed.
 //
@@ -78,6 +78,12 @@ type (
 	}
 	// Evaluate asks for an Evaluated event on the test set now.
 	Evaluate struct{}
+	// Pace sets how fast training runs: StepsPerSecond steps a second at
+	// most, or full speed for 0. It changes no step, only when steps are
+	// taken, and applies to the current run at once.
+	Pace struct {
+		StepsPerSecond float64 `json:"stepsPerSecond"`
+	}
 	// Warm asks the worker to run its training code once on the loaded
 	// data, so that the browser optimises it before the person trains. The
 	// page sends it once it is ready, which keeps that work out of the
@@ -177,6 +183,7 @@ func (Step) isMsg()      {}
 func (Reset) isMsg()     {}
 func (Evaluate) isMsg()  {}
 func (Warm) isMsg()      {}
+func (Pace) isMsg()      {}
 func (Loading) isMsg()   {}
 func (Loaded) isMsg()    {}
 func (Progress) isMsg()  {}
@@ -194,6 +201,7 @@ var names = map[string]func() Msg{
 	"reset":     func() Msg { return &Reset{} },
 	"evaluate":  func() Msg { return &Evaluate{} },
 	"warm":      func() Msg { return &Warm{} },
+	"pace":      func() Msg { return &Pace{} },
 	"loading":   func() Msg { return &Loading{} },
 	"loaded":    func() Msg { return &Loaded{} },
 	"progress":  func() Msg { return &Progress{} },
@@ -220,6 +228,8 @@ func Name(m Msg) string {
 		return "evaluate"
 	case Warm, *Warm:
 		return "warm"
+	case Pace, *Pace:
+		return "pace"
 	case Loading, *Loading:
 		return "loading"
 	case Loaded, *Loaded:
@@ -338,6 +348,8 @@ func deref(m Msg) Msg {
 	case *Evaluate:
 		return *v
 	case *Warm:
+		return *v
+	case *Pace:
 		return *v
 	case *Loading:
 		return *v

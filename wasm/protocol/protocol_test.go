@@ -21,6 +21,7 @@ func allMessages() []Msg {
 		Reset{Config: Config{Seed: 9, InitNormal: true}},
 		Evaluate{},
 		Warm{},
+		Pace{StepsPerSecond: 20},
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,

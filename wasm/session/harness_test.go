@@ -58,6 +58,17 @@ func (e *fakeEnv) Now() time.Time {
 
 func (e *fakeEnv) Yield() { runtime.Gosched() }
 
+// After moves the fake clock on by d and fires at once.
+func (e *fakeEnv) After(d time.Duration) <-chan time.Time {
+	e.mu.Lock()
+	e.now = e.now.Add(d)
+	now := e.now
+	e.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	ch <- now
+	return ch
+}
+
 func (e *fakeEnv) SHA256(b []byte) ([32]byte, error) { return sha256.Sum256(b), nil }
 
 func (e *fakeEnv) Kernel() string { return "go" }

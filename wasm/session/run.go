@@ -116,6 +116,7 @@ func (s *session) newRun(c protocol.Config, tc train.Config) bool {
 func (s *session) train(c protocol.Config) {
 	if s.prepare(c) {
 		s.training = true
+		s.pace.restart(s.env.Now())
 	}
 }
 
@@ -174,11 +175,13 @@ func (s *session) slice() {
 	every := max(1, checkExamples/r.tr.Config().BatchSize)
 	start := s.env.Now()
 	deadline := start.Add(sliceTime)
+	due := s.pace.due(start) // steps a slowed run may take now; -1 at full speed
 	var st train.Stats
 	for n := 1; ; n++ {
 		st = r.tr.Step()
 		r.record(st)
-		if st.EpochEnd || st.Stop != train.Running {
+		s.pace.took()
+		if st.EpochEnd || st.Stop != train.Running || n == due {
 			break
 		}
 		if n%every == 0 && !s.env.Now().Before(deadline) {
@@ -190,7 +193,11 @@ func (s *session) slice() {
 	if st.Stop != train.Running {
 		s.training = false
 	}
-	s.report(st, now, false)
+	if due > 0 {
+		// Slowed, every step is shown: its point closes at once.
+		r.pts.flush()
+	}
+	s.report(st, now, s.pace.showEvery())
 }
 
 // record notes the stats of one step.

@@ -47,6 +47,10 @@ type Env interface {
 	// Kernel names the training kernel in use, for the page to show:
 	// "wasm-simd" or "go".
 	Kernel() string
+	// After returns a channel that delivers once d has passed (time.After
+	// in the browser; at once, with the clock moved on, in tests). A slowed
+	// run waits on it between steps, and on the commands at the same time.
+	After(d time.Duration) <-chan time.Time
 }
 
 // Pacing of the sliced loop and of the reports.
@@ -87,6 +91,7 @@ type session struct {
 	runs     int   // the last run id handed out
 	training bool  // the loop is taking steps
 	warmed   bool  // warmUp has run
+	pace     pacer // how fast the loop takes steps
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -98,6 +103,20 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 	s := &session{ctx: ctx, out: out, env: env}
 	for ctx.Err() == nil {
 		if s.training {
+			if wait := s.pace.wait(env.Now()); wait > 0 {
+				// A slowed run: wait for the next step, or for a command.
+				select {
+				case <-ctx.Done():
+					return
+				case m, ok := <-in:
+					if !ok {
+						return
+					}
+					s.safely(protocol.Name(m), func() { s.handle(m) })
+				case <-env.After(wait):
+				}
+				continue
+			}
 			s.safely("training", s.slice)
 			env.Yield()
 			if !s.drain(in) {
@@ -165,6 +184,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.evaluate()
 	case protocol.Warm:
 		s.warm()
+	case protocol.Pace:
+		s.setPace(m.StepsPerSecond)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -205,6 +226,7 @@ var failures = map[string]string{
 	"err.decode":   "pack %s: %s",
 	"err.empty":    "pack %s has no training images",
 	"err.config":   "%s",
+	"err.pace":     "pace %s steps per second: want 0 (full speed) to 10000",
 	"err.diverged": "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 

@@ -185,6 +185,7 @@ var catalogEN = map[string]string{
 	"err.decode":     "the %s data could not be read: %s",
 	"err.empty":      "the %s data have no training images",
 	"err.config":     "the worker refused the settings: %s",
+	"err.pace":       "the worker refused the pace of %s steps per second",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 
 	"hint.noData":   "wait for the data to load, or press Retry",

@@ -186,6 +186,7 @@ var catalogZH = map[string]string{
 	"err.decode":     "无法读取 %s 数据：%s",
 	"err.empty":      "%s 数据中没有训练图片",
 	"err.config":     "训练线程拒绝了这些设置：%s",
+	"err.pace":       "训练线程不接受每秒 %s 步的速度",
 	"err.diverged":   "损失在第 %s 步发散了（变成 NaN 或无穷大）；权重已恢复到第 %s 轮开始时的值",
 
 	"hint.noData":   "请等数据加载完，或者点“重试”",

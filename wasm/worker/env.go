@@ -39,6 +39,10 @@ func newEnv() *env {
 
 func (e *env) Now() time.Time { return time.Now() }
 
+// After is time.After: Go's timers in WebAssembly wait in setTimeout, so
+// the JS event loop runs meanwhile and delivers the page's commands.
+func (e *env) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
 // Yield posts a message to itself and waits for it: meanwhile every
 // goroutine is blocked, so the JS event loop runs and delivers the page's
 // queued messages.
