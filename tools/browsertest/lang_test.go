@@ -154,7 +154,7 @@ func TestChineseBrowserGetsChinese(t *testing.T) {
 // linkFields reads every setting a link carries from the page's controls.
 func linkFields(t *testing.T, ctx context.Context) map[string]string {
 	t.Helper()
-	got, err := eval[map[string]string](ctx, `Object.fromEntries(["lr", "batch", "l2", "epochs", "seed", "decay", "init", "lang"].map(id => [id, document.getElementById(id).value]).concat([["pin", document.getElementById("pin").checked ? "1" : "0"]]))`)
+	got, err := eval[map[string]string](ctx, `Object.fromEntries(["lr", "batch", "l2", "epochs", "seed", "decay", "init", "pace", "lang"].map(id => [id, document.getElementById(id).value]).concat(["pin", "deskew"].map(id => [id, document.getElementById(id).checked ? "1" : "0"])))`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,9 +167,9 @@ func linkFields(t *testing.T, ctx context.Context) map[string]string {
 func TestLinkRoundTrips(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	const frag = "lr=0.25&batch=50&l2=0.001&epochs=2&seed=7&decay=0.5&init=normal&pin=1&data=default&lang=en"
+	const frag = "lr=0.25&batch=50&l2=0.001&epochs=2&seed=7&decay=0.5&init=normal&pin=1&deskew=0&pace=10&data=default&lang=en"
 	ctx := openReady(t, strings.TrimSuffix(srv.URL, "/")+"/#"+frag)
-	want := map[string]string{"lr": "0.25", "batch": "50", "l2": "0.001", "epochs": "2", "seed": "7", "decay": "0.5", "init": "normal", "pin": "1", "lang": "en"}
+	want := map[string]string{"lr": "0.25", "batch": "50", "l2": "0.001", "epochs": "2", "seed": "7", "decay": "0.5", "init": "normal", "pin": "1", "deskew": "0", "pace": "10", "lang": "en"}
 	if got := linkFields(t, ctx); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the link filled %v, want %v", got, want)
 	}
@@ -242,6 +242,7 @@ func TestBadLinksFallBack(t *testing.T) {
 		{"a 100 kB parameter", "lr=" + strings.Repeat("9", 100<<10), "lr", "0.5", "102,403"},
 		{"markup in a value", "seed=" + url.QueryEscape(markup), "seed", "1", "seed"},
 		{"markup as a key", url.QueryEscape(markup) + "=1", "lr", "0.5", "img"},
+		{"an unknown pace", "pace=warp", "pace", "50", "pace"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -288,7 +289,7 @@ func TestBadLinksFallBack(t *testing.T) {
 func TestSameLinkSameWeights(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	link := strings.TrimSuffix(srv.URL, "/") + "/#lr=0.4&batch=64&l2=0.0002&epochs=2&seed=11&decay=0.9&init=normal&pin=0&lang=en"
+	link := strings.TrimSuffix(srv.URL, "/") + "/#lr=0.4&batch=64&l2=0.0002&epochs=2&seed=11&decay=0.9&init=normal&pin=0&deskew=1&pace=full&lang=en"
 	type result struct{ Checksum, Loss, Acc string }
 	var results []result
 	for range 2 {

@@ -242,8 +242,17 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 	if _, err := eval[bool](ctx, `window.longTasks = []; new PerformanceObserver(l => l.getEntries().forEach(e => longTasks.push(e.duration))).observe({type: "longtask"}); true`); err != nil {
 		t.Fatal(err)
 	}
+	// At full speed, 20 epochs; then slowed to the default pace, 3 s.
+	choose(t, ctx, "pace", "full")
 	setField(t, ctx, "epochs", "20")
 	trainDefault(t, ctx)
+	choose(t, ctx, "pace", "50")
+	setField(t, ctx, "epochs", "30")
+	click(t, ctx, "train")
+	waitState(t, ctx, 5*time.Second, "training")
+	time.Sleep(3 * time.Second)
+	click(t, ctx, "pause")
+	waitState(t, ctx, 5*time.Second, "paused")
 	tasks, err := eval[[]float64](ctx, `longTasks`)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +261,7 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 	for _, d := range tasks {
 		longest = math.Max(longest, d)
 	}
-	t.Logf("%d long tasks while training 20 epochs; longest %.0f ms", len(tasks), longest)
+	t.Logf("%d long tasks while training 20 epochs at full speed and 3 s slowed; longest %.0f ms", len(tasks), longest)
 	if len(tasks) > 0 {
 		t.Errorf("main-thread tasks over 50 ms while training: %v", tasks)
 	}

@@ -16,6 +16,7 @@ const (
 	actionCopyLink  = "softmax/copy-link"  // no value: copy the page's link
 	actionNoticeOK  = "softmax/notice-ok"  // no value: hide the link's notices
 	actionAxes      = "softmax/axes"       // chartAxes: what the chart's axes show
+	actionPace      = "softmax/pace"       // string: one of paceStops
 	actionToggleRun = "softmax/toggle-run" // int: a run's id, to hide or show
 	actionRemoveRun = "softmax/remove-run" // int: a run's id, to forget
 )

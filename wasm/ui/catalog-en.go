@@ -41,6 +41,7 @@ var catalogEN = map[string]string{
 	"link.noSuchLang":  "the page speaks zh and en",
 	"link.initValues":  "the start is zeros or normal",
 	"link.bitValues":   "%s is 0 or 1",
+	"link.paceValues":  "the pace is one of %s",
 
 	"status.loading":     "Loading…",
 	"status.loadingData": "Loading the data: %s",
@@ -77,6 +78,14 @@ var catalogEN = map[string]string{
 	"train.deskew":     "Straighten slanted digits (deskew)",
 	"train.deskewWhy":  "Shear each image so that its main axis stands upright (by its second moments), for the training and test images and for the digit you draw: a linear model reads pixels where they are, and a slanted 7 puts its ink on other pixels than an upright one.",
 	"train.data":       "Data",
+	"train.pace":       "Pace",
+	"train.paceWhy":    "Slows training to a pace a class can follow; every step is the same as at full speed. Can be changed during a run.",
+	"pace.full":        "full speed",
+	"pace.200":         "fast: 200 steps a second",
+	"pace.50":          "watch: 50 steps a second",
+	"pace.10":          "slow: 10 steps a second",
+	"pace.3":           "narrate: 3 steps a second",
+	"pace.1":           "one step a second",
 	"data.title":       "%s training / %s test images",
 
 	"preset.minibatch": "Minibatch SGD: B = 100",

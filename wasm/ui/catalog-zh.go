@@ -42,6 +42,7 @@ var catalogZH = map[string]string{
 	"link.noSuchLang":  "本页只有 zh（中文）和 en（英文）两种语言",
 	"link.initValues":  "初值只能是 zeros 或 normal",
 	"link.bitValues":   "%s 只能是 0 或 1",
+	"link.paceValues":  "速度只能是 %s 之一",
 
 	"status.loading":     "正在加载…",
 	"status.loadingData": "正在加载数据：%s",
@@ -78,6 +79,14 @@ var catalogZH = map[string]string{
 	"train.deskew":     "把倾斜的数字扶正（去倾斜）",
 	"train.deskewWhy":  "按二阶矩把每张图片错切，让数字的主轴竖直；训练图片、测试图片和你写的数字都这样处理。线性模型只看像素所在的位置，一个斜着写的 7 和正着写的 7 落在不同的像素上。",
 	"train.data":       "数据",
+	"train.pace":       "速度",
+	"train.paceWhy":    "把训练放慢到全班能跟上的速度；每一步和全速时完全一样。训练过程中也可以调整。",
+	"pace.full":        "全速",
+	"pace.200":         "快：每秒 200 步",
+	"pace.50":          "观看：每秒 50 步",
+	"pace.10":          "慢：每秒 10 步",
+	"pace.3":           "讲解：每秒 3 步",
+	"pace.1":           "每秒一步",
 	"data.title":       "训练集 %s 张 / 测试集 %s 张",
 
 	"preset.minibatch": "小批量梯度下降：B = 100",

@@ -19,7 +19,7 @@ type settings struct {
 const maxLink = 2048
 
 // linkOrder is the order encodeLink writes the settings in.
-var linkOrder = []string{"lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "data", "lang"}
+var linkOrder = []string{"lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "pace", "data", "lang"}
 
 // encodeLink returns s as the fragment of a link, without the "#":
 // lr=0.5&batch=100&…&data=default&lang=zh.
@@ -33,7 +33,7 @@ func encodeLink(s settings) string {
 	}
 	vals := map[string]string{
 		"lr": f.LR, "batch": f.Batch, "l2": f.L2, "epochs": f.Epochs, "seed": f.Seed,
-		"decay": f.Decay, "init": f.Init, "pin": bit(f.Pin), "deskew": bit(f.Deskew), "data": s.Dataset, "lang": string(s.Lang),
+		"decay": f.Decay, "init": f.Init, "pin": bit(f.Pin), "deskew": bit(f.Deskew), "pace": f.Pace, "data": s.Dataset, "lang": string(s.Lang),
 	}
 	var b strings.Builder
 	for _, k := range linkOrder {
@@ -146,6 +146,13 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 			f.Init = v
 		default:
 			bad("init", v, text("link.initValues"))
+		}
+	}
+	if v, ok := get("pace"); ok {
+		if _, known := paceRate(v); known {
+			f.Pace = v
+		} else {
+			bad("pace", v, text("link.paceValues", strings.Join(paceStops, ", ")))
 		}
 	}
 	for _, b := range []struct {

@@ -101,6 +101,12 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(actionLang, p.onLang)
 	ctx.Handle(actionCopyLink, p.onCopyLink)
 	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
+	ctx.Handle(actionPace, func(ctx app.Context, a app.Action) {
+		if v, ok := a.Value.(string); ok {
+			p.link.Fields.Pace = v
+			p.sendPace()
+		}
+	})
 	ctx.Handle(actionAxes, func(ctx app.Context, a app.Action) {
 		if ax, ok := a.Value.(chartAxes); ok {
 			p.st.Axes = ax
@@ -254,6 +260,7 @@ func (p *page) afterReady() {
 		p.worker.warmed = true
 		p.send(protocol.Warm{})
 	}
+	p.sendPace()
 	if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
 		f.Invoke()
 	}
@@ -508,4 +515,11 @@ func (p *page) axes() chartAxes {
 		}
 	}
 	return a
+}
+
+// sendPace tells the worker the pace the panel shows.
+func (p *page) sendPace() {
+	if rate, ok := paceRate(p.link.Fields.Pace); ok {
+		p.send(protocol.Pace{StepsPerSecond: rate})
+	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,30 @@ type fields struct {
 	Init                        string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
 	Pin                         bool   // digit 0's weights stay at zero
 	Deskew                      bool   // train and read straightened digits (core/digit.Deskew)
+	Pace                        string // one of paceStops: how fast training runs
+}
+
+// paceStops are the paces a teacher can choose, in steps per second, and
+// "full" for full speed (the benchmarks' pace). The default, 50 steps a
+// second, plays the default run (5 epochs of 100 steps) in 10 seconds: an
+// epoch every 2 s, slow enough to see the loss fall and the templates
+// form while the teacher talks, fast enough not to wait; 1 step a second
+// is for talking through single updates.
+var paceStops = []string{"full", "200", "50", "10", "3", "1"}
+
+const defaultPace = "50"
+
+// paceRate returns the steps per second of a pace stop (0 for full speed)
+// and whether it is one.
+func paceRate(s string) (float64, bool) {
+	if s == "full" {
+		return 0, true
+	}
+	if !slices.Contains(paceStops, s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
 }
 
 // fieldErrors holds one reason per refused field; the zero msg means
@@ -35,7 +60,7 @@ func (e fieldErrors) ok() bool {
 
 // defaultFields are the values the page starts with.
 func defaultFields() fields {
-	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
+	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: defaultPace}
 }
 
 // preset is a named set of fields that shows one way of doing gradient

@@ -109,6 +109,21 @@ func (p *trainPanel) Render() app.UI {
 				}),
 			),
 		),
+		app.Div().Class("field").Body(
+			app.Label().For("pace").Text(l.T("train.pace")),
+			app.Select().ID("pace").Title(l.T("train.paceWhy")).OnChange(func(ctx app.Context, e app.Event) {
+				v := ctx.JSSrc().Get("value").String()
+				if _, ok := paceRate(v); ok {
+					p.f.Pace = v
+					ctx.NewActionWithValue(actionPace, v)
+					p.changed(ctx)
+				}
+			}).Body(
+				app.Range(paceStops).Slice(func(i int) app.UI {
+					return app.Option().Value(paceStops[i]).Text(l.T("pace." + paceStops[i])).Selected(paceStops[i] == p.init.Pace)
+				}),
+			),
+		),
 		app.Div().Class("buttons").Body(
 			app.Button().ID("train").Class("primary").Text(l.T("button.train")).Disabled(busy || noData).OnClick(p.onTrain),
 			app.Button().ID("pause").Text(l.T("button.pause")).Disabled(!busy).OnClick(p.onPause),
@@ -189,9 +204,9 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		if pr.Name != name {
 			continue
 		}
-		pin, deskew := p.f.Pin, p.f.Deskew // a preset is a way of descending; pinning is a separate choice
+		pin, deskew, pace := p.f.Pin, p.f.Deskew, p.f.Pace // a preset is a way of descending; these are separate choices
 		p.f = pr.Fields(p.maxBatch())
-		p.f.Pin = pin
+		p.f.Pin, p.f.Pace = pin, pace
 		if pr.Name == "lecture" {
 			deskew = false // the notes' experiment, on the notes' raw pixels
 		}
