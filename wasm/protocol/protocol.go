@@ -44,7 +44,10 @@ type Config struct {
 	InitNormal   bool    `json:"initNormal,omitempty"`
 	Decay        float64 `json:"decay,omitempty"`
 	DecayEvery   int     `json:"decayEvery,omitempty"`
-	Method       string  `json:"method,omitempty"` // "sgd" (also B = m), or "newton"; "" is sgd
+	Method       string  `json:"method,omitempty"`      // "sgd" (or ""), "gd", "newton"
+	NewtonIters  int     `json:"newtonIters,omitempty"` // Newton: outer iterations at most; 0: 100
+	GradTol      float64 `json:"gradTol,omitempty"`     // Newton: stop when ‖∇J‖ ≤ this; 0: 1e-5
+	CGSteps      int     `json:"cgSteps,omitempty"`     // Newton: CG steps per iteration at most; 0: 250
 	Deskew       bool    `json:"deskew,omitempty"`
 }
 

@@ -74,6 +74,7 @@ func TestCatalogs(t *testing.T) {
 			case strings.HasPrefix(k, "preset.") && slices.ContainsFunc(presets, func(p preset) bool { return "preset."+p.Name == k }):
 			case strings.HasPrefix(k, "lang.") && slices.Contains(langs, lang(strings.TrimPrefix(k, "lang."))):
 			case strings.HasPrefix(k, "pace.") && slices.Contains(paceStops, strings.TrimPrefix(k, "pace.")):
+			case strings.HasPrefix(k, "method.") && slices.Contains(methods, strings.TrimPrefix(k, "method.")):
 			case strings.HasPrefix(k, "chart.x.") && slices.Contains([]string{axisSteps, axisPasses, axisSeconds}, strings.TrimPrefix(k, "chart.x.")):
 			default:
 				t.Errorf("%q is in the catalogs but no code uses it", k)

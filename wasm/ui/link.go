@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ type settings struct {
 const maxLink = 2048
 
 // linkOrder is the order encodeLink writes the settings in.
-var linkOrder = []string{"lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "pace", "data", "lang"}
+var linkOrder = []string{"method", "lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "iters", "gtol", "cg", "pace", "data", "lang"}
 
 // encodeLink returns s as the fragment of a link, without the "#":
 // lr=0.5&batch=100&…&data=default&lang=zh.
@@ -33,7 +34,8 @@ func encodeLink(s settings) string {
 	}
 	vals := map[string]string{
 		"lr": f.LR, "batch": f.Batch, "l2": f.L2, "epochs": f.Epochs, "seed": f.Seed,
-		"decay": f.Decay, "init": f.Init, "pin": bit(f.Pin), "deskew": bit(f.Deskew), "pace": f.Pace, "data": s.Dataset, "lang": string(s.Lang),
+		"decay": f.Decay, "init": f.Init, "pin": bit(f.Pin), "deskew": bit(f.Deskew), "pace": f.Pace, "data": s.Dataset,
+		"method": f.Method, "iters": f.NewtonIters, "gtol": f.GradTol, "cg": f.CGSteps, "lang": string(s.Lang),
 	}
 	var b strings.Builder
 	for _, k := range linkOrder {
@@ -120,12 +122,18 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 	}{
 		{"lr", &f.LR, def.LR}, {"batch", &f.Batch, def.Batch}, {"l2", &f.L2, def.L2},
 		{"epochs", &f.Epochs, def.Epochs}, {"seed", &f.Seed, def.Seed}, {"decay", &f.Decay, def.Decay},
+		{"iters", &f.NewtonIters, def.NewtonIters}, {"gtol", &f.GradTol, def.GradTol}, {"cg", &f.CGSteps, def.CGSteps},
 	} {
 		if v, ok := get(fld.key); ok {
 			*fld.dst = v
 		}
 	}
-	_, errs := parseConfig(*f, m)
+	// Every field is checked, whichever method the link names: each
+	// method's fields with that method's rules.
+	descent, newton := *f, *f
+	descent.Method, newton.Method = "sgd", "newton"
+	_, errs := parseConfig(descent, m)
+	_, nerrs := parseConfig(newton, m)
 	for _, e := range []struct {
 		key string
 		dst *string
@@ -134,6 +142,7 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 	}{
 		{"lr", &f.LR, def.LR, errs.LR}, {"batch", &f.Batch, def.Batch, errs.Batch}, {"l2", &f.L2, def.L2, errs.L2},
 		{"epochs", &f.Epochs, def.Epochs, errs.Epochs}, {"seed", &f.Seed, def.Seed, errs.Seed}, {"decay", &f.Decay, def.Decay, errs.Decay},
+		{"iters", &f.NewtonIters, def.NewtonIters, nerrs.NewtonIters}, {"gtol", &f.GradTol, def.GradTol, nerrs.GradTol}, {"cg", &f.CGSteps, def.CGSteps, nerrs.CGSteps},
 	} {
 		if !e.why.isZero() {
 			bad(e.key, *e.dst, e.why)
@@ -146,6 +155,13 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 			f.Init = v
 		default:
 			bad("init", v, text("link.initValues"))
+		}
+	}
+	if v, ok := get("method"); ok {
+		if slices.Contains(methods, v) {
+			f.Method = v
+		} else {
+			bad("method", v, text("link.methodValues", strings.Join(methods, ", ")))
 		}
 	}
 	if v, ok := get("pace"); ok {

@@ -11,13 +11,20 @@ import (
 
 // fields are the training controls as the person typed or chose them.
 type fields struct {
-	LR, Batch, L2, Epochs, Seed string
-	Decay                       string // α is multiplied by this after every epoch; "1": no decay
-	Init                        string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
-	Pin                         bool   // digit 0's weights stay at zero
-	Deskew                      bool   // train and read straightened digits (core/digit.Deskew)
-	Pace                        string // one of paceStops: how fast training runs
+	LR, Batch, L2, Epochs, Seed   string
+	Decay                         string // α is multiplied by this after every epoch; "1": no decay
+	Init                          string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
+	Pin                           bool   // digit 0's weights stay at zero
+	Deskew                        bool   // train and read straightened digits (core/digit.Deskew)
+	Pace                          string // one of paceStops: how fast training runs
+	Method                        string // "sgd", "gd" or "newton": see methods
+	NewtonIters, GradTol, CGSteps string // Newton's budget, ‖∇J‖ tolerance and CG cap
 }
+
+// methods are the three ways of descending the notes teach: minibatch
+// SGD (B = 1 … m), full-batch gradient descent (every step sees the whole
+// set), and Newton's method.
+var methods = []string{"sgd", "gd", "newton"}
 
 // paceStops are the paces a teacher can choose, in steps per second, and
 // "full" for full speed (the benchmarks' pace). The default, 50 steps a
@@ -46,11 +53,12 @@ func paceRate(s string) (float64, bool) {
 // accepted.
 type fieldErrors struct {
 	LR, Batch, L2, Epochs, Seed, Decay msg
+	NewtonIters, GradTol, CGSteps      msg
 }
 
 // ok reports whether every field was accepted.
 func (e fieldErrors) ok() bool {
-	for _, m := range []msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay} {
+	for _, m := range []msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay, e.NewtonIters, e.GradTol, e.CGSteps} {
 		if !m.isZero() {
 			return false
 		}
@@ -60,7 +68,15 @@ func (e fieldErrors) ok() bool {
 
 // defaultFields are the values the page starts with.
 func defaultFields() fields {
-	return fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: defaultPace}
+	return withNewton(fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: defaultPace, Method: "sgd"})
+}
+
+// withNewton fills Newton's fields with their defaults: at most 20
+// iterations (it needs about 10 on MNIST), until ‖∇J‖ ≤ 10⁻⁵, at most 250
+// conjugate-gradient steps for each.
+func withNewton(f fields) fields {
+	f.NewtonIters, f.GradTol, f.CGSteps = "20", "1e-5", "250"
+	return f
 }
 
 // preset is a named set of fields that shows one way of doing gradient
@@ -77,14 +93,21 @@ type preset struct {
 var presets = []preset{
 	{"minibatch", func(int) fields { return defaultFields() }},
 	{"sgd", func(int) fields {
-		return fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
+		return withNewton(fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "sgd"})
 	}},
 	{"full", func(m int) fields {
-		return fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros", Deskew: true}
+		return withNewton(fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "gd"})
+	}},
+	{"newton", func(m int) fields {
+		// Newton's method needs λ > 0 (or a pinned class): without it H is
+		// singular, as the notes warn.
+		f := defaultFields()
+		f.Method = "newton"
+		return f
 	}},
 	{"lecture", func(m int) fields {
 		// The notes trained on raw pixels, so their preset does too.
-		return fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal"}
+		return withNewton(fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal", Method: "gd"})
 	}},
 }
 
@@ -120,6 +143,21 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	c.InitNormal = f.Init == "normal"
 	c.PinFirst = f.Pin
 	c.Deskew = f.Deskew
+	c.Method = f.Method
+	switch f.Method {
+	case "gd":
+		// Every step sees the whole set, whatever B says.
+		c.BatchSize, e.Batch = m, msg{}
+	case "newton":
+		// Newton's method has no α, B, epochs, decay or start of its own:
+		// only its budget, tolerance and CG cap count.
+		e.LR, e.Batch, e.Epochs, e.Decay = msg{}, msg{}, msg{}, msg{}
+		n, e.NewtonIters = parseInt(f.NewtonIters, "name.newtonIters", 1, 200)
+		c.NewtonIters = int(n)
+		c.GradTol, e.GradTol = parseFloat(f.GradTol, "name.gradTol", 0, false, 1)
+		n, e.CGSteps = parseInt(f.CGSteps, "name.cgSteps", 1, 2000)
+		c.CGSteps = int(n)
+	}
 	return c, e
 }
 

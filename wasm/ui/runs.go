@@ -34,8 +34,8 @@ type runRecord struct {
 // "sgd" (minibatches, B = 1 included).
 func (r *runRecord) method() string {
 	switch {
-	case r.Cfg.Method == "newton":
-		return "newton"
+	case r.Cfg.Method == "newton" || r.Cfg.Method == "gd":
+		return r.Cfg.Method
 	case r.Cfg.BatchSize >= r.TrainN && r.TrainN > 0:
 		return "gd"
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
 
@@ -58,7 +60,7 @@ func (p *trainPanel) Render() app.UI {
 	l := p.ILang
 	busy := p.IStatus == stateTraining
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
-	return app.Section().Class("panel controls").Aria("label", l.T("train.region")).Body(
+	return app.Section().Class("panel controls").Attr("data-method", p.f.Method).Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
 		app.Div().Class("field").Body(
 			app.Label().For("preset").Text(l.T("train.preset")),
@@ -68,13 +70,30 @@ func (p *trainPanel) Render() app.UI {
 				}),
 			),
 		),
-		p.field("lr", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
-		p.field("batch", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
-		p.field("l2", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
-		p.field("epochs", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
-		p.field("seed", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
-		p.field("decay", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
 		app.Div().Class("field").Body(
+			app.Label().For("method").Text(l.T("train.method")),
+			app.Select().ID("method").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
+				if v := ctx.JSSrc().Get("value").String(); slices.Contains(methods, v) {
+					p.f.Method = v
+					_, p.err = parseConfig(p.f, p.maxBatch())
+					p.changed(ctx)
+				}
+			}).Body(
+				app.Range(methods).Slice(func(i int) app.UI {
+					return app.Option().Value(methods[i]).Text(l.T("method." + methods[i])).Selected(methods[i] == p.init.Method)
+				}),
+			),
+		),
+		p.field("lr", "descent", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+		p.field("batch", "sgd", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+		p.field("l2", "", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+		p.field("epochs", "descent", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+		p.field("newton-iters", "newton", l.T("train.newtonIters"), p.init.NewtonIters, p.err.NewtonIters, "numeric", func(v string) { p.f.NewtonIters = v }),
+		p.field("grad-tol", "newton", l.T("train.gradTol"), p.init.GradTol, p.err.GradTol, "decimal", func(v string) { p.f.GradTol = v }),
+		p.field("cg-steps", "newton", l.T("train.cgSteps"), p.init.CGSteps, p.err.CGSteps, "numeric", func(v string) { p.f.CGSteps = v }),
+		p.field("seed", "descent", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+		p.field("decay", "descent", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
+		app.Div().Class("field only-descent").Body(
 			app.Label().For("init").Text(l.T("train.init")),
 			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
 				p.f.Init = ctx.JSSrc().Get("value").String()
@@ -145,8 +164,15 @@ func (p *trainPanel) changed(ctx app.Context) {
 // value is rendered once and then left to the person: go-app renders on the
 // next frame, and writing the typed text back then would undo keystrokes
 // typed in between (on a slow machine, "1000" could become "100").
-func (p *trainPanel) field(id, label, value string, reason msg, mode string, set func(string)) app.UI {
-	return app.Div().Class("field").Body(
+// only names the methods the field is for (see app.css): "descent" for
+// SGD and gradient descent, "sgd" for minibatches only, "newton", or ""
+// for all.
+func (p *trainPanel) field(id, only, label, value string, reason msg, mode string, set func(string)) app.UI {
+	cls := "field"
+	if only != "" {
+		cls += " only-" + only
+	}
+	return app.Div().Class(cls).Body(
 		app.Label().For(id).Text(label),
 		app.Input().ID(id).Type("text").Attr("inputmode", mode).Attr("autocomplete", "off").Value(value).
 			Aria("invalid", !reason.isZero()).Aria("describedby", id+"-error").
@@ -207,6 +233,9 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		pin, deskew, pace := p.f.Pin, p.f.Deskew, p.f.Pace // a preset is a way of descending; these are separate choices
 		p.f = pr.Fields(p.maxBatch())
 		p.f.Pin, p.f.Pace = pin, pace
+		if in := app.Window().GetElementByID("method"); in.Truthy() {
+			in.Set("value", p.f.Method)
+		}
 		if pr.Name == "lecture" {
 			deskew = false // the notes' experiment, on the notes' raw pixels
 		}
@@ -214,7 +243,8 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		if in := app.Window().GetElementByID("deskew"); in.Truthy() {
 			in.Set("checked", deskew)
 		}
-		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "decay": p.f.Decay, "init": p.f.Init} {
+		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "decay": p.f.Decay, "init": p.f.Init,
+			"newton-iters": p.f.NewtonIters, "grad-tol": p.f.GradTol, "cg-steps": p.f.CGSteps} {
 			if in := app.Window().GetElementByID(id); in.Truthy() {
 				in.Set("value", v)
 			}

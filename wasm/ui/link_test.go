@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLinkRoundTrips(t *testing.T) {
+	s := settings{Fields: defaultFields(), Dataset: "default", Lang: langZH}
+	s.Fields.LR, s.Fields.Batch, s.Fields.Pin, s.Fields.Deskew, s.Fields.Pace = "0.25", "64", true, false, "3"
+	s.Fields.Method, s.Fields.GradTol = "newton", "1e-6"
+	frag := encodeLink(s)
+	got, notes := parseLink("#"+frag, map[string]int{"default": 10000})
+	if len(notes) != 0 || got != s {
+		t.Errorf("%s read back as %+v with notices %v, want %+v", frag, got, notes, s)
+	}
+	if !strings.HasPrefix(frag, "method=newton&lr=0.25&batch=64&") || !strings.Contains(frag, "&lang=zh") {
+		t.Errorf("link %q", frag)
+	}
+}
+
+func TestBadLinksFallBackWithANotice(t *testing.T) {
+	packs := map[string]int{"default": 10000}
+	def := defaultFields()
+	tests := []struct {
+		name, frag string
+		check      func(settings) bool
+		names      string
+	}{
+		{"a word as α", "lr=abc", func(s settings) bool { return s.Fields.LR == def.LR }, "lr"},
+		{"a negative α", "lr=-1", func(s settings) bool { return s.Fields.LR == def.LR }, "lr"},
+		{"NaN as λ", "l2=NaN", func(s settings) bool { return s.Fields.L2 == def.L2 }, "l2"},
+		{"B above the set", "batch=10001", func(s settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
+		{"a huge B", "batch=1e99", func(s settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
+		{"a negative seed", "seed=-3", func(s settings) bool { return s.Fields.Seed == def.Seed }, "seed"},
+		{"an unknown dataset", "data=imagenet", func(s settings) bool { return s.Dataset == "default" }, "data"},
+		{"an unknown language", "lang=xx", func(s settings) bool { return s.Lang == "" }, "lang"},
+		{"an unknown method", "method=adam", func(s settings) bool { return s.Fields.Method == "sgd" }, "method"},
+		{"a zero tolerance", "gtol=0", func(s settings) bool { return s.Fields.GradTol == def.GradTol }, "gtol"},
+		{"an unknown pace", "pace=warp", func(s settings) bool { return s.Fields.Pace == defaultPace }, "pace"},
+		{"pin as a word", "pin=yes", func(s settings) bool { return !s.Fields.Pin }, "pin"},
+		{"an unknown setting", "colour=red&lr=0.3", func(s settings) bool { return s.Fields.LR == "0.3" }, "colour"},
+		{"a 100 kB link", "lr=" + strings.Repeat("9", 100<<10), func(s settings) bool { return s.Fields == def }, "102,403"},
+		{"markup", "seed=%3Cimg%20src%3Dx%3E", func(s settings) bool { return s.Fields.Seed == def.Seed }, "<img src=x>"},
+		{"a broken escape", "lr=%zz", func(s settings) bool { return s.Fields == def }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, notes := parseLink(tt.frag, packs)
+			if !tt.check(s) {
+				t.Errorf("settings %+v", s)
+			}
+			if len(notes) == 0 {
+				t.Fatal("no notice")
+			}
+			all := ""
+			for _, n := range notes {
+				all += langEN.M(n) + "\n"
+				if zh := langZH.M(n); zh == "" || strings.Contains(zh, "%!") {
+					t.Errorf("the Chinese notice is %q", zh)
+				}
+			}
+			if !strings.Contains(all, tt.names) || len(all) > 400 {
+				t.Errorf("notices %q do not name %q", all, tt.names)
+			}
+		})
+	}
+}
