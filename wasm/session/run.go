@@ -45,6 +45,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 		DecayEvery:   c.DecayEvery,
 		Seed:         c.Seed,
 		InitStd:      1,
+		ExtraRate:    c.ExtraRate,
 	}
 	if c.InitNormal {
 		tc.Init = train.Normal
@@ -57,7 +58,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 
 // shape is c without the options that a running run can change.
 func shape(c protocol.Config) protocol.Config {
-	c.LearningRate, c.L2 = 0, 0
+	c.LearningRate, c.L2, c.ExtraRate = 0, 0, 0
 	return c
 }
 
@@ -91,6 +92,12 @@ func (s *session) prepare(c protocol.Config) bool {
 			return false
 		}
 	}
+	if c.ExtraRate != r.cfg.ExtraRate {
+		if err := r.tr.SetExtraRate(c.ExtraRate); err != nil {
+			s.fail(err.Error(), hintConfig)
+			return false
+		}
+	}
 	r.cfg = c
 	return true
 }
@@ -98,6 +105,9 @@ func (s *session) prepare(c protocol.Config) bool {
 // newRun replaces the run with a fresh one for c (tc is its mapping).
 func (s *session) newRun(c protocol.Config, tc train.Config) bool {
 	tr, err := train.New(s.data.train, s.data.d, tc)
+	if err == nil {
+		err = tr.SetExtra(s.mine)
+	}
 	if err != nil {
 		s.fail(err.Error(), hintConfig)
 		return false

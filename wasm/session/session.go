@@ -1,5 +1,6 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, UseModel,
+// MyDigits) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
 // to another channel.
@@ -22,6 +23,7 @@ import (
 	"runtime"
 	"time"
 
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 )
 
@@ -80,11 +82,12 @@ type session struct {
 	ctx      context.Context
 	out      chan<- protocol.Msg
 	env      Env
-	data     *data // nil until a pack is loaded
-	run      *run  // nil until a run is created
-	runs     int   // the last run id handed out
-	training bool  // the loop is taking steps
-	warmed   bool  // warmUp has run
+	data     *data                      // nil until a pack is loaded
+	mine     *softmax.Examples[float32] // my digits (MyDigits), nil if none
+	run      *run                       // nil until a run is created
+	runs     int                        // the last run id handed out
+	training bool                       // the loop is taking steps
+	warmed   bool                       // warmUp has run
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -163,6 +166,10 @@ func (s *session) handle(m protocol.Msg) {
 		s.evaluate()
 	case protocol.Warm:
 		s.warm()
+	case protocol.UseModel:
+		s.useModel(m)
+	case protocol.MyDigits:
+		s.myDigits(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
