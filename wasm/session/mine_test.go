@@ -80,6 +80,12 @@ func TestUseModelRefusals(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a refused model changes nothing", func(t *testing.T) {
+		h.send(protocol.Evaluate{})
+		if _, e := untilType[protocol.Evaluated](h); e.Run != 0 {
+			t.Errorf("after the refusals, Evaluated is of run %d, want 0 (no run)", e.Run)
+		}
+	})
 	t.Run("a model before any data is refused", func(t *testing.T) {
 		h := start(t, newEnv(0))
 		h.send(protocol.UseModel{D: 784})
