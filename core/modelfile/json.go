@@ -104,7 +104,7 @@ func DecodeJSON(b []byte, features int) (*File, error) {
 			return nil, errorf(ErrVersion, "no version: a %q file needs one (this code reads 1 and 2)", FormatName)
 		}
 		if *h.Version != Version {
-			return nil, errorf(ErrVersion, "version %d, this code reads 1 and 2: save the model again with this page or tools/train", *h.Version)
+			return nil, errorf(ErrVersion, "version %d, this code reads 1 and 2: a newer page or tools/train wrote it; update this one (reload the page, git pull)", *h.Version)
 		}
 		f.Version = Version
 		if h.Training != nil {
