@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,6 +48,32 @@ func TestDigitsRoundTrip(t *testing.T) {
 	}
 	if again, err := NewDigits(l2, p2); err != nil || again.NNZ() != s.NNZ() {
 		t.Errorf("NewDigits(DigitsPixels): %v", err)
+	}
+}
+
+// TestSavedDigitsStillLoad reads a my-digits file saved by this version:
+// people keep these files (and the page its storage), so a change of the
+// dataset pack's format must go on reading them. It compares contents,
+// not bytes, so a new encoder may write them differently.
+func TestSavedDigitsStillLoad(t *testing.T) {
+	path := filepath.Join("testdata", "three"+DigitsExt)
+	if *update {
+		if err := os.WriteFile(path, encodeDigits(t, threeDigits()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeDigits(b)
+	if err != nil {
+		t.Fatalf("%s no longer loads: %v", path, err)
+	}
+	l1, p1 := DigitsPixels(got)
+	l2, p2 := DigitsPixels(threeDigits())
+	if !bytes.Equal(l1, l2) || !bytes.Equal(p1, p2) {
+		t.Errorf("%s loads with other digits", path)
 	}
 }
 
