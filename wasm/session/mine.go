@@ -3,7 +3,7 @@ package session
 import (
 	"fmt"
 
-	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 )
@@ -54,11 +54,21 @@ func (s *session) useModel(u protocol.UseModel) {
 // myDigits handles MyDigits: the digits replace those kept before, for
 // the current run (at its Config.ExtraRate) and later ones. No digits
 // forget them. Bad digits are refused with Failed and change nothing.
+// (It checks them itself rather than with core/modelfile, whose zip and
+// JSON code the worker does not need: 64 kB more of worker.wasm gzipped.)
 func (s *session) myDigits(d protocol.MyDigits) {
-	set, err := modelfile.NewDigits(d.Labels, d.Pixels)
-	if err != nil {
-		s.fail(err.Error(), hintMyDigits)
+	if len(d.Pixels) != len(d.Labels)*dataset.Pixels || len(d.Labels) > protocol.MaxMyDigits {
+		s.fail(fmt.Sprintf("%d bytes of pixels for %d digits, want %d (784 per digit, at most %d digits)",
+			len(d.Pixels), len(d.Labels), len(d.Labels)*dataset.Pixels, protocol.MaxMyDigits), hintMyDigits)
 		return
+	}
+	set := dataset.NewSet(len(d.Labels), 150)
+	for i, y := range d.Labels {
+		if y >= dataset.Classes {
+			s.fail(fmt.Sprintf("digit %d has label %d, want 0..9", i, y), hintMyDigits)
+			return
+		}
+		set.Append(y, d.Pixels[i*dataset.Pixels:(i+1)*dataset.Pixels])
 	}
 	var x *softmax.Examples[float32]
 	if set.Len() > 0 {
