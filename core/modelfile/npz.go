@@ -1,12 +1,9 @@
 package modelfile
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"strconv"
@@ -31,34 +28,12 @@ func EncodeNPZ(w io.Writer, m *softmax.Model[float32]) error {
 	if err := check(m); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(4*len(m.W) + 4*len(m.B) + 512)
-	z := zip.NewWriter(&buf)
-	for _, a := range []struct {
-		name  string
-		shape string
-		data  []float32
-	}{
-		{"W.npy", fmt.Sprintf("(%d, %d)", m.D, softmax.K), m.W},
-		{"b.npy", fmt.Sprintf("(%d,)", softmax.K), m.B},
-	} {
-		npy := appendNPY(nil, a.shape, a.data)
-		// Stored with the sizes and checksum in the header, so the
-		// archive has no data descriptors: the simplest zip to read.
-		fh := &zip.FileHeader{Name: a.name, Method: zip.Store,
-			CRC32: crc32.ChecksumIEEE(npy), CompressedSize64: uint64(len(npy)), UncompressedSize64: uint64(len(npy))}
-		fw, err := z.CreateRaw(fh)
-		if err != nil {
-			return fmt.Errorf("modelfile: npz: %w", err)
-		}
-		if _, err := fw.Write(npy); err != nil {
-			return fmt.Errorf("modelfile: npz: %w", err)
-		}
-	}
-	if err := z.Close(); err != nil {
-		return fmt.Errorf("modelfile: npz: %w", err)
-	}
-	_, err := w.Write(buf.Bytes())
+	// Stored with the sizes and checksum in the local header, so the
+	// archive has no data descriptors: the simplest zip to read.
+	z := zipWriter{buf: make([]byte, 0, 4*len(m.W)+4*len(m.B)+512)}
+	z.add("W.npy", appendNPY(nil, fmt.Sprintf("(%d, %d)", m.D, softmax.K), m.W))
+	z.add("b.npy", appendNPY(nil, fmt.Sprintf("(%d,)", softmax.K), m.B))
+	_, err := w.Write(z.close())
 	return err
 }
 
@@ -96,17 +71,17 @@ func DecodeNPZ(b []byte, features int) (*softmax.Model[float32], error) {
 	if !isZip(b) {
 		return nil, errorf(ErrFormat, "not a .npz (zip) archive: it starts with %q", b[:min(len(b), 8)])
 	}
-	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	entries, err := readZip(b)
 	if err != nil {
-		return nil, zipError(err)
+		return nil, err
 	}
-	files := map[string]*zip.File{}
-	for _, f := range z.File {
-		if f.Name == "W.npy" || f.Name == "b.npy" {
-			if files[f.Name] != nil {
-				return nil, errorf(ErrFormat, "the archive holds %s twice", f.Name)
+	files := map[string]*zipEntry{}
+	for i, e := range entries {
+		if e.name == "W.npy" || e.name == "b.npy" {
+			if files[e.name] != nil {
+				return nil, errorf(ErrFormat, "the archive holds %s twice", e.name)
 			}
-			files[f.Name] = f
+			files[e.name] = &entries[i]
 		}
 	}
 	for _, name := range []string{"W.npy", "b.npy"} {
@@ -114,7 +89,7 @@ func DecodeNPZ(b []byte, features int) (*softmax.Model[float32], error) {
 			return nil, errorf(ErrFormat, "the archive has no %s: save it with np.savez(f, W=W, b=b), W of shape (784, 10)", name)
 		}
 	}
-	W, err := readArray(files["W.npy"], "W")
+	W, err := readArray(b, files["W.npy"], "W")
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +102,7 @@ func DecodeNPZ(b []byte, features int) (*softmax.Model[float32], error) {
 	if err := wantShape(W.shape[0], features, "W"); err != nil {
 		return nil, err
 	}
-	B, err := readArray(files["b.npy"], "b")
+	B, err := readArray(b, files["b.npy"], "b")
 	if err != nil {
 		return nil, err
 	}
@@ -142,20 +117,6 @@ func DecodeNPZ(b []byte, features int) (*softmax.Model[float32], error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// zipError maps an archive/zip error to a sentinel. A zip whose end
-// record is missing is most likely cut short.
-func zipError(err error) error {
-	switch {
-	case errors.Is(err, zip.ErrFormat), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return truncated("the zip archive is incomplete or corrupt (%v)", err)
-	case errors.Is(err, zip.ErrAlgorithm):
-		return errorf(ErrFormat, "the zip archive uses a compression other than stored or deflate: save it with np.savez")
-	case errors.Is(err, zip.ErrChecksum):
-		return errorf(ErrFormat, "an array in the archive fails its checksum: the file is corrupt")
-	}
-	return errorf(ErrFormat, "not a usable zip archive (%v)", err)
 }
 
 // npyArray is a parsed .npy array: its shape, element size (4 or 8) and
@@ -204,29 +165,14 @@ func (a *npyArray) floats(dst []float32) error {
 // MaxFeatures×K float64 values.
 const maxEntry = 10 + maxNPYHeader + MaxFeatures*softmax.K*8
 
-// readArray reads and parses one .npy entry of the archive, checking its
-// declared size before reading it.
-func readArray(f *zip.File, name string) (*npyArray, error) {
-	if f.UncompressedSize64 > maxEntry {
-		return nil, errorf(ErrTooLarge, "%s is %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, maxEntry)
-	}
-	rc, err := f.Open()
+// readArray reads and parses one .npy entry of the archive b, checking
+// its declared size before reading it.
+func readArray(b []byte, e *zipEntry, name string) (*npyArray, error) {
+	data, err := e.open(b, maxEntry)
 	if err != nil {
-		return nil, zipError(err)
+		return nil, err
 	}
-	defer rc.Close()
-	buf := make([]byte, f.UncompressedSize64)
-	if _, err := io.ReadFull(rc, buf); err != nil {
-		return nil, zipError(err)
-	}
-	// Reading on to the end makes archive/zip check the CRC-32.
-	if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
-		if err == nil || err == io.EOF {
-			return nil, errorf(ErrFormat, "%s is longer than the archive says", f.Name)
-		}
-		return nil, zipError(err)
-	}
-	return parseNPY(buf, name)
+	return parseNPY(data, name)
 }
 
 // parseNPY parses a .npy file held in b (versions 1.0, 2.0 and 3.0).

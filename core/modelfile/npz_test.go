@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -122,6 +124,34 @@ var (
 	goodB = npy(1, dict("<f4", "(10,)"), f4(10, small))
 )
 
+// TestReadsNumPysFiles reads files that NumPy 1.24 wrote (with zip64
+// extra fields in the local headers):
+//
+//	W = (np.arange(30, dtype=np.float32).reshape(3, 10) % 7) / 8
+//	b = (np.arange(10, dtype=np.float32) % 7) / 8
+//	np.savez("numpy-savez.npz", W=W, b=b)
+//	np.savez_compressed("numpy-savez-compressed.npz", W=W, b=b, extra=np.ones(3))
+func TestReadsNumPysFiles(t *testing.T) {
+	for _, name := range []string{"numpy-savez.npz", "numpy-savez-compressed.npz"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := DecodeNPZ(b, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, w := range m.W {
+			if w != float32(small(i)) {
+				t.Fatalf("%s: W[%d] = %v, want %v", name, i, w, small(i))
+			}
+		}
+		if m.B[9] != float32(small(9)) {
+			t.Errorf("%s: b[9] = %v", name, m.B[9])
+		}
+	}
+}
+
 func TestDecodeNPZVariants(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -186,7 +216,21 @@ func TestDecodeNPZErrors(t *testing.T) {
 		{"a float64 beyond float32 is ErrNotFinite", good(npy(1, dict("<f8", "(3, 10)"), f8(30, func(i int) float64 { return 1e300 }))), 0, ErrNotFinite, "beyond ±3.4e38"},
 		{"a zip with an unknown compression is ErrFormat", archive(t, 99, "W.npy", goodW, "b.npy", goodB), 0, ErrFormat, "compression other than"},
 		{"a file over the size limit is ErrTooLarge", append([]byte("PK\x03\x04"), make([]byte, MaxBytes)...), 0, ErrTooLarge, "more than the limit"},
-		{"a zip start without an archive is ErrTruncated", []byte("PK\x03\x04 and then nothing"), 0, ErrTruncated, "incomplete or corrupt"},
+		{"a zip start without an archive is ErrTruncated", []byte("PK\x03\x04 and then nothing"), 0, ErrTruncated, "no end record"},
+		{"a directory past the end is ErrFormat", func() []byte {
+			b := archive(t, zip.Store, "W.npy", goodW, "b.npy", goodB)
+			b[len(b)-6]++ // the directory's offset, in the end record
+			return b
+		}(), 0, ErrFormat, "does not fit in it"},
+		{"an encrypted entry is ErrFormat", func() []byte {
+			b := archive(t, zip.Store, "W.npy", goodW, "b.npy", goodB)
+			cd := bytes.LastIndex(b, []byte("PK\x01\x02W.npy")) // W's directory entry
+			if cd < 0 {
+				cd = bytes.Index(b, []byte("PK\x01\x02"))
+			}
+			b[cd+8] |= 1
+			return b
+		}(), 0, ErrFormat, "W.npy is encrypted"},
 	}
 	seen := map[string]string{}
 	for _, tt := range tests {
