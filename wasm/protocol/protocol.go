@@ -4,7 +4,7 @@
 //
 // The set of messages is closed: every message implements Msg. Commands
 // (page → worker) are verbs: Load, Train, Pause, Step, Reset, Evaluate,
-// Warm, Pace.
+// Warm, Pace, UseModel, MyDigits.
 // Events (worker → page) are nouns: Loading, Loaded, Progress, Weights,
 // Evaluated, Samples, Failed.
 //
@@ -12,7 +12,8 @@
 //
 //	{"v":1,"type":"progress","body":{...}}
 //
-// plus, for the messages that carry bulk numbers (Weights, Samples), a
+// plus, for the messages that carry bulk numbers (Weights, Samples,
+// UseModel, MyDigits), a
 // byte buffer that travels beside the envelope as a transferable
 // ArrayBuffer instead of as JSON. Decode reads v and type first and then
 // the body, so an unknown version or type is an error that names it.
@@ -49,7 +50,13 @@ type Config struct {
 	GradTol      float64 `json:"gradTol,omitempty"`     // Newton: stop when ‖∇J‖ ≤ this; 0: 1e-5
 	CGSteps      int     `json:"cgSteps,omitempty"`     // Newton: CG steps per iteration at most; 0: 250
 	Deskew       bool    `json:"deskew,omitempty"`
+	// ExtraRate mixes my digits (MyDigits) into every batch:
+	// round(ExtraRate·B) of them, at least one; 0 mixes none.
+	ExtraRate float64 `json:"extraRate,omitempty"`
 }
+
+// MaxMyDigits is the most images a MyDigits command may carry.
+const MaxMyDigits = 1000
 
 // Commands, page → worker.
 type (
@@ -92,6 +99,26 @@ type (
 	// page sends it once it is ready, which keeps that work out of the
 	// page's start-up. It changes no model and sends no event.
 	Warm struct{}
+	// UseModel makes a model the page loaded (from a file or its
+	// storage) the model of a new run with Config, which training then
+	// continues from; the worker answers with Progress, Weights and
+	// Evaluated. W is D×10 and B has 10 entries, as in Weights; they
+	// travel as bulk bytes.
+	UseModel struct {
+		Config Config    `json:"config"`
+		D      int       `json:"d"`
+		W      []float32 `json:"-"`
+		B      []float32 `json:"-"`
+	}
+	// MyDigits gives the worker the digits a person drew: Labels[i] and
+	// 784 grey levels per image in Pixels (bulk bytes), at most
+	// MaxMyDigits. They replace any sent before (none: forget them); the
+	// current run and later ones mix them into every batch at
+	// Config.ExtraRate.
+	MyDigits struct {
+		Labels []uint8 `json:"labels"`
+		Pixels []byte  `json:"-"`
+	}
 )
 
 // Events, worker → page.
@@ -187,6 +214,8 @@ func (Reset) isMsg()     {}
 func (Evaluate) isMsg()  {}
 func (Warm) isMsg()      {}
 func (Pace) isMsg()      {}
+func (UseModel) isMsg()  {}
+func (MyDigits) isMsg()  {}
 func (Loading) isMsg()   {}
 func (Loaded) isMsg()    {}
 func (Progress) isMsg()  {}
@@ -205,6 +234,8 @@ var names = map[string]func() Msg{
 	"evaluate":  func() Msg { return &Evaluate{} },
 	"warm":      func() Msg { return &Warm{} },
 	"pace":      func() Msg { return &Pace{} },
+	"useModel":  func() Msg { return &UseModel{} },
+	"myDigits":  func() Msg { return &MyDigits{} },
 	"loading":   func() Msg { return &Loading{} },
 	"loaded":    func() Msg { return &Loaded{} },
 	"progress":  func() Msg { return &Progress{} },
@@ -233,6 +264,10 @@ func Name(m Msg) string {
 		return "warm"
 	case Pace, *Pace:
 		return "pace"
+	case UseModel, *UseModel:
+		return "useModel"
+	case MyDigits, *MyDigits:
+		return "myDigits"
 	case Loading, *Loading:
 		return "loading"
 	case Loaded, *Loaded:
@@ -277,6 +312,14 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 		bulk = v.Pixels
 	case *Samples:
 		bulk = v.Pixels
+	case UseModel:
+		bulk = packFloats(v.W, v.B)
+	case *UseModel:
+		bulk = packFloats(v.W, v.B)
+	case MyDigits:
+		bulk = v.Pixels
+	case *MyDigits:
+		bulk = v.Pixels
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -311,28 +354,49 @@ func Decode(env, bulk []byte) (Msg, error) {
 			return nil, fmt.Errorf("protocol: bad %s body: %w", e.Type, err)
 		}
 	}
+	var err error
 	switch v := m.(type) {
 	case *Weights:
-		if v.D < 1 || v.D > 1<<16 {
-			return nil, fmt.Errorf("protocol: weights with %d features", v.D)
-		}
-		if len(bulk) != 4*(v.D*10+10) {
-			return nil, fmt.Errorf("protocol: weights for %d features need %d bytes, got %d", v.D, 4*(v.D*10+10), len(bulk))
-		}
-		f := unpackFloats(bulk)
-		v.W, v.B = f[:v.D*10], f[v.D*10:]
+		v.W, v.B, err = weights(v.D, bulk, "weights")
+	case *UseModel:
+		v.W, v.B, err = weights(v.D, bulk, "useModel")
 	case *Samples:
-		if len(bulk) != 784*len(v.Labels) {
-			return nil, fmt.Errorf("protocol: %d samples need %d bytes, got %d", len(v.Labels), 784*len(v.Labels), len(bulk))
+		v.Pixels, err = images(v.Labels, bulk, "samples")
+	case *MyDigits:
+		if len(v.Labels) > MaxMyDigits {
+			return nil, fmt.Errorf("protocol: %d of my digits, more than %d", len(v.Labels), MaxMyDigits)
 		}
-		for i, y := range v.Labels {
-			if y > 9 {
-				return nil, fmt.Errorf("protocol: sample %d has label %d", i, y)
-			}
-		}
-		v.Pixels = bulk
+		v.Pixels, err = images(v.Labels, bulk, "myDigits")
+	}
+	if err != nil {
+		return nil, err
 	}
 	return deref(m), nil
+}
+
+// weights splits the bulk bytes of a model of d features into W and B.
+func weights(d int, bulk []byte, name string) (w, b []float32, err error) {
+	if d < 1 || d > 1<<16 {
+		return nil, nil, fmt.Errorf("protocol: %s with %d features", name, d)
+	}
+	if len(bulk) != 4*(d*10+10) {
+		return nil, nil, fmt.Errorf("protocol: %s for %d features need %d bytes, got %d", name, d, 4*(d*10+10), len(bulk))
+	}
+	f := unpackFloats(bulk)
+	return f[:d*10], f[d*10:], nil
+}
+
+// images checks the bulk bytes of len(labels) images of 784 pixels.
+func images(labels []uint8, bulk []byte, name string) ([]byte, error) {
+	if len(bulk) != 784*len(labels) {
+		return nil, fmt.Errorf("protocol: %d %s need %d bytes, got %d", len(labels), name, 784*len(labels), len(bulk))
+	}
+	for i, y := range labels {
+		if y > 9 {
+			return nil, fmt.Errorf("protocol: %s %d has label %d", name, i, y)
+		}
+	}
+	return bulk, nil
 }
 
 // deref returns the value a freshly decoded pointer points to.
@@ -353,6 +417,10 @@ func deref(m Msg) Msg {
 	case *Warm:
 		return *v
 	case *Pace:
+		return *v
+	case *UseModel:
+		return *v
+	case *MyDigits:
 		return *v
 	case *Loading:
 		return *v

@@ -22,6 +22,8 @@ func allMessages() []Msg {
 		Evaluate{},
 		Warm{},
 		Pace{StepsPerSecond: 20},
+		UseModel{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1, ExtraRate: 0.1}, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, -0.5}},
+		MyDigits{Labels: []uint8{7, 0, 9}, Pixels: append(make([]byte, 3*784-1), 255)},
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
@@ -75,6 +77,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"weights with no features", `{"v":1,"type":"weights","body":{"d":0}}`, nil, "0 features"},
 		{"samples with short pixels", `{"v":1,"type":"samples","body":{"labels":[1]}}`, make([]byte, 5), "need 784 bytes"},
 		{"samples with a bad label", `{"v":1,"type":"samples","body":{"labels":[12]}}`, make([]byte, 784), "label 12"},
+		{"a model without its bytes", `{"v":1,"type":"useModel","body":{"d":784}}`, nil, "useModel for 784 features need 31400 bytes, got 0"},
+		{"a model with no features", `{"v":1,"type":"useModel","body":{"d":0}}`, nil, "useModel with 0 features"},
+		{"my digits with short pixels", `{"v":1,"type":"myDigits","body":{"labels":[1,2]}}`, make([]byte, 784), "2 myDigits need 1568 bytes, got 784"},
+		{"my digits with a bad label", `{"v":1,"type":"myDigits","body":{"labels":[10]}}`, make([]byte, 784), "myDigits 0 has label 10"},
+		{"too many of my digits", `{"v":1,"type":"myDigits","body":{"labels":[` + strings.Repeat("1,", MaxMyDigits) + `1]}}`, nil, "1001 of my digits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is an error", func(t *testing.T) {

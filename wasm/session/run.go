@@ -46,6 +46,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 		DecayEvery:   c.DecayEvery,
 		Seed:         c.Seed,
 		InitStd:      1,
+		ExtraRate:    c.ExtraRate,
 	}
 	if c.InitNormal {
 		tc.Init = train.Normal
@@ -58,7 +59,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 
 // shape is c without the options that a running run can change.
 func shape(c protocol.Config) protocol.Config {
-	c.LearningRate, c.L2 = 0, 0
+	c.LearningRate, c.L2, c.ExtraRate = 0, 0, 0
 	return c
 }
 
@@ -92,6 +93,12 @@ func (s *session) prepare(c protocol.Config) bool {
 			return false
 		}
 	}
+	if c.ExtraRate != r.cfg.ExtraRate {
+		if err := r.tr.SetExtraRate(c.ExtraRate); err != nil {
+			s.fail(err.Error(), hintConfig)
+			return false
+		}
+	}
 	r.cfg = c
 	return true
 }
@@ -100,6 +107,9 @@ func (s *session) prepare(c protocol.Config) bool {
 func (s *session) newRun(c protocol.Config, tc train.Config) bool {
 	d := s.data.of(c)
 	tr, err := train.New(d.train, d.d, tc)
+	if err == nil {
+		err = tr.SetExtra(s.mineFor(c))
+	}
 	if err != nil {
 		s.failKey("err.config", hintConfig, err.Error())
 		return false

@@ -1,5 +1,6 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, UseModel,
+// MyDigits) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
 // to another channel.
@@ -23,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 )
 
@@ -83,15 +85,17 @@ var logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, arg
 
 // session is the state of one worker.
 type session struct {
-	ctx      context.Context
-	out      chan<- protocol.Msg
-	env      Env
-	data     *data // nil until a pack is loaded
-	run      *run  // nil until a run is created
-	runs     int   // the last run id handed out
-	training bool  // the loop is taking steps
-	warmed   bool  // warmUp has run
-	pace     pacer // how fast the loop takes steps
+	ctx          context.Context
+	out          chan<- protocol.Msg
+	env          Env
+	data         *data                      // nil until a pack is loaded
+	mine         *softmax.Examples[float32] // my digits (MyDigits), nil if none
+	mineDeskewed *softmax.Examples[float32] // the same, straightened (core/digit.Deskew)
+	run          *run                       // nil until a run is created
+	runs         int                        // the last run id handed out
+	training     bool                       // the loop is taking steps
+	warmed       bool                       // warmUp has run
+	pace         pacer                      // how fast the loop takes steps
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -186,6 +190,10 @@ func (s *session) handle(m protocol.Msg) {
 		s.warm()
 	case protocol.Pace:
 		s.setPace(m.StepsPerSecond)
+	case protocol.UseModel:
+		s.useModel(m)
+	case protocol.MyDigits:
+		s.myDigits(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -218,16 +226,19 @@ func (s *session) failKey(key, hint string, args ...string) {
 // failures are the English forms of failKey's keys, for Message; the page
 // shows its own catalogs' text.
 var failures = map[string]string{
-	"err.internal": "internal error in %s: %s",
-	"err.command":  "the worker does not accept %s messages",
-	"err.noData":   "no data loaded yet",
-	"err.fetch":    "loading pack %s: %s",
-	"err.checksum": "%s",
-	"err.decode":   "pack %s: %s",
-	"err.empty":    "pack %s has no training images",
-	"err.config":   "%s",
-	"err.pace":     "pace %s steps per second: want 0 (full speed) to 10000",
-	"err.diverged": "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+	"err.internal":   "internal error in %s: %s",
+	"err.command":    "the worker does not accept %s messages",
+	"err.noData":     "no data loaded yet",
+	"err.fetch":      "loading pack %s: %s",
+	"err.checksum":   "%s",
+	"err.decode":     "pack %s: %s",
+	"err.empty":      "pack %s has no training images",
+	"err.config":     "%s",
+	"err.pace":       "pace %s steps per second: want 0 (full speed) to 10000",
+	"err.modelShape": "the model has %s features, the data %s",
+	"err.modelNaN":   "the model has a weight that is NaN or infinite",
+	"err.myDigits":   "my digits: %s",
+	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 
 func englishFailure(key string, args []string) string {

@@ -206,6 +206,11 @@ var catalogEN = map[string]string{
 	"err.decode":     "the %s data could not be read: %s",
 	"err.empty":      "the %s data have no training images",
 	"err.config":     "the worker refused the settings: %s",
+	"err.modelShape": "the model has %s features, but these images have %s",
+	"err.modelNaN":   "the model has a weight that is NaN or infinite",
+	"err.myDigits":   "your digits could not be used: %s",
+	"hint.model":     "load a model saved by this page or by tools/train for these images",
+	"hint.myDigits":  "draw your digits again, or clear them",
 	"err.pace":       "the worker refused the pace of %s steps per second",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 

@@ -207,6 +207,11 @@ var catalogZH = map[string]string{
 	"err.decode":     "无法读取 %s 数据：%s",
 	"err.empty":      "%s 数据中没有训练图片",
 	"err.config":     "训练线程拒绝了这些设置：%s",
+	"err.modelShape": "这个模型有 %s 个特征，而这些图片有 %s 个",
+	"err.modelNaN":   "这个模型里有权重是 NaN 或无穷大",
+	"err.myDigits":   "无法使用你写的数字：%s",
+	"hint.model":     "请加载本页或 tools/train 为这些图片保存的模型",
+	"hint.myDigits":  "请重新写这些数字，或者把它们清除",
 	"err.pace":       "训练线程不接受每秒 %s 步的速度",
 	"err.diverged":   "损失在第 %s 步发散了（变成 NaN 或无穷大）；权重已恢复到第 %s 轮开始时的值",
 

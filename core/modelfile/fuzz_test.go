@@ -1,0 +1,112 @@
+package modelfile
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the files in testdata")
+
+// goldens are the files kept in testdata, which also seed the fuzzers.
+func goldens(t testing.TB) map[string][]byte {
+	m := trainedLike(rand.New(rand.NewPCG(1, 2)), 3)
+	v1, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		"tiny.json":           encodeJSON(t, m, info),
+		"tiny-v1.json":        v1,
+		"tiny.npz":            encodeNPZ(t, m),
+		"tiny-compressed.npz": archive(t, zip.Deflate, "W.npy", goodW, "b.npy", goodB),
+		"tiny-float64.npz":    archive(t, zip.Store, "W.npy", npy(1, dict("<f8", "(3, 10)"), f8(30, small)), "b.npy", npy(2, dict("<f8", "(10,)"), f8(10, small))),
+		"edges.json":          encodeJSON(t, randomModel(rand.New(rand.NewPCG(3, 4)), 2), Info{}),
+		"three" + DigitsExt:   encodeDigits(t, threeDigits()),
+	}
+}
+
+func TestGoldenFiles(t *testing.T) {
+	for name, b := range goldens(t) {
+		t.Run(name+" matches its encoding", func(t *testing.T) {
+			path := filepath.Join("testdata", name)
+			if *update {
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(b, want) {
+				t.Errorf("the encoding differs from %s: if the format changed, bump Version", path)
+			}
+		})
+	}
+}
+
+// seeds adds every file in testdata to f.
+func seeds(f *testing.F, pattern string) {
+	files, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds %s in testdata: %v", pattern, err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// FuzzDecode checks that the JSON decoder never panics, that every
+// refusal wraps a named error, and that what it accepts survives
+// EncodeJSON then Decode bit for bit.
+func FuzzDecode(f *testing.F) {
+	seeds(f, "*.json")
+	f.Add([]byte(`{"format":"softmax-regression","version":2,"features":1,"classes":10,"theta":[[1],[2],[3],[4],[5],[6],[7],[8],[9],[0]],"bias":[0,0,0,0,0,0,0,0,0,"NaN"]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := DecodeJSON(b, 0)
+		if err != nil {
+			if !named(err) {
+				t.Fatalf("error %v wraps none of the named errors", err)
+			}
+			return
+		}
+		again, err := DecodeJSON(encodeJSON(t, file.Model, file.Info), 0)
+		if err != nil {
+			t.Fatalf("a re-encoded model does not decode: %v", err)
+		}
+		if !sameBits(again.Model, file.Model) || again.Info != file.Info {
+			t.Fatal("the model changed through EncodeJSON and DecodeJSON")
+		}
+	})
+}
+
+// FuzzDecodeNPZ is FuzzDecode for the .npz reader.
+func FuzzDecodeNPZ(f *testing.F) {
+	seeds(f, "*.npz")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := DecodeNPZ(b, 0)
+		if err != nil {
+			if !named(err) {
+				t.Fatalf("error %v wraps none of the named errors", err)
+			}
+			return
+		}
+		again, err := DecodeNPZ(encodeNPZ(t, m), 0)
+		if err != nil {
+			t.Fatalf("a re-encoded model does not decode: %v", err)
+		}
+		if !sameBits(again, m) {
+			t.Fatal("the model changed through EncodeNPZ and DecodeNPZ")
+		}
+	})
+}

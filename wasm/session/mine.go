@@ -1,0 +1,102 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/digit"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+)
+
+// Hints for the commands of this file: keys of the page's catalogs.
+const (
+	hintModel    = "hint.model"    // load a model saved by this page or tools/train for these images
+	hintMyDigits = "hint.myDigits" // draw your digits again, or clear them
+)
+
+// useModel handles UseModel: it starts a new run with u.Config from the
+// page's model, without training, and sends its Progress, Weights and
+// Evaluated. Training then continues from that model. A model of another
+// shape, or with a parameter that is not finite, is refused with Failed
+// and changes nothing.
+func (s *session) useModel(u protocol.UseModel) {
+	if !s.needData() {
+		return
+	}
+	m := &softmax.Model[float32]{D: u.D, W: u.W, B: u.B}
+	switch {
+	case u.D != s.data.d || len(u.W) != u.D*softmax.K || len(u.B) != softmax.K:
+		s.failKey("err.modelShape", hintModel, strconv.Itoa(u.D), strconv.Itoa(s.data.d))
+		return
+	case !m.Finite():
+		s.failKey("err.modelNaN", hintModel)
+		return
+	}
+	tc, err := trainConfig(u.Config, s.data.train.Len())
+	if err != nil {
+		s.failKey("err.config", hintConfig, err.Error())
+		return
+	}
+	if !s.newRun(u.Config, tc) {
+		return
+	}
+	if err := s.run.tr.SetModel(m); err != nil {
+		s.fail(err.Error(), hintModel) // checked above: not expected
+		return
+	}
+	s.training = false
+	now := s.env.Now()
+	s.sendProgress(now)
+	s.sendWeights(now)
+	s.send(s.evaluated())
+}
+
+// myDigits handles MyDigits: the digits replace those kept before, for
+// the current run (at its Config.ExtraRate) and later ones. No digits
+// forget them. Bad digits are refused with Failed and change nothing.
+// (It checks them itself rather than with core/modelfile, whose zip and
+// JSON code the worker does not need: 64 kB more of worker.wasm gzipped.)
+func (s *session) myDigits(d protocol.MyDigits) {
+	if len(d.Pixels) != len(d.Labels)*dataset.Pixels || len(d.Labels) > protocol.MaxMyDigits {
+		s.failKey("err.myDigits", hintMyDigits, fmt.Sprintf("%d bytes of pixels for %d digits, want %d (784 per digit, at most %d digits)",
+			len(d.Pixels), len(d.Labels), len(d.Labels)*dataset.Pixels, protocol.MaxMyDigits))
+		return
+	}
+	set := dataset.NewSet(len(d.Labels), 150)
+	for i, y := range d.Labels {
+		if y >= dataset.Classes {
+			s.failKey("err.myDigits", hintMyDigits, fmt.Sprintf("digit %d has label %d, want 0..9", i, y))
+			return
+		}
+		set.Append(y, d.Pixels[i*dataset.Pixels:(i+1)*dataset.Pixels])
+	}
+	// The page sends them as its drawing pipeline makes them, upright or
+	// slanted; a run that trains on straightened images trains on them
+	// straightened too.
+	var x, xd *softmax.Examples[float32]
+	if set.Len() > 0 {
+		x = softmax.FromSet[float32](set)
+		xd = softmax.FromSet[float32](digit.DeskewSet(set))
+	}
+	if r := s.run; r != nil {
+		extra := x
+		if r.cfg.Deskew {
+			extra = xd
+		}
+		if err := r.tr.SetExtra(extra); err != nil {
+			s.failKey("err.myDigits", hintMyDigits, err.Error())
+			return
+		}
+	}
+	s.mine, s.mineDeskewed = x, xd
+}
+
+// mineFor returns my digits as a run with c trains on them.
+func (s *session) mineFor(c protocol.Config) *softmax.Examples[float32] {
+	if c.Deskew {
+		return s.mineDeskewed
+	}
+	return s.mine
+}
