@@ -113,7 +113,7 @@ data-full: mnist-idx
 bench-browser: site web/data/full.mnpk
 	cd bench && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
-	$(GO) test -run '^$$' -bench 'PageReady$$' -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/
 
 web/data/full.mnpk:
