@@ -6,6 +6,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -41,64 +42,96 @@ var classroomNetworks = []struct {
 // (bodies, compressed as sent), since the page target's Network events
 // miss the worker's requests too.
 //
+// PAGE_READY_SITES, as for BenchmarkPageReadyInterleaved, compares
+// builds of the site (a copy with a version 2 data pack, say): one visit
+// of each per round, in a rotating order, each reported on its own.
+//
 //	go test -run '^$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/
+//	PAGE_READY_SITES=$PWD,/tmp/site go test -run '^$' -bench PageReadyNetwork -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReadyNetwork(b *testing.B) {
 	needBrowser(b)
-	log := &requestLog{}
-	srv := startServerWith(b, root, log)
+	sites := []string{root}
+	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
+		sites = strings.Split(s, ",")
+	}
+	logs := make([]*requestLog, len(sites))
+	servers := make([]*server, len(sites))
+	for i, dir := range sites {
+		logs[i] = &requestLog{}
+		servers[i] = startServerWith(b, dir, logs[i])
+	}
 	for _, n := range classroomNetworks {
 		b.Run(n.name, func(b *testing.B) {
-			shaper := startShaper(b, srv.URL, time.Duration(n.latencyMS*float64(time.Millisecond)), n.mbit*1e6/8)
-			var ready, loaded []float64
-			perFile := map[string][]float64{}
-			for b.Loop() {
-				b.StopTimer()
-				ctx := newBrowser(b, 3*time.Minute)
-				probeReady(b, ctx)
-				log.take()
-				b.StartTimer()
-				if err := chromedp.Do(ctx, chromedp.Navigate(shaper)); err != nil {
-					b.Fatal(err)
+			latency := time.Duration(n.latencyMS * float64(time.Millisecond))
+			shapers := make([]string, len(sites))
+			for i, srv := range servers {
+				shapers[i] = startShaper(b, srv.URL, latency, n.mbit*1e6/8)
+			}
+			ready := make([][]float64, len(sites))
+			perFile := make([]map[string][]float64, len(sites))
+			for i := range perFile {
+				perFile[i] = map[string][]float64{}
+			}
+			for round := 0; b.Loop(); round++ {
+				for k := range sites {
+					i := (k + round) % len(sites)
+					b.StopTimer()
+					ctx := newBrowser(b, 3*time.Minute)
+					probeReady(b, ctx)
+					logs[i].take()
+					b.StartTimer()
+					if err := chromedp.Do(ctx, chromedp.Navigate(shapers[i])); err != nil {
+						b.Fatal(err)
+					}
+					waitState(b, ctx, 2*time.Minute, "ready")
+					b.StopTimer()
+					ready[i] = append(ready[i], math.Round(readyTimes(b, ctx)["ready"]))
+					for p, v := range wireBytes(logs[i].take()) {
+						perFile[i][p] = append(perFile[i][p], float64(v))
+					}
+					b.StartTimer()
 				}
-				waitState(b, ctx, 2*time.Minute, "ready")
-				b.StopTimer()
-				at := readyTimes(b, ctx)
-				ready = append(ready, math.Round(at["ready"]))
-				loaded = append(loaded, math.Round(at["softmax:loaded"]))
-				for p, v := range wireBytes(log.take()) {
-					perFile[p] = append(perFile[p], float64(v))
-				}
-				b.StartTimer()
 			}
-			median := func(v []float64) float64 {
-				v = slices.Clone(v)
-				slices.Sort(v)
-				return v[len(v)/2]
-			}
-			b.ReportMetric(median(ready), "ms-to-ready(median)")
-			slices.Sort(ready)
-			slices.Sort(loaded)
-			b.Logf("%s: ready at %v ms (sorted); the data loaded in the worker at %v", n.name, ready, loaded)
-			paths := make([]string, 0, len(perFile))
-			for p := range perFile {
-				paths = append(paths, p)
-			}
-			slices.Sort(paths)
-			var sb strings.Builder
-			total := 0.0
-			for _, p := range paths {
-				m := median(perFile[p])
-				total += m
-				fmt.Fprintf(&sb, "\n  %-28s %9.0f B", p, m)
-			}
-			b.Logf("bytes sent until ready (median per file), %.0f in all:%s", total, sb.String())
-			b.ReportMetric(total, "bytes-until-ready")
-			for _, f := range []string{"/web/app.wasm", "/web/worker.wasm", "/web/data/default.mnpk"} {
-				if v := perFile[f]; len(v) > 0 {
-					b.ReportMetric(median(v), "bytes-"+f[strings.LastIndex(f, "/")+1:])
-				}
+			for i := range sites {
+				reportNetworkVisits(b, n.name, sites[i], i, len(sites), ready[i], perFile[i])
 			}
 		})
+	}
+}
+
+// reportNetworkVisits logs and reports the first visits to site number i
+// (of n) on the named network.
+func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []float64, perFile map[string][]float64) {
+	median := func(v []float64) float64 {
+		v = slices.Clone(v)
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	suffix := ""
+	if n > 1 {
+		suffix = fmt.Sprintf("-site%d", i+1)
+	}
+	b.ReportMetric(median(ready), "ms-to-ready(median)"+suffix)
+	ready = slices.Clone(ready)
+	slices.Sort(ready)
+	paths := make([]string, 0, len(perFile))
+	for p := range perFile {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	var sb strings.Builder
+	total := 0.0
+	for _, p := range paths {
+		m := median(perFile[p])
+		total += m
+		fmt.Fprintf(&sb, "\n  %-28s %9.0f B", p, m)
+	}
+	b.Logf("%s, %s: ready at %v ms (sorted); bytes sent until ready (median per file), %.0f in all:%s", network, site, ready, total, sb.String())
+	b.ReportMetric(total, "bytes-until-ready"+suffix)
+	for _, f := range []string{"/web/app.wasm", "/web/worker.wasm", "/web/data/default.mnpk"} {
+		if v := perFile[f]; len(v) > 0 {
+			b.ReportMetric(median(v), "bytes-"+f[strings.LastIndex(f, "/")+1:]+suffix)
+		}
 	}
 }
 
