@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -85,7 +86,11 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 					}
 					waitState(b, ctx, 2*time.Minute, "ready")
 					b.StopTimer()
-					ready[i] = append(ready[i], math.Round(readyTimes(b, ctx)["ready"]))
+					at := readyTimes(b, ctx)
+					ready[i] = append(ready[i], math.Round(at["ready"]))
+					if round == 0 {
+						logTimeline(b, ctx, n.name, sites[i], at)
+					}
 					for p, v := range wireBytes(logs[i].take()) {
 						perFile[i][p] = append(perFile[i][p], float64(v))
 					}
@@ -97,6 +102,27 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 			}
 		})
 	}
+}
+
+// logTimeline logs, in the page's clock, when each of the page's own
+// requests ended (Resource Timing: the worker's requests are in the
+// worker's timeline, not here), the page's marks and ready.
+func logTimeline(b *testing.B, ctx context.Context, network, site string, at map[string]float64) {
+	entries, err := eval[[][2]any](ctx, `performance.getEntriesByType("resource").map(e => [new URL(e.name).pathname, Math.round(e.responseEnd)])`)
+	if err != nil {
+		b.Logf("resource timings: %v", err)
+		return
+	}
+	var sb strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&sb, " %v@%v", e[0], e[1])
+	}
+	marks := make([]string, 0, len(at))
+	for k, v := range at {
+		marks = append(marks, fmt.Sprintf("%s@%.0f", k, v))
+	}
+	slices.Sort(marks)
+	b.Logf("%s, %s, first visit: the page's requests ended (ms):%s; marks: %s", network, site, sb.String(), strings.Join(marks, " "))
 }
 
 // reportNetworkVisits logs and reports the first visits to site number i
