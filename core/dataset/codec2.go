@@ -60,7 +60,8 @@ var models = [...]struct {
 	{"low bits", 16, lowCtx},
 }
 
-// Table numbers: model m, context c is table tableBase[m]+c.
+// Table numbers, in the order of models: the pixel model's context c is
+// table tPixel+c, the low bits' context c is tLow+c.
 const (
 	tLabel  = 0
 	tTop    = 1
@@ -101,8 +102,8 @@ func pixelContext(q *[gridSize]uint8, g int) int {
 // models forbid, or does not end where the coder started.
 var ErrStream = errors.New("dataset: corrupt coded stream")
 
-// streamError is a FormatError about the coded stream; it matches
-// ErrStream.
+// streamError is an error about the coded stream, worded like a
+// FormatError's; it matches ErrStream.
 type streamError string
 
 func (e streamError) Error() string { return "dataset: invalid format: coded stream: " + string(e) }
@@ -114,7 +115,7 @@ type tables struct {
 	freq [nTables][]uint16 // nil for an unused context
 }
 
-// appendTables appends the tables: per table, the number of symbols with a
+// append appends the tables to b: per table, the number of symbols with a
 // non-zero frequency, then for each of them the gap to it from the symbol
 // after the previous one, and its frequency, all as uvarints.
 func (ts *tables) append(b []byte) []byte {
