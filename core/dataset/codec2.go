@@ -364,50 +364,92 @@ func (d *ransDecoder) box(q *[gridSize]uint8, idx []uint16, val []uint8, k, top,
 	for r := top; r < top+nr; r++ {
 		g := (r+1)*gridCols + left + 1
 		for c := left; c < left+nc; c, g = c+1, g+1 {
+			// The bucket. This and the low bits below are get, twice.
 			t := tPixel + pixelContext(q, g)
-			for range 2 { // the bucket, then, if not zero, the low bits
-				bs := base[t]
-				if bs < 0 {
-					return k, streamError(fmt.Sprintf("a symbol of %s table %d, which is empty", models[tableModel(t)].name, t))
-				}
-				slot := x & (probScale - 1)
-				sym := uint32(lut[uint32(bs)+slot>>hintShift])
-				o := uint32(off[t])
-				e := fc[o+sym]
-				for slot >= e&0xffff+e>>16 {
-					sym++
-					e = fc[o+sym]
-				}
-				x = (e>>16)*(x>>probBits) + slot - e&0xffff
-				for x < ransLow {
-					if p >= len(b) {
-						return k, streamError("ends early")
-					}
-					x = x<<8 | uint32(b[p])
-					p++
-				}
-				if t < tLow {
-					if sym == 0 {
-						break
-					}
-					q[g] = level[sym]
-					t = tLow + (int(sym)-1)*levels + int(q[g-1])
-					continue
-				}
-				v := (t-tLow)/levels<<4 + int(sym) + 1
-				switch {
-				case v > 255:
-					return k, streamError(fmt.Sprintf("grey level 256 at pixel %d", r*Cols+c))
-				case k >= len(idx):
-					return k, FormatError("more non-zero pixels than the header declares")
-				}
-				idx[k], val[k] = uint16(r*Cols+c), uint8(v)
-				k++
+			bs := base[t]
+			if bs < 0 {
+				return k, d.empty(t)
 			}
+			slot := x & (probScale - 1)
+			bucket := uint32(lut[uint32(bs)+slot>>hintShift])
+			o := uint32(off[t])
+			e := fc[o+bucket]
+			for slot >= e&0xffff+e>>16 {
+				bucket++
+				e = fc[o+bucket]
+			}
+			x = (e>>16)*(x>>probBits) + slot - e&0xffff
+			if x < ransLow {
+				if x, p = refill(x, b, p); p < 0 {
+					return k, streamError("ends early")
+				}
+			}
+			if bucket == 0 {
+				continue
+			}
+			q[g] = level[bucket]
+
+			// The low bits.
+			t = tLow + int(bucket-1)*levels + int(q[g-1])
+			bs = base[t]
+			if bs < 0 {
+				return k, d.empty(t)
+			}
+			slot = x & (probScale - 1)
+			low := uint32(lut[uint32(bs)+slot>>hintShift])
+			o = uint32(off[t])
+			e = fc[o+low]
+			for slot >= e&0xffff+e>>16 {
+				low++
+				e = fc[o+low]
+			}
+			x = (e>>16)*(x>>probBits) + slot - e&0xffff
+			if x < ransLow {
+				if x, p = refill(x, b, p); p < 0 {
+					return k, streamError("ends early")
+				}
+			}
+			v := (bucket-1)<<4 + low + 1
+			switch {
+			case v > 255:
+				return k, streamError(fmt.Sprintf("grey level 256 at pixel %d", r*Cols+c))
+			case k >= len(idx):
+				return k, FormatError("more non-zero pixels than the header declares")
+			}
+			idx[k], val[k] = uint16(r*Cols+c), uint8(v)
+			k++
 		}
 	}
 	d.x, d.p = x, p
 	return k, nil
+}
+
+// refill reads the one or two bytes that bring the state x, below
+// ransLow after a symbol (and at least probScale>>... 2^11), back to
+// [ransLow, ransLow<<8), from b[p:]. It returns p = -1 if b ends first.
+func refill(x uint32, b []byte, p int) (uint32, int) {
+	if p+1 < len(b) {
+		x = x<<8 | uint32(b[p])
+		p++
+		if x < ransLow {
+			x = x<<8 | uint32(b[p])
+			p++
+		}
+		return x, p
+	}
+	for x < ransLow {
+		if p >= len(b) {
+			return x, -1
+		}
+		x = x<<8 | uint32(b[p])
+		p++
+	}
+	return x, p
+}
+
+// empty returns the error for a symbol of table t, which is not in use.
+func (d *ransDecoder) empty(t int) error {
+	return streamError(fmt.Sprintf("a symbol of %s table %d, which is empty", models[tableModel(t)].name, t))
 }
 
 // A decoding table keeps, for each run of 1<<hintShift slots, the symbol
@@ -432,7 +474,7 @@ type ransDecoder struct {
 func (d *ransDecoder) get(t int) (int, error) {
 	base := d.base[t]
 	if base < 0 {
-		return 0, streamError(fmt.Sprintf("a symbol of %s table %d, which is empty", models[tableModel(t)].name, t))
+		return 0, d.empty(t)
 	}
 	slot := d.x & (probScale - 1)
 	s := uint32(d.lut[uint32(base)+slot>>hintShift])
