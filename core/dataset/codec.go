@@ -10,8 +10,9 @@ import (
 	"math"
 )
 
-// Version is the pack format version that Encode writes and Decode reads.
-const Version = 1
+// Version is the pack format version that Encode writes. Decode reads it
+// and every earlier version, down to 1.
+const Version = 2
 
 // MaxImages is the largest number of images a pack or IDX file may declare
 // per set. Counts are checked against it before anything is allocated.
@@ -48,7 +49,7 @@ var (
 type versionError struct{ got uint16 }
 
 func (e versionError) Error() string {
-	return fmt.Sprintf("dataset: version %d, want %d; rebuild with `make data`", e.got, Version)
+	return fmt.Sprintf("dataset: version %d, want 1 to %d; rebuild with `make data`", e.got, Version)
 }
 
 func (e versionError) Is(target error) bool { return target == ErrVersion }
@@ -60,6 +61,7 @@ type Pack struct {
 
 // header holds the decoded fixed header of a pack.
 type header struct {
+	version  uint16
 	n        [2]uint32 // images in the train and test sets
 	nnz      [2]uint32 // non-zero pixels in the train and test sets
 	payload  uint32    // bytes after the header
@@ -75,8 +77,9 @@ func parseHeader(b []byte) (header, error) {
 		return h, FormatError(fmt.Sprintf("magic %q, want %q", b[:m], magic[:]))
 	}
 	if len(b) >= 6 {
-		if v := binary.LittleEndian.Uint16(b[4:]); v != Version {
-			return h, versionError{v}
+		h.version = binary.LittleEndian.Uint16(b[4:])
+		if h.version < 1 || h.version > Version {
+			return h, versionError{h.version}
 		}
 	}
 	if len(b) < headerSize {
@@ -98,10 +101,23 @@ func parseHeader(b []byte) (header, error) {
 			return h, FormatError(fmt.Sprintf("%d non-zero pixels in %d %s images", h.nnz[s], h.n[s], name))
 		}
 	}
-	// Each image costs a label byte and a run count, each non-zero pixel
-	// its grey byte. The sums cannot overflow after the checks above.
-	if least := 2*uint64(h.n[0]+h.n[1]) + uint64(h.nnz[0]) + uint64(h.nnz[1]); uint64(h.payload) < least {
-		return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d for the declared counts", h.payload, least))
+	// The sums cannot overflow after the checks above.
+	items := uint64(h.n[0]) + uint64(h.n[1]) + uint64(h.nnz[0]) + uint64(h.nnz[1])
+	if h.version == 1 {
+		// Each image costs a label byte and a run count, each non-zero
+		// pixel its grey byte.
+		if least := items + uint64(h.n[0]) + uint64(h.n[1]); uint64(h.payload) < least {
+			return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d for the declared counts", h.payload, least))
+		}
+		return h, nil
+	}
+	// Version 2: a table size per table, the coder's state, and no more
+	// images and non-zero pixels than the coder can hold (maxItemsPerByte).
+	if uint64(h.payload) < nTables+4 {
+		return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d", h.payload, nTables+4))
+	}
+	if most := maxItemsPerByte * (uint64(h.payload) + 8); items > most {
+		return h, FormatError(fmt.Sprintf("%d images and non-zero pixels, more than a payload of %d bytes can hold (%d)", items, h.payload, most))
 	}
 	return h, nil
 }
@@ -112,9 +128,11 @@ var setNames = [2]string{"train", "test"}
 // share memory with b, are allocated once from the header counts and
 // satisfy the invariants documented on Set.
 //
-// Decode returns an error wrapping io.ErrUnexpectedEOF if b ends early, an
-// error matching ErrVersion or ErrChecksum for another format version or a
-// corrupted file, and a FormatError for any other inconsistency: a wrong
+// It reads versions 1 and 2. Decode returns an error wrapping
+// io.ErrUnexpectedEOF if b ends early, an error matching ErrVersion or
+// ErrChecksum for another format version or a corrupted file, one matching
+// ErrStream for a version 2 stream that does not decode consistently, and a
+// FormatError for any other inconsistency: a wrong
 // magic number, absurd counts, trailing bytes, a label above 9, a pixel run
 // past the end of the image. It never panics.
 func Decode(b []byte) (*Pack, error) {
@@ -131,6 +149,15 @@ func Decode(b []byte) (*Pack, error) {
 	if sum := crc32.Update(crc32.ChecksumIEEE(b[:crcOffset]), crc32.IEEETable, payload); sum != h.checksum {
 		return nil, fmt.Errorf("%w: computed %08x, header says %08x", ErrChecksum, sum, h.checksum)
 	}
+	if h.version == 2 {
+		return decodeV2(h, payload)
+	}
+	return decodeV1(h, payload)
+}
+
+// decodeV1 decodes the payload of a version 1 pack whose header is h.
+func decodeV1(h header, payload []byte) (*Pack, error) {
+	var err error
 
 	// The payload is labels, then run headers, then grey levels; the
 	// lengths of the first and last follow from the header counts.
@@ -248,10 +275,16 @@ func uvarint(b []byte, p int) (v, next int, ok bool) {
 }
 
 // Encode writes p to w in the pack format described in the package
-// documentation. Both sets must be non-nil, pass Validate and hold at most
-// MaxImages images; otherwise Encode returns an error and writes nothing.
-// It returns the first error from w.
-func Encode(w io.Writer, p *Pack) error {
+// documentation, version Version. Both sets must be non-nil, pass Validate
+// and hold at most MaxImages images; otherwise Encode returns an error and
+// writes nothing. It returns the first error from w.
+func Encode(w io.Writer, p *Pack) error { return EncodeVersion(w, p, Version) }
+
+// EncodeVersion is Encode for a given format version, 1 or 2.
+func EncodeVersion(w io.Writer, p *Pack, version int) error {
+	if version < 1 || version > Version {
+		return fmt.Errorf("dataset: encode: version %d, want 1 to %d", version, Version)
+	}
 	if p == nil || p.Train == nil || p.Test == nil {
 		return errors.New("dataset: encode: pack needs both a train and a test set")
 	}
@@ -266,6 +299,38 @@ func Encode(w io.Writer, p *Pack) error {
 		}
 		h.n[s], h.nnz[s] = uint32(set.Len()), uint32(set.NNZ())
 	}
+	var buf []byte
+	if version == 1 {
+		buf = encodeV1(sets)
+	} else {
+		buf = append(make([]byte, headerSize), encodeV2(sets)...)
+	}
+	if len(buf)-headerSize > math.MaxUint32 {
+		return fmt.Errorf("dataset: encode: payload of %d bytes is too large", len(buf)-headerSize)
+	}
+
+	le := binary.LittleEndian
+	copy(buf, magic[:])
+	le.PutUint16(buf[4:], uint16(version))
+	buf[6], buf[7] = Rows, Cols
+	le.PutUint32(buf[8:], h.n[0])
+	le.PutUint32(buf[12:], h.n[1])
+	le.PutUint32(buf[16:], h.nnz[0])
+	le.PutUint32(buf[20:], h.nnz[1])
+	le.PutUint32(buf[24:], uint32(len(buf)-headerSize))
+	le.PutUint32(buf[crcOffset:], crc32.Update(crc32.ChecksumIEEE(buf[:crcOffset]), crc32.IEEETable, buf[headerSize:]))
+	if _, err := parseHeader(buf); err != nil {
+		// Only version 2's bound on items per byte could refuse it, and
+		// the coder's frequencies are capped so that it cannot.
+		return fmt.Errorf("dataset: encode: %w", err)
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// encodeV1 returns a version 1 pack holding sets, with room for the header
+// at the start, which the caller fills in.
+func encodeV1(sets [2]*Set) []byte {
 	n := sets[0].Len() + sets[1].Len()
 	nnz := sets[0].NNZ() + sets[1].NNZ()
 	buf := make([]byte, headerSize+n, headerSize+2*n+nnz+nnz/3)
@@ -275,23 +340,7 @@ func Encode(w io.Writer, p *Pack) error {
 		buf = appendRuns(buf, set)
 	}
 	buf = append(buf, sets[0].Value...)
-	buf = append(buf, sets[1].Value...)
-	if len(buf)-headerSize > math.MaxUint32 {
-		return fmt.Errorf("dataset: encode: payload of %d bytes is too large", len(buf)-headerSize)
-	}
-
-	le := binary.LittleEndian
-	copy(buf, magic[:])
-	le.PutUint16(buf[4:], Version)
-	buf[6], buf[7] = Rows, Cols
-	le.PutUint32(buf[8:], h.n[0])
-	le.PutUint32(buf[12:], h.n[1])
-	le.PutUint32(buf[16:], h.nnz[0])
-	le.PutUint32(buf[20:], h.nnz[1])
-	le.PutUint32(buf[24:], uint32(len(buf)-headerSize))
-	le.PutUint32(buf[crcOffset:], crc32.Update(crc32.ChecksumIEEE(buf[:crcOffset]), crc32.IEEETable, buf[headerSize:]))
-	_, err := w.Write(buf)
-	return err
+	return append(buf, sets[1].Value...)
 }
 
 // appendRuns appends the run headers of every image of set to b: the number

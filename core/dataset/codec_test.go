@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
@@ -28,33 +29,56 @@ func tinyPack() *Pack {
 	return &Pack{Train: train, Test: test}
 }
 
-// goldens are the packs kept in testdata, which also seed FuzzDecode.
+// goldens are the packs kept in testdata, which also seed FuzzDecode:
+// each pack in format version 1 (file.mnpk) and 2 (file.v2.mnpk).
 var goldens = []struct {
 	file string
 	pack func() *Pack
 }{
-	{"tiny.mnpk", tinyPack},
-	{"empty.mnpk", func() *Pack { return &Pack{Train: NewSet(0, 0), Test: NewSet(0, 0)} }},
-	{"strokes.mnpk", func() *Pack {
+	{"tiny", tinyPack},
+	{"empty", func() *Pack { return &Pack{Train: NewSet(0, 0), Test: NewSet(0, 0)} }},
+	{"strokes", func() *Pack {
 		r := rand.New(rand.NewPCG(1, 2))
 		return &Pack{Train: strokeSet(r, 3), Test: strokeSet(r, 2)}
 	}},
 }
 
-// encode returns the encoding of p, failing t on error.
+// versions are the format versions Encode can write.
+var versions = []int{1, 2}
+
+// encode returns the encoding of p in version 1, failing t on error.
 func encode(t testing.TB, p *Pack) []byte {
 	t.Helper()
+	return encodeVersion(t, p, 1)
+}
+
+// encodeVersion returns the encoding of p in the given format version.
+func encodeVersion(t testing.TB, p *Pack, version int) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := Encode(&buf, p); err != nil {
-		t.Fatalf("Encode: %v", err)
+	if err := EncodeVersion(&buf, p, version); err != nil {
+		t.Fatalf("EncodeVersion %d: %v", version, err)
 	}
 	return buf.Bytes()
+}
+
+// goldenFile is the name in testdata of a golden pack in a version.
+func goldenFile(name string, version int) string {
+	if version == 1 {
+		return name + ".mnpk"
+	}
+	return fmt.Sprintf("%s.v%d.mnpk", name, version)
 }
 
 // build returns a pack with the given header counts and payload and a
 // correct checksum, so that the decoder gets past the checksum.
 func build(n0, n1, nnz0, nnz1 uint32, payload ...byte) []byte {
-	b := []byte{'M', 'N', 'P', 'K', Version, 0, Rows, Cols}
+	return buildVersion(1, n0, n1, nnz0, nnz1, payload...)
+}
+
+// buildVersion is build for a format version.
+func buildVersion(version uint8, n0, n1, nnz0, nnz1 uint32, payload ...byte) []byte {
+	b := []byte{'M', 'N', 'P', 'K', version, 0, Rows, Cols}
 	for _, v := range []uint32{n0, n1, nnz0, nnz1, uint32(len(payload))} {
 		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 	}
@@ -80,35 +104,43 @@ func TestEncodeLayout(t *testing.T) {
 	}
 	sum := crc32.ChecksumIEEE(append(bytes.Clone(header), payload...))
 	want := append(append(header, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)), payload...)
-	if got := encode(t, tinyPack()); !bytes.Equal(got, want) {
+	if got := encodeVersion(t, tinyPack(), 1); !bytes.Equal(got, want) {
 		t.Errorf("Encode(tinyPack) =\n% x\nwant\n% x", got, want)
 	}
 }
 
 func TestGoldenPacks(t *testing.T) {
 	for _, g := range goldens {
-		t.Run(g.file+" matches its encoding", func(t *testing.T) {
-			path := filepath.Join("testdata", g.file)
-			enc := encode(t, g.pack())
-			if *update {
-				if err := os.WriteFile(path, enc, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(enc, want) {
-				t.Errorf("encoding differs from %s; the format changed, so bump Version", path)
-			}
-			p, err := Decode(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkPacksEqual(t, p, g.pack())
-		})
+		for _, v := range versions {
+			file := goldenFile(g.file, v)
+			t.Run(file+" matches its encoding", func(t *testing.T) {
+				testGolden(t, filepath.Join("testdata", file), encodeVersion(t, g.pack(), v), g.pack())
+			})
+		}
 	}
+}
+
+// testGolden checks that the golden pack at path holds enc, or writes it
+// there with -update, and that it decodes to want.
+func testGolden(t *testing.T, path string, enc []byte, wantPack *Pack) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, enc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(enc, want) {
+		t.Errorf("encoding differs from %s; the format changed, so bump Version", path)
+	}
+	p, err := Decode(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPacksEqual(t, p, wantPack)
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -133,26 +165,34 @@ func TestRoundTrip(t *testing.T) {
 		{"hand-made sets", tinyPack().Train, tinyPack().Test},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name+" survive Encode then Decode", func(t *testing.T) {
-			want := &Pack{Train: tt.train, Test: tt.test}
-			enc := encode(t, want)
-			got, err := Decode(enc)
-			if err != nil {
-				t.Fatalf("Decode: %v", err)
-			}
-			checkPacksEqual(t, got, want)
-			for _, s := range []*Set{got.Train, got.Test} {
-				if err := s.Validate(); err != nil {
-					t.Errorf("decoded set is invalid: %v", err)
-				}
-			}
-			got, err = Read(iotest.OneByteReader(bytes.NewReader(enc)), int64(len(enc)))
-			if err != nil {
-				t.Fatalf("Read: %v", err)
-			}
-			checkPacksEqual(t, got, want)
-		})
+		for _, v := range versions {
+			t.Run(fmt.Sprintf("%s survive Encode then Decode in version %d", tt.name, v), func(t *testing.T) {
+				testRoundTrip(t, &Pack{Train: tt.train, Test: tt.test}, v)
+			})
+		}
 	}
+}
+
+// testRoundTrip checks that want survives EncodeVersion then Decode and
+// then Read.
+func testRoundTrip(t *testing.T, want *Pack, version int) {
+	t.Helper()
+	enc := encodeVersion(t, want, version)
+	got, err := Decode(enc)
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	checkPacksEqual(t, got, want)
+	for _, s := range []*Set{got.Train, got.Test} {
+		if err := s.Validate(); err != nil {
+			t.Errorf("decoded set is invalid: %v", err)
+		}
+	}
+	got, err = Read(iotest.OneByteReader(bytes.NewReader(enc)), int64(len(enc)))
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	checkPacksEqual(t, got, want)
 }
 
 func TestDecodeCopiesInput(t *testing.T) {
@@ -193,7 +233,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"wrong magic is rejected", tiny(func(b []byte) []byte { b[0] = 'X'; return b }), nil, `magic "XNPK"`},
 		{"wrong magic in a short input is rejected", func() []byte { return []byte("MX") }, nil, `magic "MX"`},
-		{"version 2 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 2; return b }), ErrVersion, "version 2, want 1; rebuild with `make data`"},
+		{"version 3 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 3; return b }), ErrVersion, "version 3, want 1 to 2; rebuild with `make data`"},
+		{"version 0 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 0; return b }), ErrVersion, "version 0, want 1 to 2"},
 		{"27 rows are rejected", tiny(func(b []byte) []byte { b[6] = 27; return b }), nil, "27×28"},
 		{"too many train images are rejected", func() []byte { return build(MaxImages+1, 0, 0, 0, 0, 0) }, nil, "1048577 train images, more than"},
 		{"too many test images are rejected", func() []byte { return build(0, 1<<31, 0, 0) }, nil, "2147483648 test images, more than"},
@@ -242,8 +283,17 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestPrefixesReturnErrUnexpectedEOF(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	enc := encode(t, &Pack{Train: strokeSet(r, 2), Test: tinyPack().Test})
+	for _, v := range versions {
+		r := rand.New(rand.NewPCG(1, 2))
+		testPrefixes(t, encodeVersion(t, &Pack{Train: strokeSet(r, 2), Test: tinyPack().Test}, v))
+	}
+}
+
+// testPrefixes checks that Decode and Read of every proper prefix of enc
+// return io.ErrUnexpectedEOF: the header's payload length says that bytes
+// are missing before anything else is decoded.
+func testPrefixes(t *testing.T, enc []byte) {
+	t.Helper()
 	for n := range len(enc) {
 		if _, err := Decode(enc[:n]); !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("Decode of the first %d of %d bytes: %v, want io.ErrUnexpectedEOF", n, len(enc), err)
@@ -308,20 +358,42 @@ func TestEncodeErrors(t *testing.T) {
 	}
 }
 
+// BenchmarkDecode decodes 10,000 stroke images and, where the committed
+// default pack is there, its 10,000 + 2,000 MNIST images, in each version.
 func BenchmarkDecode(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	want := &Pack{Train: strokeSet(r, 10_000), Test: NewSet(0, 0)}
-	packed := encode(b, want)
-	got, err := Decode(packed)
-	if err != nil {
-		b.Fatal(err)
-	}
-	checkPacksEqual(b, got, want)
-	b.SetBytes(int64(len(packed)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Decode(packed); err != nil {
+	packs := []struct {
+		name string
+		pack *Pack
+	}{{"strokes", &Pack{Train: strokeSet(r, 10_000), Test: NewSet(0, 0)}}}
+	if raw, err := os.ReadFile(filepath.Join("..", "..", "web", "data", "default.mnpk")); err == nil {
+		p, err := Decode(raw)
+		if err != nil {
 			b.Fatal(err)
+		}
+		packs = append(packs, struct {
+			name string
+			pack *Pack
+		}{"default", p})
+	}
+	for _, p := range packs {
+		for _, v := range versions {
+			b.Run(fmt.Sprintf("%s/version=%d", p.name, v), func(b *testing.B) {
+				packed := encodeVersion(b, p.pack, v)
+				got, err := Decode(packed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				checkPacksEqual(b, got, p.pack)
+				b.SetBytes(int64(len(packed)))
+				b.ReportAllocs()
+				b.ReportMetric(float64(len(packed)), "bytes")
+				for b.Loop() {
+					if _, err := Decode(packed); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

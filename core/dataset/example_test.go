@@ -31,7 +31,7 @@ func Example() {
 	fmt.Println(buf.Len(), "bytes;", p.Train.Len(), "train image,", p.Test.Len(), "test images")
 	fmt.Println("label", p.Train.Labels[0], "pixels", index[:3], "... grey", value[0])
 	// Output:
-	// 59 bytes; 1 train image, 0 test images
+	// 786 bytes; 1 train image, 0 test images
 	// label 1 pixels [294 322 350] ... grey 255
 }
 
@@ -49,16 +49,16 @@ func ExampleDecode_errors() {
 	fmt.Println(err)
 
 	b[8] = 0
-	b[4] = 2 // a newer format version
+	b[4] = 3 // a newer format version
 	_, err = dataset.Decode(b)
 	fmt.Println(errors.Is(err, dataset.ErrVersion), err)
 
-	b[4] = 1
+	b[4] = 2
 	b[30] ^= 1 // a corrupted checksum
 	_, err = dataset.Decode(b)
 	fmt.Println(errors.Is(err, dataset.ErrChecksum))
 	// Output:
-	// dataset: invalid format: payload of 0 bytes, want at least 2 for the declared counts
-	// true dataset: version 2, want 1; rebuild with `make data`
+	// dataset: checksum mismatch: computed e362cd79, header says 14f5886d
+	// true dataset: version 3, want 1 to 2; rebuild with `make data`
 	// true
 }

@@ -45,8 +45,8 @@ type builtPack struct {
 }
 
 // build reads the IDX files in dir and returns the default and full packs,
-// in that order, and the manifest listing both.
-func build(dir string) ([]builtPack, []byte, error) {
+// in that order, in the given format version, and the manifest listing both.
+func build(dir string, version int) ([]builtPack, []byte, error) {
 	train, err := loadSet(dir, trainImages, trainLabels)
 	if err != nil {
 		return nil, nil, err
@@ -72,7 +72,7 @@ func build(dir string) ([]builtPack, []byte, error) {
 		{"default", &dataset.Pack{Train: smallTrain, Test: smallTest}},
 		{"full", &dataset.Pack{Train: train, Test: test}},
 	} {
-		b, err := encodePack(p.name, p.pack)
+		b, err := encodePack(p.name, p.pack, version)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s pack: %w", p.name, err)
 		}
@@ -90,10 +90,11 @@ func build(dir string) ([]builtPack, []byte, error) {
 	return packs, append(manifest, '\n'), nil
 }
 
-// encodePack encodes p and describes it for the manifest.
-func encodePack(name string, p *dataset.Pack) (builtPack, error) {
+// encodePack encodes p in the given format version and describes it for
+// the manifest.
+func encodePack(name string, p *dataset.Pack, version int) (builtPack, error) {
 	var buf bytes.Buffer
-	if err := dataset.Encode(&buf, p); err != nil {
+	if err := dataset.EncodeVersion(&buf, p, version); err != nil {
 		return builtPack{}, err
 	}
 	var gz bytes.Buffer

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -75,8 +76,11 @@ type handler struct {
 // not exist.
 //
 // Every response has X-Content-Type-Options: nosniff and
-// Cache-Control: no-cache; files also have a strong ETag and Last-Modified,
-// and a matching If-None-Match gets 304. When Accept-Encoding allows it, a
+// Cache-Control: no-cache, except a file whose URL names its version (see
+// versioned), which gets Cache-Control: public, max-age=31536000,
+// immutable, so that a second visit does not even revalidate it; files also
+// have a strong ETag and Last-Modified, and a matching If-None-Match gets
+// 304. When Accept-Encoding allows it, a
 // file is served from a sibling file.br or file.gz no older than the file
 // (br preferred), or, for compressible types of at least minGzipSize bytes,
 // gzipped in memory; the gzipped bytes are cached per path until the file's
@@ -178,6 +182,9 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name string, fi fs.FileInfo) {
 	hdr := w.Header()
 	ext := strings.ToLower(path.Ext(name))
+	if versioned(r.URL, ext) {
+		hdr.Set("Cache-Control", immutableCache)
+	}
 	ctype, ok := contentTypes[ext]
 	if !ok {
 		ctype = "application/octet-stream"
@@ -227,6 +234,26 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Roo
 	defer f.Close()
 	hdr.Set("Etag", etag(ofi, ""))
 	http.ServeContent(w, r, "", ofi.ModTime(), f)
+}
+
+// immutableCache is the Cache-Control of a versioned file: a year, and no
+// revalidation on reload.
+const immutableCache = "public, max-age=31536000, immutable"
+
+// hashedName matches a file name that carries a content hash before its
+// extension, as in app.3f2a9c1d.wasm: at least 8 hexadecimal digits.
+var hashedName = regexp.MustCompile(`\.[0-9a-f]{8,}\.[^./]+$`)
+
+// versioned reports whether the URL u of a file with extension ext names
+// one version of it, so that it may be cached for good: its query has a
+// non-empty v parameter (app.wasm?v=eee97287) or its name carries a hash
+// (app.3f2a9c1d.wasm). HTML never counts: a page is where the versions
+// are named, so it must always be revalidated.
+func versioned(u *url.URL, ext string) bool {
+	if ext == ".html" {
+		return false
+	}
+	return u.Query().Get("v") != "" || hashedName.MatchString(path.Base(u.Path))
 }
 
 // logf logs a server-side problem if request logging is on.

@@ -771,3 +771,51 @@ func BenchmarkServeWasm(b *testing.B) {
 	}
 	b.ReportMetric(ratio, "gzip-ratio")
 }
+
+func TestVersionedCaching(t *testing.T) {
+	root := newSite(t)
+	for _, name := range []string{"web/app.3f2a9c1d.wasm", "web/app.abc.wasm"} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), pseudoWasm(4000))
+	}
+	h := newHandler(root, nil)
+	tests := []struct {
+		name, target, acceptEncoding string
+		status                       int
+		immutable                    bool
+	}{
+		{"a ?v= query is cached for good", "/web/app.wasm?v=eee97287", "gzip", http.StatusOK, true},
+		{"a ?v= query on a precompressed file is cached for good", "/web/pre.js?v=2", "br", http.StatusOK, true},
+		{"a ?v= query among others is cached for good", "/web/worker.wasm?a=1&v=7", "", http.StatusOK, true},
+		{"a hash in the name is cached for good", "/web/app.3f2a9c1d.wasm", "", http.StatusOK, true},
+		{"an unversioned file is revalidated", "/web/app.wasm", "gzip", http.StatusOK, false},
+		{"an empty v is no version", "/web/app.wasm?v=", "", http.StatusOK, false},
+		{"another query is no version", "/web/app.wasm?x=1", "", http.StatusOK, false},
+		{"three hex digits are no hash", "/web/app.abc.wasm", "", http.StatusOK, false},
+		{"HTML is always revalidated", "/index.html?v=1", "", http.StatusOK, false},
+		{"the root page is always revalidated", "/?v=1", "", http.StatusOK, false},
+		{"a go-app page is always revalidated", "/about?v=1", "", http.StatusOK, false},
+		{"a missing file is not cached", "/web/missing.wasm?v=1", "", http.StatusNotFound, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, _ := get(t, h, http.MethodGet, tt.target, "Accept-Encoding", tt.acceptEncoding)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			want := "no-cache"
+			if tt.immutable {
+				want = immutableCache
+			}
+			if got := resp.Header.Get("Cache-Control"); got != want {
+				t.Errorf("Cache-Control %q, want %q", got, want)
+			}
+			if tag := resp.Header.Get("Etag"); tt.status == http.StatusOK && tag != "" {
+				again, _ := get(t, h, http.MethodGet, tt.target, "Accept-Encoding", tt.acceptEncoding, "If-None-Match", tag)
+				if again.StatusCode != http.StatusNotModified || again.Header.Get("Cache-Control") != want {
+					t.Errorf("revalidation: status %d, Cache-Control %q; want 304, %q",
+						again.StatusCode, again.Header.Get("Cache-Control"), want)
+				}
+			}
+		})
+	}
+}

@@ -15,7 +15,9 @@
 //
 // Files get explicit MIME types, gzip or a precompressed .br/.gz sibling
 // when the client accepts it, Cache-Control: no-cache with ETag and
-// Last-Modified, and X-Content-Type-Options: nosniff. There are no directory
+// Last-Modified (or, when the URL names the file's version, ?v=… or a hash
+// in the name, a year's immutable caching), and X-Content-Type-Options:
+// nosniff. There are no directory
 // listings; nothing outside the root, even through a symlink, and no URL
 // with a segment starting with '.' (.git, .cache, ...) is served. See
 // newHandler.
