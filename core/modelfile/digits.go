@@ -69,7 +69,9 @@ func EncodeDigits(w io.Writer, s *dataset.Set) error {
 		return errorf(ErrTooLarge, "%d digits, more than the limit of %d", s.Len(), MaxDigits)
 	}
 	var buf bytes.Buffer
-	if err := dataset.Encode(&buf, &dataset.Pack{Train: s, Test: dataset.NewSet(0, 0)}); err != nil {
+	// Version 1 of the pack: a few hundred digits decode at once in it, and
+	// files saved before version 2 existed are byte for byte the same.
+	if err := dataset.EncodeVersion(&buf, &dataset.Pack{Train: s, Test: dataset.NewSet(0, 0)}, 1); err != nil {
 		return fmt.Errorf("modelfile: my digits: %w", err)
 	}
 	_, err := w.Write(buf.Bytes())
