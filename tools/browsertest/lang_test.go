@@ -154,7 +154,7 @@ func TestChineseBrowserGetsChinese(t *testing.T) {
 // linkFields reads every setting a link carries from the page's controls.
 func linkFields(t *testing.T, ctx context.Context) map[string]string {
 	t.Helper()
-	got, err := eval[map[string]string](ctx, `Object.fromEntries(["lr", "batch", "l2", "epochs", "seed", "decay", "init", "pace", "lang"].map(id => [id, document.getElementById(id).value]).concat(["pin", "deskew"].map(id => [id, document.getElementById(id).checked ? "1" : "0"])))`)
+	got, err := eval[map[string]string](ctx, `Object.fromEntries(["method", "lr", "batch", "l2", "epochs", "seed", "decay", "init", "newton-iters", "grad-tol", "cg-steps", "pace", "lang"].map(id => [id, document.getElementById(id).value]).concat(["pin", "deskew"].map(id => [id, document.getElementById(id).checked ? "1" : "0"])))`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,9 +167,10 @@ func linkFields(t *testing.T, ctx context.Context) map[string]string {
 func TestLinkRoundTrips(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	const frag = "lr=0.25&batch=50&l2=0.001&epochs=2&seed=7&decay=0.5&init=normal&pin=1&deskew=0&pace=10&data=default&lang=en"
+	const frag = "method=sgd&lr=0.25&batch=50&l2=0.001&epochs=2&seed=7&decay=0.5&init=normal&pin=1&deskew=0&iters=20&gtol=1e-5&cg=250&pace=10&data=default&lang=en"
 	ctx := openReady(t, strings.TrimSuffix(srv.URL, "/")+"/#"+frag)
-	want := map[string]string{"lr": "0.25", "batch": "50", "l2": "0.001", "epochs": "2", "seed": "7", "decay": "0.5", "init": "normal", "pin": "1", "deskew": "0", "pace": "10", "lang": "en"}
+	want := map[string]string{"method": "sgd", "lr": "0.25", "batch": "50", "l2": "0.001", "epochs": "2", "seed": "7", "decay": "0.5", "init": "normal", "pin": "1", "deskew": "0",
+		"newton-iters": "20", "grad-tol": "1e-5", "cg-steps": "250", "pace": "10", "lang": "en"}
 	if got := linkFields(t, ctx); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the link filled %v, want %v", got, want)
 	}
@@ -295,12 +296,16 @@ func TestSameLinkSameWeights(t *testing.T) {
 	for range 2 {
 		ctx := openReady(t, link)
 		trainRun(t, ctx, 90*time.Second)
-		var r result
-		if !eventually(5*time.Second, func() bool {
+		// The final model: its checksum, the chart's summary and the
+		// accuracy after the last epoch, once they stop changing.
+		var r, last result
+		if !eventually(10*time.Second, func() bool {
+			last = r
+			time.Sleep(300 * time.Millisecond)
 			r = result{attr(t, ctx, "#weights", "data-checksum"), attr(t, ctx, "#loss-chart", "aria-label"), attr(t, ctx, "#test-accuracy", "data-value")}
-			return r.Checksum != "" && r.Acc != ""
+			return r.Checksum != "" && strings.Contains(r.Loss, "after epoch 2.") && r == last
 		}) {
-			t.Fatalf("no checksum or accuracy after training: %+v", r)
+			t.Fatalf("no final checksum or accuracy after training: %+v", r)
 		}
 		results = append(results, r)
 	}
