@@ -74,7 +74,7 @@ func (p *lossPlot) Render() app.UI {
 			app.Span().Class("key smooth").Text(l.T("chart.smooth")),
 			app.Span().Class("key acc").Text(l.T("chart.acc")),
 		),
-		newRunList().Runs(l, p.IRecords, p.ICurrent),
+		newRunList().Runs(l, p.IRecords, p.ICurrent, p.IVersion),
 	)
 }
 

@@ -18,12 +18,13 @@ type runList struct {
 	ILang    lang
 	IRuns    []*runRecord
 	ICurrent int
+	IVersion int // grows when a run's record changes: the records are pointers
 }
 
 func newRunList() *runList { return &runList{} }
 
-func (l *runList) Runs(la lang, runs []*runRecord, current int) *runList {
-	l.ILang, l.IRuns, l.ICurrent = la, runs, current
+func (l *runList) Runs(la lang, runs []*runRecord, current, version int) *runList {
+	l.ILang, l.IRuns, l.ICurrent, l.IVersion = la, runs, current, version
 	return l
 }
 
