@@ -177,7 +177,7 @@ func Hessian(x *softmax.Examples[float64], md *softmax.Model[float64], o softmax
 	copy(v[d*K:], md.B)
 	mu := make([]float64, x.Len()*K)
 	n := len(v)
-	evalRange(make([]float64, n), make([]float64, n), mu, v, d, x, 0, x.Len())
+	evalRange(0, make([]float64, n), make([]float64, n), mu, v, d, x, 0, x.Len())
 	h := newGram(d)
 	h.add(mu, x, 0, x.Len())
 	dst := make([]float64, n*n)
@@ -233,7 +233,8 @@ type NotPositiveDefiniteError struct {
 
 func (e *NotPositiveDefiniteError) Error() string {
 	return fmt.Sprintf("newton: the Hessian is not positive definite (pivot %d is %.3g): "+
-		"θ is redundant; pin class 0 or set λ > 0", e.Index, e.Pivot)
+		"with λ = 0, θ is redundant (adding one vector to every θ_c changes nothing) "+
+		"and the weights of pixels no image has are free; set λ > 0", e.Index, e.Pivot)
 }
 
 // Cholesky factorises the symmetric n×n matrix a (row-major) in place as

@@ -45,7 +45,7 @@ func flat(md *softmax.Model[float64]) []float64 {
 func gradAt(v []float64, d int, x *softmax.Examples[float64], o softmax.Objective) []float64 {
 	n := len(v)
 	g, h, mu := make([]float64, n), make([]float64, n), make([]float64, x.Len()*K)
-	evalRange(g, h, mu, v, d, x, 0, x.Len())
+	evalRange(0, g, h, mu, v, d, x, 0, x.Len())
 	finish(g, v, d, x.Len(), o)
 	return g
 }
@@ -54,7 +54,7 @@ func gradAt(v []float64, d int, x *softmax.Examples[float64], o softmax.Objectiv
 func hessVecAt(v, u []float64, d int, x *softmax.Examples[float64], o softmax.Objective) []float64 {
 	n := len(v)
 	g, h, mu := make([]float64, n), make([]float64, n), make([]float64, x.Len()*K)
-	evalRange(g, h, mu, v, d, x, 0, x.Len())
+	evalRange(0, g, h, mu, v, d, x, 0, x.Len())
 	out := make([]float64, n)
 	hvRange(out, u, mu, d, x, 0, x.Len())
 	finish(out, u, d, x.Len(), o)

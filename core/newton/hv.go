@@ -20,9 +20,11 @@ func params(v []float64, d int) *softmax.Model[float64] {
 //	g[j*K+c] += Σᵢ x_ij (μ_ic − [yᵢ = c]),   g[d*K+c] += Σᵢ (μ_ic − [yᵢ = c])
 //	h[j*K+c] += Σᵢ x_ij² μ_ic (1 − μ_ic),    h[d*K+c] += Σᵢ μ_ic (1 − μ_ic)
 //
-// stores μᵢ = softmax(θxᵢ + b) in mu[i*K:(i+1)*K], and returns the summed
-// cross-entropy Σᵢ (log Σ_c exp z_ic − z_iyᵢ). It allocates nothing.
-func evalRange(g, h, mu []float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) (loss float64) {
+// stores μᵢ = softmax(θxᵢ + b) in mu[i*K:(i+1)*K], and returns loss plus
+// the cross-entropy Σᵢ (log Σ_c exp z_ic − z_iyᵢ), added example by
+// example (so a pass cut into ranges gives the same bits). It allocates
+// nothing.
+func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
 	w, b := v[:d*K], v[d*K:]
 	gb := (*[K]float64)(g[d*K:])
 	hb := (*[K]float64)(h[d*K:])
@@ -59,9 +61,9 @@ func evalRange(g, h, mu []float64, v []float64, d int, x *softmax.Examples[float
 	return loss
 }
 
-// lossRange returns the summed cross-entropy of the examples lo..hi−1 of x
-// at the parameters v, the loss evalRange returns without its other work.
-func lossRange(v []float64, d int, x *softmax.Examples[float64], lo, hi int) (loss float64) {
+// lossRange returns loss plus the cross-entropy of the examples lo..hi−1
+// of x at the parameters v, as evalRange adds it, without the other work.
+func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
 	w, b := v[:d*K], v[d*K:]
 	var z [K]float64
 	for i := lo; i < hi; i++ {

@@ -37,7 +37,7 @@ func TestGradientMatchesSoftmax(t *testing.T) {
 					t.Fatalf("gradient %d: %v, softmax.Gradient %v", i, g[i], want)
 				}
 			}
-			if jj := lossRange(v, md.D, x, 0, x.Len())/float64(x.Len()) + penalty(v, md.D, o); relErr(jj, j) > 1e-14 {
+			if jj := lossRange(0, v, md.D, x, 0, x.Len())/float64(x.Len()) + penalty(v, md.D, o); relErr(jj, j) > 1e-14 {
 				t.Errorf("J %v, softmax.Gradient's %v", jj, j)
 			}
 		})

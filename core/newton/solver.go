@@ -220,7 +220,7 @@ func (s *Solver) Advance(budget int) Stats {
 		hi := s.pos + min(budget, s.m-s.pos)
 		switch s.ph {
 		case phaseEval:
-			s.loss += evalRange(s.gTrial, s.dgTrial, s.muTrial, s.trial, s.d, s.x, s.pos, hi)
+			s.loss = evalRange(s.loss, s.gTrial, s.dgTrial, s.muTrial, s.trial, s.d, s.x, s.pos, hi)
 		case phaseHv:
 			hvRange(s.cg.hp, s.cg.p, s.mu, s.d, s.x, s.pos, hi)
 		case phaseHess:

@@ -4,9 +4,13 @@
 //	go run ./tools/train                         # default pack, page defaults
 //	go run ./tools/train -data web/data/full.mnpk -epochs 3
 //	go run ./tools/train -idx .cache/mnist/package/data -preset lecture
+//	go run ./tools/train -method newton -grad-tol 1e-5   # Newton's method (truncated, CG)
+//	go run ./tools/train -method newton-exact -resize 7  # the explicit H on 7×7 images
 //
-// It prints one line per epoch (loss, test accuracy, likelihood, examples
-// per second) and a summary, and with -save writes the model as JSON.
+// With SGD (the default method) it prints one line per epoch (loss, test
+// accuracy, likelihood, examples per second); with Newton one line per
+// iteration (J, ‖∇J‖, CG steps, step length, test accuracy). Then a
+// summary, and with -save it writes the model as JSON.
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/newton"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -38,6 +43,10 @@ type options struct {
 	data, idx, preset, save, init string
 	every                         int
 	cfg                           train.Config
+
+	method string          // "sgd", "newton" or "newton-exact"
+	resize int             // 0 (28×28) or the side images are averaged down to
+	newton newton.Settings // for the Newton methods
 }
 
 func parse(args []string, out io.Writer) (*options, error) {
@@ -63,6 +72,13 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed for shuffling and initialisation")
 	fs.StringVar(&o.init, "init", "zeros", `initial weights: "zeros" or "normal"`)
 	fs.Float64Var(&c.InitStd, "init-std", c.InitStd, "standard deviation of the normal initialisation")
+	fs.StringVar(&o.method, "method", "sgd", `"sgd" (minibatch SGD; -batch 0 is full-batch gradient descent), "newton" (truncated Newton, CG on H·v) or "newton-exact" (the explicit H, Cholesky; needs -resize 7)`)
+	fs.IntVar(&o.resize, "resize", 0, "average the 28×28 images down to this side first (7: 4×4 block means, 49 pixels); 0 keeps them")
+	n := &o.newton
+	fs.Float64Var(&n.GradTol, "grad-tol", newton.DefaultGradTol, "Newton: stop when ‖∇J‖ ≤ this")
+	fs.IntVar(&n.Iterations, "newton-iters", newton.DefaultIterations, "Newton: budget of outer iterations")
+	fs.IntVar(&n.CGSteps, "cg", newton.DefaultCGSteps, "Newton: at most this many conjugate-gradient steps per iteration")
+	fs.BoolVar(&n.NoPreconditioner, "no-precond", false, "Newton: plain conjugate gradients, without the diag H preconditioner")
 
 	// A preset sets the defaults; explicit flags override it.
 	for i, a := range args {
@@ -91,6 +107,22 @@ func parse(args []string, out io.Writer) (*options, error) {
 	}
 	if o.every < 1 {
 		o.every = 1
+	}
+	switch o.method {
+	case "sgd", "newton":
+	case "newton-exact":
+		o.newton.Exact = true
+	default:
+		return nil, fmt.Errorf("unknown -method %q (want \"sgd\", \"newton\" or \"newton-exact\")", o.method)
+	}
+	if o.resize != 0 && (o.resize < 1 || dataset.Rows%o.resize != 0) {
+		return nil, fmt.Errorf("-resize %d: want a side that divides 28 (7, 14, 4, 2, 1) or 0", o.resize)
+	}
+	if err := o.newton.Validate(); err != nil {
+		return nil, err
+	}
+	if o.newton.GradTol == 0 || o.newton.Iterations == 0 || o.newton.CGSteps == 0 {
+		return nil, fmt.Errorf("-grad-tol, -newton-iters and -cg must be above 0")
 	}
 	return o, nil
 }
@@ -142,9 +174,16 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	x := softmax.FromSet[float32](trainSet)
-	test := softmax.FromSet[float32](testSet)
-	tr, err := train.New(x, dataset.Pixels, o.cfg)
+	x64, test64, d := softmax.FromSet[float64](trainSet), softmax.FromSet[float64](testSet), dataset.Pixels
+	if o.resize != 0 {
+		block := dataset.Rows / o.resize
+		x64, test64, d = newton.Downsample(x64, dataset.Rows, block), newton.Downsample(test64, dataset.Rows, block), o.resize*o.resize
+	}
+	if o.method != "sgd" {
+		return runNewton(o, x64, test64, d, out)
+	}
+	x, test := to32(x64), to32(test64)
+	tr, err := train.New(x, d, o.cfg)
 	if err != nil {
 		return err
 	}
@@ -193,6 +232,63 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "saved %s\n", o.save)
+	}
+	return nil
+}
+
+// to32 converts float64 examples to the trainer's float32, sharing the
+// labels and indices.
+func to32(x *softmax.Examples[float64]) *softmax.Examples[float32] {
+	v := make([]float32, len(x.Value))
+	for i, f := range x.Value {
+		v[i] = float32(f)
+	}
+	return &softmax.Examples[float32]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
+}
+
+// runNewton minimises the same objective with Newton's method, printing
+// one line per iteration.
+func runNewton(o *options, x, test *softmax.Examples[float64], d int, out io.Writer) error {
+	c := o.cfg
+	obj := softmax.Objective{Lambda: c.L2, L2Bias: c.L2Bias, PinFirst: c.PinFirst}
+	s, err := newton.New(x, d, obj, o.newton)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s on %d images of %d pixels, testing on %d: λ %g, ‖∇J‖ tolerance %g, at most %d iterations of %d CG steps\n",
+		o.method, x.Len(), d, test.Len(), c.L2, o.newton.GradTol, o.newton.Iterations, o.newton.CGSteps)
+	var busy time.Duration
+	var st newton.Stats
+	for printed := -1; ; {
+		start := time.Now()
+		st = s.Iterate()
+		busy += time.Since(start)
+		if st.Iteration == printed {
+			break // the run ended without completing another iteration
+		}
+		printed = st.Iteration
+		r := metrics.Evaluate(s.Model(), test)
+		fmt.Fprintf(out, "iteration %3d  J %.10f  ‖∇J‖ %.3e  CG %4d  step %-6.3g  test %6.2f%%  %6.2f s\n",
+			st.Iteration, st.J, st.GradNorm, st.CG, st.Step, 100*r.Accuracy(), busy.Seconds())
+		if st.Stop != newton.Running {
+			break
+		}
+	}
+	r := metrics.Evaluate(s.Model(), test)
+	fmt.Fprintf(out, "stopped (%s) after %.2f s of training, %d CG steps, %d passes over the data: J %.10f, test accuracy %.2f%%, likelihood %.4f\n",
+		s.Reason(), busy.Seconds(), st.TotalCG, st.Passes, st.J, 100*r.Accuracy(), r.Likelihood())
+	if o.save != "" {
+		b, err := json.Marshal(s.Model())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.save, b, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "saved %s\n", o.save)
+	}
+	if st.Stop == newton.Singular {
+		return s.Err()
 	}
 	return nil
 }

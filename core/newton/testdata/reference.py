@@ -10,7 +10,8 @@ scikit-learn's multinomial LogisticRegression minimises
 C·Σ_i loss_i + ½‖θ‖² (the intercept unpenalised), which is m·C times J when
 C = 1/(λ·m). J is recomputed here in NumPy float64 from the fitted θ and b.
 
-Usage (the Go test does both steps: go test ./core/newton -run Reference -update):
+Usage (the Go test does both steps and writes reference.golden:
+go test ./core/newton -run TestMatchesReference -update):
 
     reference.py DIR            print reference.golden for the data in DIR
     reference.py DIR --bench    time lbfgs and newton-cg instead (one BLAS thread:
@@ -73,12 +74,12 @@ def main():
                       f"J {j:.12f}, test {acc:.4f}, iterations {clf.n_iter_[0]}")
         return
     print(f"# scikit-learn optimum of J (newton-cg, tol 1e-12), {side}x{side} images, train {len(y)}, test {len(yt)}")
-    print("# lambda J test_accuracy")
+    print("# side lambda J test_accuracy")
     for lam in LAMBDAS:
         clf = fit(x, y, lam, "newton-cg", 1e-12)
         j = objective(x, y, clf.coef_, clf.intercept_, lam)
         acc = np.mean(clf.predict(xt) == yt)
-        print(f"{lam:g} {j:.15f} {acc:.6f}")
+        print(f"{side} {lam:g} {j:.15f} {acc:.6f}")
 
 
 if __name__ == "__main__":
