@@ -7,6 +7,7 @@ import (
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 )
 
 // benchRun solves to the end b.N times and reports the iterations, CG
@@ -45,9 +46,37 @@ func BenchmarkNewton(b *testing.B) {
 	b.Run("default/no-preconditioner", func(b *testing.B) {
 		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, NoPreconditioner: true})
 	})
+	b.Run("default/warm-start-1-sgd-epoch", func(b *testing.B) {
+		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, Start: sgdEpoch(b, train)})
+	})
 	small := Downsample(train, 28, 4)
 	b.Run("default-7x7/exact", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5, Exact: true}) })
 	b.Run("default-7x7/truncated", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5}) })
+}
+
+// sgdEpoch returns the model after one epoch of the page's default SGD
+// (B = 100, α = 0.5, λ = 1e-4), as float64, for a warm start.
+func sgdEpoch(b *testing.B, x *softmax.Examples[float64]) *softmax.Model[float64] {
+	v := make([]float32, len(x.Value))
+	for i, f := range x.Value {
+		v[i] = float32(f)
+	}
+	x32 := &softmax.Examples[float32]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
+	tr, err := train.New(x32, dataset.Pixels, train.Defaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for !tr.Step().EpochEnd {
+	}
+	m32 := tr.Model()
+	m := softmax.New[float64](m32.D)
+	for i, w := range m32.W {
+		m.W[i] = float64(w)
+	}
+	for c, w := range m32.B {
+		m.B[c] = float64(w)
+	}
+	return m
 }
 
 // BenchmarkNewtonFull: the full 60,000 training images from the IDX files

@@ -19,7 +19,9 @@ go test ./core/newton -run TestMatchesReference -update):
 
 DIR holds NAME-x.u8 (m×784 grey levels, row-major) and NAME-y.u8 (labels) for
 NAME in train, test, as written by the Go test's -update flag; with
---side 7 the images are averaged down to 7×7 (4×4 block means) first.
+--side 7 the images are averaged down to 7×7 (4×4 block means) first. With
+--idx, DIR holds the four original MNIST IDX files instead (the full set:
+reference.py .cache/mnist/package/data --idx --bench --runs 1).
 """
 import sys
 import time
@@ -32,8 +34,13 @@ LAMBDAS = [1e-4, 1e-3]
 
 
 def load(d, name, side):
-    y = np.fromfile(f"{d}/{name}-y.u8", dtype=np.uint8).astype(int)
-    x = np.fromfile(f"{d}/{name}-x.u8", dtype=np.uint8).reshape(len(y), 784) / 255.0
+    if "--idx" in sys.argv:
+        stem = {"train": "train", "test": "t10k"}[name]
+        y = np.fromfile(f"{d}/{stem}-labels-idx1-ubyte", dtype=np.uint8, offset=8).astype(int)
+        x = np.fromfile(f"{d}/{stem}-images-idx3-ubyte", dtype=np.uint8, offset=16).reshape(len(y), 784) / 255.0
+    else:
+        y = np.fromfile(f"{d}/{name}-y.u8", dtype=np.uint8).astype(int)
+        x = np.fromfile(f"{d}/{name}-x.u8", dtype=np.uint8).reshape(len(y), 784) / 255.0
     if side == 7:
         x = x.reshape(len(y), 7, 4, 7, 4).mean(axis=(2, 4)).reshape(len(y), 49)
     return x, y
@@ -61,16 +68,17 @@ def main():
     x, y = load(d, "train", side)
     xt, yt = load(d, "test", side)
     if "--bench" in sys.argv:
+        runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
         for lam in [1e-4]:
             for solver in ["lbfgs", "newton-cg"]:
                 times = []
-                for _ in range(3):
+                for _ in range(runs):
                     t0 = time.perf_counter()
                     clf = fit(x, y, lam, solver, 1e-5)
                     times.append(time.perf_counter() - t0)
                 j = objective(x, y, clf.coef_, clf.intercept_, lam)
                 acc = np.mean(clf.predict(xt) == yt)
-                print(f"{solver} lambda {lam:g} tol 1e-5: median {sorted(times)[1]:.3f} s of {times}, "
+                print(f"{solver} lambda {lam:g} tol 1e-5, {side}x{side}, train {len(y)}: median {sorted(times)[len(times) // 2]:.3f} s of {times}, "
                       f"J {j:.12f}, test {acc:.4f}, iterations {clf.n_iter_[0]}")
         return
     print(f"# scikit-learn optimum of J (newton-cg, tol 1e-12), {side}x{side} images, train {len(y)}, test {len(yt)}")
