@@ -10,8 +10,8 @@
 // Three parts are kept apart, as gonum's optimize package keeps them:
 //
 //   - the method computes a direction p with H·p ≈ −∇J. Truncated Newton
-//     (the default) never forms H: it runs preconditioned conjugate
-//     gradients on Hessian-vector products computed from the Kronecker form
+//     (the default) never forms H: it runs conjugate gradients on
+//     Hessian-vector products computed from the Kronecker form
 //     (hv.go). Exact Newton (Settings.Exact, for small d such as 7×7
 //     images) forms H explicitly and solves by Cholesky (exact.go);
 //   - the line search chooses a step length t along p that lowers J

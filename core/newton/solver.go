@@ -10,7 +10,8 @@ import (
 
 // Settings are a Newton run's options. The zero value is valid: it
 // stops at ‖∇J‖ ≤ 1e-5 or after 100 iterations, with at most 250 conjugate
-// gradient steps per iteration, preconditioned, from all-zero parameters.
+// gradient steps per iteration, not preconditioned, from all-zero
+// parameters.
 type Settings struct {
 	GradTol    float64 // stop when ‖∇J‖ ≤ GradTol; 0 means 1e-5
 	Iterations int     // outer budget; 0 means 100
@@ -19,9 +20,9 @@ type Settings struct {
 	// Exact solves Newton's equation with the explicit H and Cholesky
 	// instead of conjugate gradients: for at most MaxExactFeatures.
 	Exact bool
-	// NoPreconditioner runs plain conjugate gradients instead of ones
-	// preconditioned by diag H (for comparison).
-	NoPreconditioner bool
+	// Jacobi preconditions the conjugate gradients with diag H. It is
+	// off by default because it took more steps on MNIST (see cgState).
+	Jacobi bool
 	// Start, if not nil, is the starting point (copied; class 0 is zeroed
 	// under PinFirst). Its D must be the data's d.
 	Start *softmax.Model[float64]
@@ -316,7 +317,7 @@ func (s *Solver) direction() {
 		s.ph = phaseHess
 		return
 	}
-	s.cg.start(s.g, s.dg, s.st.GradNorm, s.set.GradTol, !s.set.NoPreconditioner)
+	s.cg.start(s.g, s.dg, s.st.GradNorm, s.set.GradTol, s.set.Jacobi)
 	s.ph = phaseHv
 }
 

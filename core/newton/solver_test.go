@@ -25,12 +25,29 @@ func runAll(s *Solver) []Stats {
 // written by this test natively (linux/amd64). The same test compiled to
 // WebAssembly must give the same bits.
 var goldenJ = []uint64{
+	0x40026bb1bbb55507, 0x3ffef774cb4bb280, 0x3ffed4a775caf65e,
+	0x3ffe0e76ce9e7c77, 0x3ffdfc2e7fb7b2f9, 0x3ffdf8ab6ec68065,
+}
+
+// goldenJacobi is goldenJ with Settings.Jacobi.
+var goldenJacobi = []uint64{
 	0x40026bb1bbb55507, 0x3fff1a606088da87, 0x3ffeed6918e1d700,
 	0x3ffe3f82fe670154, 0x3ffdfe32dd2c49c7, 0x3ffdfa013483e5f8,
 }
 
 func TestSameBitsEverywhere(t *testing.T) {
 	x, _ := randomProblem(200, 20, 7)
+	t.Run("with Jacobi preconditioning too", func(t *testing.T) {
+		s, err := New(x, 20, softmax.Objective{Lambda: 1e-3}, Settings{Iterations: 5, GradTol: 1e-300, Jacobi: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range runAll(s) {
+			if b := math.Float64bits(st.J); b != goldenJacobi[i] {
+				t.Errorf("iteration %d: J bits %#x, golden %#x", i, b, goldenJacobi[i])
+			}
+		}
+	})
 	o := softmax.Objective{Lambda: 1e-3}
 	s, err := New(x, 20, o, Settings{Iterations: 5, GradTol: 1e-300})
 	if err != nil {
