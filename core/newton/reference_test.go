@@ -17,6 +17,8 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
+var export = flag.String("export", "", "TestExport writes the default pack for reference.py into this folder")
+
 var update = flag.Bool("update", false, "rewrite testdata/reference.golden with testdata/reference.py (needs /usr/bin/python3 with NumPy and scikit-learn)")
 
 // exportPack writes the default pack as dense grey levels for
@@ -45,6 +47,15 @@ func exportPack(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestExport writes the default pack as reference.py reads it, when
+// -export names a folder (testdata/compare.sh uses it).
+func TestExport(t *testing.T) {
+	if *export == "" {
+		t.Skip("no -export folder")
+	}
+	exportPack(t, *export)
 }
 
 type reference struct {
