@@ -5,6 +5,8 @@
 //	go run ./tools/train -data web/data/full.mnpk -epochs 3
 //	go run ./tools/train -idx .cache/mnist/package/data -preset lecture
 //	go run ./tools/train -deskew                 # on images straightened by their moments
+//	go run ./tools/train -method newton -grad-tol 1e-5   # Newton's method (truncated, CG)
+//	go run ./tools/train -method newton-exact -resize 7  # the explicit H on 7×7 images
 //
 // It prints one line per epoch (loss, test accuracy, likelihood, examples
 // per second) and a summary. -save writes the model as JSON (model.json,
@@ -31,6 +33,7 @@ import (
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/newton"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -50,6 +53,10 @@ type options struct {
 	every                         int
 	deskew                        bool
 	cfg                           train.Config
+
+	method string          // "sgd", "newton" or "newton-exact"
+	resize int             // 0 (28×28) or the side images are averaged down to
+	newton newton.Settings // for the Newton methods
 }
 
 func parse(args []string, out io.Writer) (*options, error) {
@@ -79,6 +86,13 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed for shuffling and initialisation")
 	fs.StringVar(&o.init, "init", "zeros", `initial weights: "zeros" or "normal"`)
 	fs.Float64Var(&c.InitStd, "init-std", c.InitStd, "standard deviation of the normal initialisation")
+	fs.StringVar(&o.method, "method", "sgd", `"sgd" (minibatch SGD; -batch 0 is full-batch gradient descent), "newton" (truncated Newton, CG on H·v) or "newton-exact" (the explicit H, Cholesky; needs -resize 7)`)
+	fs.IntVar(&o.resize, "resize", 0, "average the 28×28 images down to this side first (7: 4×4 block means, 49 pixels); 0 keeps them")
+	n := &o.newton
+	fs.Float64Var(&n.GradTol, "grad-tol", newton.DefaultGradTol, "Newton: stop when ‖∇J‖ ≤ this")
+	fs.IntVar(&n.Iterations, "newton-iters", newton.DefaultIterations, "Newton: budget of outer iterations")
+	fs.IntVar(&n.CGSteps, "cg", newton.DefaultCGSteps, "Newton: at most this many conjugate-gradient steps per iteration")
+	fs.BoolVar(&n.Jacobi, "jacobi", false, "Newton: precondition the conjugate gradients with diag H (more CG steps on MNIST)")
 
 	// A preset sets the defaults; explicit flags override it.
 	for i, a := range args {
@@ -113,6 +127,22 @@ func parse(args []string, out io.Writer) (*options, error) {
 	}
 	if o.save != "" && saveFormat(o.save) == "" {
 		return nil, fmt.Errorf("-save %s: want a name ending in .json or .npz", o.save)
+	}
+	switch o.method {
+	case "sgd", "newton":
+	case "newton-exact":
+		o.newton.Exact = true
+	default:
+		return nil, fmt.Errorf("unknown -method %q (want \"sgd\", \"newton\" or \"newton-exact\")", o.method)
+	}
+	if o.resize != 0 && (o.resize < 1 || dataset.Rows%o.resize != 0) {
+		return nil, fmt.Errorf("-resize %d: want a side that divides 28 (7, 14, 4, 2, 1) or 0", o.resize)
+	}
+	if err := o.newton.Validate(); err != nil {
+		return nil, err
+	}
+	if o.newton.GradTol == 0 || o.newton.Iterations == 0 || o.newton.CGSteps == 0 {
+		return nil, fmt.Errorf("-grad-tol, -newton-iters and -cg must be above 0")
 	}
 	return o, nil
 }
@@ -182,9 +212,16 @@ func run(args []string, out io.Writer) error {
 			trainSet.Len()+testSet.Len(), float64(time.Since(start))/float64(time.Millisecond),
 			float64(trainSet.NNZ())/float64(max(trainSet.Len(), 1)))
 	}
-	x := softmax.FromSet[float32](trainSet)
-	test := softmax.FromSet[float32](testSet)
-	tr, err := train.New(x, dataset.Pixels, o.cfg)
+	x64, test64, d := softmax.FromSet[float64](trainSet), softmax.FromSet[float64](testSet), dataset.Pixels
+	if o.resize != 0 {
+		block := dataset.Rows / o.resize
+		x64, test64, d = newton.Downsample(x64, dataset.Rows, block), newton.Downsample(test64, dataset.Rows, block), o.resize*o.resize
+	}
+	if o.method != "sgd" {
+		return runNewton(o, x64, test64, d, out)
+	}
+	x, test := to32(x64), to32(test64)
+	tr, err := train.New(x, d, o.cfg)
 	if err != nil {
 		return err
 	}
@@ -324,6 +361,78 @@ func readsAsLabelled(m *softmax.Model[float32], x *softmax.Examples[float32]) in
 		}
 	}
 	return n
+}
+
+// to32 converts float64 examples to the trainer's float32, sharing the
+// labels and indices.
+func to32(x *softmax.Examples[float64]) *softmax.Examples[float32] {
+	v := make([]float32, len(x.Value))
+	for i, f := range x.Value {
+		v[i] = float32(f)
+	}
+	return &softmax.Examples[float32]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
+}
+
+// runNewton minimises the same objective with Newton's method, printing
+// one line per iteration.
+func runNewton(o *options, x, test *softmax.Examples[float64], d int, out io.Writer) error {
+	c := o.cfg
+	obj := softmax.Objective{Lambda: c.L2, L2Bias: c.L2Bias, PinFirst: c.PinFirst}
+	s, err := newton.New(x, d, obj, o.newton)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s on %d images of %d pixels, testing on %d: λ %g, ‖∇J‖ tolerance %g, at most %d iterations of %d CG steps\n",
+		o.method, x.Len(), d, test.Len(), c.L2, o.newton.GradTol, o.newton.Iterations, o.newton.CGSteps)
+	var busy time.Duration
+	var st newton.Stats
+	for printed := -1; ; {
+		start := time.Now()
+		st = s.Iterate()
+		busy += time.Since(start)
+		if st.Iteration == printed {
+			break // the run ended without completing another iteration
+		}
+		printed = st.Iteration
+		r := metrics.Evaluate(s.Model(), test)
+		fmt.Fprintf(out, "iteration %3d  J %.10f  ‖∇J‖ %.3e  CG %4d  step %-6.3g  test %6.2f%%  %6.2f s\n",
+			st.Iteration, st.J, st.GradNorm, st.CG, st.Step, 100*r.Accuracy(), busy.Seconds())
+		if st.Stop != newton.Running {
+			break
+		}
+	}
+	r := metrics.Evaluate(s.Model(), test)
+	fmt.Fprintf(out, "stopped (%s) after %.2f s of training, %d CG steps, %d passes over the data: J %.10f, test accuracy %.2f%%, likelihood %.4f\n",
+		s.Reason(), busy.Seconds(), st.TotalCG, st.Passes, st.J, 100*r.Accuracy(), r.Likelihood())
+	if o.save != "" {
+		m64 := s.Model()
+		m := &softmax.Model[float32]{D: m64.D, W: make([]float32, len(m64.W)), B: make([]float32, len(m64.B))}
+		for i, w := range m64.W {
+			m.W[i] = float32(w)
+		}
+		for i, b := range m64.B {
+			m.B[i] = float32(b)
+		}
+		info := modelfile.Info{Method: "newton", L2: c.L2, Steps: st.Iteration, Dataset: filepath.Base(o.data),
+			Deskew: o.deskew, TestAccuracy: r.Accuracy(), Saved: time.Now().UTC().Format(time.RFC3339)}
+		var buf bytes.Buffer
+		if saveFormat(o.save) == "npz" {
+			err = modelfile.EncodeNPZ(&buf, m)
+		} else {
+			err = modelfile.EncodeJSON(&buf, m, info)
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.save, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "saved %s (%d bytes)\n", o.save, buf.Len())
+	}
+	if st.Stop == newton.Singular {
+		return s.Err()
+	}
+	return nil
 }
 
 func btoi(b bool) int {

@@ -173,6 +173,12 @@ func TestBadFlagsAreRefused(t *testing.T) {
 		{"a save name of no known format", []string{"-save", "model.txt"}, "want a name ending in .json or .npz"},
 		{"a model that is not one", []string{"-data", pack, "-load", "main.go"}, "-load main.go: modelfile: not a model file"},
 		{"my digits that are a dataset", []string{"-data", pack, "-mine", pack}, "is it a dataset pack?"},
+		{"an unknown method", []string{"-method", "magic"}, `unknown -method "magic"`},
+		{"a size that does not divide 28", []string{"-resize", "5"}, "-resize 5"},
+		{"a negative gradient tolerance", []string{"-method", "newton", "-grad-tol", "-1"}, "gradient tolerance -1"},
+		{"a CG cap of 0", []string{"-method", "newton", "-cg", "0"}, "must be above 0"},
+		{"exact Newton on 784 pixels", []string{"-data", pack, "-method", "newton-exact"}, "downsample"},
+		{"exact Newton with λ = 0", []string{"-data", pack, "-method", "newton-exact", "-resize", "7", "-l2", "0"}, "not positive definite"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,5 +187,51 @@ func TestBadFlagsAreRefused(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestNewton(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		iters int     // at most
+		acc   float64 // test accuracy at least, in percent
+	}{
+		{"truncated Newton on 28×28", []string{"-method", "newton", "-grad-tol", "1e-2"}, 10, 90},
+		{"exact Newton on 7×7", []string{"-method", "newton-exact", "-resize", "7"}, 10, 89},
+		{"truncated Newton on 7×7, class 0 pinned", []string{"-method", "newton", "-resize", "7", "-pin"}, 15, 89},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(append([]string{"-data", pack}, tt.args...), &out); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			lines := regexp.MustCompile(`(?m)^iteration +(\d+)  J [0-9.]+  ‖∇J‖ [0-9.e+-]+  CG +\d+  step .*test +([0-9.]+)%`).FindAllStringSubmatch(out.String(), -1)
+			if len(lines) < 2 || len(lines) > tt.iters+1 {
+				t.Fatalf("%d iteration lines:\n%s", len(lines), out.String())
+			}
+			for i, l := range lines {
+				if l[1] != strconv.Itoa(i) {
+					t.Errorf("line %d is iteration %s", i, l[1])
+				}
+			}
+			if acc, _ := strconv.ParseFloat(lines[len(lines)-1][2], 64); acc < tt.acc {
+				t.Errorf("test accuracy %v%%, want at least %v%%", acc, tt.acc)
+			}
+			if !strings.Contains(out.String(), "stopped (‖∇J‖ ≤ ") {
+				t.Errorf("no convergence in the summary:\n%s", out.String())
+			}
+		})
+	}
+}
+
+func TestResizeWithSGD(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-data", pack, "-resize", "7", "-epochs", "1"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "after 100 steps, 1 epochs") {
+		t.Errorf("unexpected output:\n%s", out.String())
 	}
 }

@@ -35,6 +35,13 @@ type Msg interface{ isMsg() }
 // Epochs means train until stopped by the tolerance or by the user.
 // Deskew trains and evaluates on the images straightened by
 // digit.DeskewSet instead of the raw ones; changing it starts a new run.
+//
+// Method names the optimiser: "sgd" (or empty) is minibatch SGD with
+// BatchSize; "gd" is full-batch gradient descent (BatchSize is ignored:
+// every step sees the whole set); "newton" is Newton's method (truncated,
+// conjugate gradients on H·v products; see core/newton), which ignores the
+// learning rate, batch size, epochs, decay and initialisation and uses the
+// last three fields instead (zero means core/newton's default).
 type Config struct {
 	LearningRate float64 `json:"lr"`
 	BatchSize    int     `json:"batch"`
@@ -140,6 +147,14 @@ type (
 	// Progress reports training. Run identifies the run (it grows with
 	// every Reset or new run), so the page can drop stale updates; Step
 	// grows within a run.
+	//
+	// A Newton run reports one Step per outer iteration: Step and
+	// Iteration are the iterations completed, Epoch the passes over the
+	// data so far (gradients, H·v products, line-search trials), Seen the
+	// examples those passes visited, Loss and EpochLoss the objective J,
+	// Rate the latest step length (1 is the full Newton step), Losses one
+	// point per iteration, and Reason says why it stopped, for people
+	// ("‖∇J‖ ≤ 1e-05 after 9 iterations").
 	Progress struct {
 		Run       int     `json:"run"`
 		State     string  `json:"state"` // "training", "paused", "done"
@@ -153,7 +168,12 @@ type (
 		Losses    []Point `json:"losses,omitempty"`
 		EpochLoss float64 `json:"epochLoss,omitempty"`
 		Rate      float64 `json:"rate"`
-		PerSecond float64 `json:"perSecond"` // examples per second, recent
+		PerSecond float64 `json:"perSecond"`           // examples per second, recent
+		Method    string  `json:"method,omitempty"`    // the run's method: "sgd", "gd", "newton"
+		Iteration int     `json:"iteration,omitempty"` // Newton: outer iterations completed
+		CGSteps   int     `json:"cgSteps,omitempty"`   // Newton: CG steps of the latest iteration
+		GradNorm  float64 `json:"gradNorm,omitempty"`  // Newton: ‖∇J‖ at the current weights
+		Reason    string  `json:"reason,omitempty"`    // Newton: why the run stopped, for people
 	}
 	// Weights is a snapshot of the model: W is D×10 (see softmax.Model),
 	// B has 10 entries. They travel as bulk bytes.

@@ -19,6 +19,8 @@ func allMessages() []Msg {
 		Step{Config: Config{LearningRate: 0.1, BatchSize: 1, Seed: 1}},
 		Train{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1, Deskew: true}},
 		Reset{Config: Config{Seed: 9, InitNormal: true}},
+		Train{Config: Config{L2: 1e-4, Method: "newton", NewtonIters: 20, GradTol: 1e-6, CGSteps: 50}},
+		Train{Config: Config{LearningRate: 0.1, L2: 1e-3, Epochs: 100, Method: "gd"}},
 		Evaluate{},
 		Warm{},
 		Pace{StepsPerSecond: 20},
@@ -28,6 +30,9 @@ func allMessages() []Msg {
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
 			Loss: 0.31, Losses: []Point{{Step: 129, Loss: 0.3, T: 0.25}, {Step: 130, Loss: 0.31, T: 0.26}}, Rate: 0.5, PerSecond: 1e6},
+		Progress{Run: 3, State: "done", Stop: "converged", Epoch: 283, Step: 9, Seen: 2830000, PerEpoch: 10000,
+			Loss: 0.188, Losses: []Point{{Step: 9, Loss: 0.188}}, EpochLoss: 0.188, Rate: 1, PerSecond: 3e6,
+			Method: "newton", Iteration: 9, CGSteps: 81, GradNorm: 8e-6, Reason: "‖∇J‖ ≤ 1e-05 after 9 iterations"},
 		Weights{Run: 2, Step: 130, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
 		Evaluated{Run: 2, T: 1.5, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3,
 			Confusion: [10][10]int{{1, 2}}, PerClass: [10]float64{0.5}},
@@ -146,5 +151,25 @@ func TestConfigDeskew(t *testing.T) {
 	env, _, err := Encode(Train{Config: Config{Seed: 1}})
 	if err != nil || strings.Contains(string(env), "deskew") {
 		t.Errorf("a raw config is encoded as %s (%v): want no deskew key", env, err)
+	}
+}
+
+// TestNewFieldsAreOptional: a run without a method, and its Progress,
+// have the wire form they had before Newton came, so an older page or
+// worker reads them unchanged.
+func TestNewFieldsAreOptional(t *testing.T) {
+	for _, m := range []Msg{
+		Train{Config: Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 3}},
+		Progress{Run: 1, State: "training", Step: 3, Loss: 0.5},
+	} {
+		env, _, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"method", "newtonIters", "gradTol", "cgSteps", "iteration", "gradNorm", "reason"} {
+			if strings.Contains(string(env), `"`+key+`"`) {
+				t.Errorf("%s carries %q: %s", Name(m), key, env)
+			}
+		}
 	}
 }

@@ -43,7 +43,7 @@ func (s *session) useModel(u protocol.UseModel) {
 		return
 	}
 	if err := s.run.tr.SetModel(m); err != nil {
-		s.fail(err.Error(), hintModel) // checked above: not expected
+		s.failKey("err.config", hintModel, err.Error()) // checked above: not expected
 		return
 	}
 	s.training = false

@@ -14,11 +14,12 @@ import (
 type run struct {
 	id    int
 	cfg   protocol.Config // as last requested: α and λ may change
-	tr    *train.Trainer
-	m     int         // examples per epoch
-	last  train.Stats // the latest step, zero before the first
-	rate  float64     // α of the latest step, or as last set
-	epoch float64     // the latest epoch's mean loss, 0 before the first
+	tr    *train.Trainer  // nil for a Newton run
+	nt    *newtonRun      // nil unless the run uses Newton's method (newton.go)
+	m     int             // examples per epoch
+	last  train.Stats     // the latest step, zero before the first
+	rate  float64         // α of the latest step, or as last set
+	epoch float64         // the latest epoch's mean loss, 0 before the first
 	pts   points
 
 	seenMark     int64         // examples seen at the last Progress
@@ -33,6 +34,13 @@ type run struct {
 // examples and validates it. The batch size must be 1..m (the trainer's 0
 // for "all" is not offered); zero epochs means no epoch limit.
 func trainConfig(c protocol.Config, m int) (train.Config, error) {
+	switch c.Method {
+	case "", "sgd":
+	case "gd": // full-batch gradient descent: every step sees all m
+		c.BatchSize = m
+	default:
+		return train.Config{}, fmt.Errorf("train: method %q: want \"sgd\", \"gd\" or \"newton\"", c.Method)
+	}
 	if c.BatchSize < 1 || c.BatchSize > m {
 		return train.Config{}, fmt.Errorf("train: batch size %d: want 1 to %d", c.BatchSize, m)
 	}
@@ -71,13 +79,16 @@ func (s *session) prepare(c protocol.Config) bool {
 	if !s.needData() {
 		return false
 	}
+	if isNewton(c) {
+		return s.prepareNewton(c)
+	}
 	tc, err := trainConfig(c, s.data.train.Len())
 	if err != nil {
 		s.failKey("err.config", hintConfig, err.Error())
 		return false
 	}
 	r := s.run
-	if r == nil || r.tr.Stopped() != train.Running || shape(r.cfg) != shape(c) {
+	if r == nil || r.nt != nil || r.tr.Stopped() != train.Running || shape(r.cfg) != shape(c) {
 		return s.newRun(c, tc)
 	}
 	if c.LearningRate != r.cfg.LearningRate {
@@ -95,7 +106,7 @@ func (s *session) prepare(c protocol.Config) bool {
 	}
 	if c.ExtraRate != r.cfg.ExtraRate {
 		if err := r.tr.SetExtraRate(c.ExtraRate); err != nil {
-			s.fail(err.Error(), hintConfig)
+			s.failKey("err.config", hintConfig, err.Error())
 			return false
 		}
 	}
@@ -148,6 +159,10 @@ func (s *session) step(c protocol.Config) {
 	if !s.prepare(c) {
 		return
 	}
+	if s.run.nt != nil {
+		s.stepNewton()
+		return
+	}
 	s.training = false
 	r := s.run
 	start := s.env.Now()
@@ -165,12 +180,18 @@ func (s *session) reset(c protocol.Config) {
 	if !s.needData() {
 		return
 	}
-	tc, err := trainConfig(c, s.data.train.Len())
-	if err != nil {
-		s.failKey("err.config", hintConfig, err.Error())
-		return
+	var ok bool
+	if isNewton(c) {
+		ok = s.resetNewton(c)
+	} else {
+		tc, err := trainConfig(c, s.data.train.Len())
+		if err != nil {
+			s.failKey("err.config", hintConfig, err.Error())
+			return
+		}
+		ok = s.newRun(c, tc)
 	}
-	if s.newRun(c, tc) {
+	if ok {
 		s.training = false
 		now := s.env.Now()
 		s.sendProgress(now)
@@ -182,6 +203,10 @@ func (s *session) reset(c protocol.Config) {
 // or when the run ends, and reports.
 func (s *session) slice() {
 	r := s.run
+	if r.nt != nil {
+		s.sliceNewton()
+		return
+	}
 	every := max(1, checkExamples/r.tr.Config().BatchSize)
 	start := s.env.Now()
 	deadline := start.Add(sliceTime)
@@ -251,7 +276,7 @@ func (s *session) report(st train.Stats, now time.Time, force bool) {
 // state is the run's state as Progress reports it.
 func (s *session) state() string {
 	switch {
-	case s.run.tr.Stopped() != train.Running:
+	case s.run.ended():
 		return "done"
 	case s.training:
 		return "training"
@@ -261,6 +286,10 @@ func (s *session) state() string {
 
 func (s *session) sendProgress(now time.Time) {
 	r := s.run
+	if r.nt != nil {
+		s.newtonProgress(now)
+		return
+	}
 	step, epoch, seen := r.tr.Progress()
 	r.totalBusy += r.busy
 	state := s.state()
@@ -278,7 +307,7 @@ func (s *session) sendProgress(now time.Time) {
 		Run: r.id, State: state, Epoch: epoch, Epochs: r.cfg.Epochs,
 		Step: step, Seen: seen, PerEpoch: r.m,
 		Loss: finite(r.last.Loss), Losses: r.pts.take(), EpochLoss: finite(r.epoch),
-		Rate: r.rate, PerSecond: r.perSecond,
+		Rate: r.rate, PerSecond: r.perSecond, Method: method(r.cfg),
 	}
 	if stop := r.tr.Stopped(); stop != train.Running {
 		p.Stop = stop.String()
@@ -289,6 +318,10 @@ func (s *session) sendProgress(now time.Time) {
 // sendWeights sends a copy of the run's weights.
 func (s *session) sendWeights(now time.Time) {
 	r := s.run
+	if r.nt != nil {
+		s.newtonWeights(now)
+		return
+	}
 	r.lastWeights = now
 	m := r.tr.Model()
 	step, _, _ := r.tr.Progress()

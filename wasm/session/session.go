@@ -238,6 +238,7 @@ var failures = map[string]string{
 	"err.modelShape": "the model has %s features, the data %s",
 	"err.modelNaN":   "the model has a weight that is NaN or infinite",
 	"err.myDigits":   "my digits: %s",
+	"err.newton":     "Newton's method: %s",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 

@@ -386,6 +386,7 @@ func (p *page) Render() app.UI {
 				)
 			}),
 			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
+			&newtonProgress{ILang: l, IProgress: s.Progress},
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),
 		),

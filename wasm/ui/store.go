@@ -232,10 +232,16 @@ func (s *store) statusText() msg {
 	case stateReady:
 		return text("status.ready", fmtCount(s.TrainN), fmtCount(s.TestN))
 	case stateTraining:
+		if s.Progress.Method == "newton" {
+			return text("status.newton", s.Progress.Iteration)
+		}
 		return text("status.training")
 	case statePaused:
 		return text("status.paused")
 	case stateDone:
+		if s.Progress.Method == "newton" {
+			return newtonStop(s.Progress)
+		}
 		switch s.Progress.Stop {
 		case "diverged":
 			return text("status.diverged")

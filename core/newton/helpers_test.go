@@ -1,0 +1,85 @@
+package newton
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/softmax"
+)
+
+// randomProblem returns m sparse examples of d features with values in
+// (0, 1] (about 60% of the features present), labels cycling through the
+// classes, and a model with N(0, 0.3²) weights and biases.
+func randomProblem(m, d int, seed uint64) (*softmax.Examples[float64], *softmax.Model[float64]) {
+	r := rand.New(rand.NewPCG(seed, 2))
+	x := &softmax.Examples[float64]{Start: []int32{0}}
+	for i := range m {
+		for j := range d {
+			if r.Float64() < 0.6 {
+				x.Index = append(x.Index, uint16(j))
+				x.Value = append(x.Value, 1-r.Float64())
+			}
+		}
+		x.Start = append(x.Start, int32(len(x.Index)))
+		x.Labels = append(x.Labels, uint8((i*7+r.IntN(3))%K))
+	}
+	md := softmax.New[float64](d)
+	for i := range md.W {
+		md.W[i] = 0.3 * r.NormFloat64()
+	}
+	for c := range md.B {
+		md.B[c] = 0.3 * r.NormFloat64()
+	}
+	return x, md
+}
+
+// flat returns md's parameters as one vector (weights, then biases).
+func flat(md *softmax.Model[float64]) []float64 {
+	return append(append([]float64(nil), md.W...), md.B...)
+}
+
+// gradAt returns ∇J at the flat parameters v.
+func gradAt(v []float64, d int, x *softmax.Examples[float64], o softmax.Objective) []float64 {
+	n := len(v)
+	g, h, mu := make([]float64, n), make([]float64, n), make([]float64, x.Len()*K)
+	evalRange(0, g, h, mu, v, d, x, 0, x.Len())
+	finish(g, v, d, x.Len(), o)
+	return g
+}
+
+// hessVecAt returns H·u at the flat parameters v.
+func hessVecAt(v, u []float64, d int, x *softmax.Examples[float64], o softmax.Objective) []float64 {
+	n := len(v)
+	g, h, mu := make([]float64, n), make([]float64, n), make([]float64, x.Len()*K)
+	evalRange(0, g, h, mu, v, d, x, 0, x.Len())
+	out := make([]float64, n)
+	hvRange(out, u, mu, d, x, 0, x.Len())
+	finish(out, u, d, x.Len(), o)
+	return out
+}
+
+// relErr is |a−b| / max(|a|+|b|, 1e-12).
+func relErr(a, b float64) float64 { return math.Abs(a-b) / max(math.Abs(a)+math.Abs(b), 1e-12) }
+
+// defaultPack reads the committed default pack's training and test sets.
+func defaultPack(t testing.TB) (train, test *softmax.Examples[float64]) {
+	t.Helper()
+	b, err := os.ReadFile("../../web/data/default.mnpk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return softmax.FromSet[float64](p.Train), softmax.FromSet[float64](p.Test)
+}
+
+// head returns the first n examples of x (sharing memory).
+func head(x *softmax.Examples[float64], n int) *softmax.Examples[float64] {
+	e := x.Start[n]
+	return &softmax.Examples[float64]{Labels: x.Labels[:n], Start: x.Start[:n+1], Index: x.Index[:e], Value: x.Value[:e]}
+}

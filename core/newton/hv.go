@@ -1,0 +1,173 @@
+package newton
+
+import (
+	"softmaxdemo/core/softmax"
+)
+
+// K is the number of classes.
+const K = softmax.K
+
+// params returns a model whose W and B are views of the flat vector v
+// (length (d+1)·K): W = v[:d·K], B = v[d·K:].
+func params(v []float64, d int) *softmax.Model[float64] {
+	return &softmax.Model[float64]{D: d, W: v[: d*K : d*K], B: v[d*K:]}
+}
+
+// evalRange adds, for the examples lo..hi−1 of x at the parameters v, the
+// unnormalised gradient of the cross-entropy and the diagonal of the
+// unnormalised Hessian,
+//
+//	g[j*K+c] += Σᵢ x_ij (μ_ic − [yᵢ = c]),   g[d*K+c] += Σᵢ (μ_ic − [yᵢ = c])
+//	h[j*K+c] += Σᵢ x_ij² μ_ic (1 − μ_ic),    h[d*K+c] += Σᵢ μ_ic (1 − μ_ic)
+//
+// stores μᵢ = softmax(θxᵢ + b) in mu[i*K:(i+1)*K], and returns loss plus
+// the cross-entropy Σᵢ (log Σ_c exp z_ic − z_iyᵢ), added example by
+// example (so a pass cut into ranges gives the same bits). It allocates
+// nothing.
+func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
+	w, b := v[:d*K], v[d*K:]
+	gb := (*[K]float64)(g[d*K:])
+	hb := (*[K]float64)(h[d*K:])
+	var z, r, q [K]float64
+	for i := lo; i < hi; i++ {
+		index, value := x.Example(i)
+		y := x.Labels[i]
+		softmax.Logits(&z, w, b, index, value)
+		zy := z[y]
+		loss += softmax.Softmax(&z) - zy
+		copy(mu[i*K:(i+1)*K], z[:])
+		for c := range K {
+			q[c] = float64(z[c] * (1 - z[c]))
+			r[c] = z[c]
+		}
+		r[y]--
+		value = value[:len(index)]
+		for t, j := range index {
+			xj := value[t]
+			xx := float64(xj * xj)
+			o := int(j) * K
+			gr := g[o : o+K : o+K]
+			hr := h[o : o+K : o+K]
+			for c := range K {
+				gr[c] += float64(xj * r[c])
+				hr[c] += float64(xx * q[c])
+			}
+		}
+		for c := range K {
+			gb[c] += r[c]
+			hb[c] += q[c]
+		}
+	}
+	return loss
+}
+
+// lossRange returns loss plus the cross-entropy of the examples lo..hi−1
+// of x at the parameters v, as evalRange adds it, without the other work.
+func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
+	w, b := v[:d*K], v[d*K:]
+	var z [K]float64
+	for i := lo; i < hi; i++ {
+		index, value := x.Example(i)
+		softmax.Logits(&z, w, b, index, value)
+		zy := z[x.Labels[i]]
+		loss += softmax.Softmax(&z) - zy
+	}
+	return loss
+}
+
+// hvRange adds into out, for the examples lo..hi−1 of x, the unnormalised
+// Hessian-vector product of the cross-entropy. The notes write the Hessian
+// of the summed cross-entropy as a sum of Kronecker products,
+//
+//	H = Σᵢ xᵢxᵢᵀ ⊗ (diag μᵢ − μᵢμᵢᵀ)
+//
+// (xᵢ with the bias's constant 1 appended), so that, with A(μ) = diag μ − μμᵀ
+// and (A ⊗ B)vec(V) = vec(B V Aᵀ),
+//
+//	H·vec(V) = Σᵢ xᵢ ⊗ (A(μᵢ)·(Vᵀxᵢ))
+//
+// which needs only two sparse passes over xᵢ per example and never forms H:
+//
+//	u   = Vᵀxᵢ                    (u_c = V_bc + Σ_j x_ij V_jc, the "logits" of V)
+//	a   = A(μᵢ)u = μᵢ ⊙ (u − μᵢ·u)
+//	out += xᵢ ⊗ a                 (out[j*K+c] += x_ij a_c, out[d*K+c] += a_c)
+//
+// The mean's 1/m and λ are the caller's (see hessVec). mu holds μᵢ in
+// mu[i*K:(i+1)*K] (computed once per outer iteration by evalRange). It
+// allocates nothing.
+func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi int) {
+	vw, vb := vec[:d*K], vec[d*K:]
+	ob := (*[K]float64)(out[d*K:])
+	var u, a [K]float64
+	for i := lo; i < hi; i++ {
+		index, value := x.Example(i)
+		softmax.Logits(&u, vw, vb, index, value)
+		m := (*[K]float64)(mu[i*K : (i+1)*K])
+		s := 0.0
+		for c := range K {
+			s += float64(m[c] * u[c])
+		}
+		for c := range K {
+			a[c] = float64(m[c] * (u[c] - s))
+		}
+		value = value[:len(index)]
+		for t, j := range index {
+			xj := value[t]
+			o := int(j) * K
+			r := out[o : o+K : o+K]
+			r[0] += float64(xj * a[0])
+			r[1] += float64(xj * a[1])
+			r[2] += float64(xj * a[2])
+			r[3] += float64(xj * a[3])
+			r[4] += float64(xj * a[4])
+			r[5] += float64(xj * a[5])
+			r[6] += float64(xj * a[6])
+			r[7] += float64(xj * a[7])
+			r[8] += float64(xj * a[8])
+			r[9] += float64(xj * a[9])
+		}
+		for c := range K {
+			ob[c] += a[c]
+		}
+	}
+}
+
+// finish turns an unnormalised sum over m examples into the mean and adds
+// the L2 term's contribution, in place:
+//
+//	out = out/m + λ·v   (on the weights; on the biases too with L2Bias)
+//
+// then zeroes class 0's entries under PinFirst. With v = θ it finishes a
+// gradient, with v = V a Hessian-vector product, with v = nil the diagonal
+// of H (λ added to every regularised entry).
+func finish(out, v []float64, d, m int, o softmax.Objective) {
+	inv := 1 / float64(m)
+	nw := d * K
+	for i := range out {
+		s := float64(out[i] * inv)
+		if o.Lambda != 0 && (i < nw || o.L2Bias) {
+			if v == nil {
+				s += o.Lambda
+			} else {
+				s += float64(o.Lambda * v[i])
+			}
+		}
+		out[i] = s
+	}
+	if o.PinFirst {
+		pin(out)
+	}
+}
+
+// pin zeroes class 0's entries of a flat parameter vector.
+func pin(v []float64) {
+	for i := 0; i < len(v); i += K {
+		v[i] = 0
+	}
+}
+
+// penalty is softmax.Penalty of the flat parameters v: (λ/2)Σθ², plus
+// (λ/2)Σb² with L2Bias.
+func penalty(v []float64, d int, o softmax.Objective) float64 {
+	return softmax.Penalty(params(v, d), o)
+}
