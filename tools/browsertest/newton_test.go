@@ -60,3 +60,38 @@ func TestNewtonThenSGDOnOneChart(t *testing.T) {
 		t.Error("the chart did not switch to J − J*")
 	}
 }
+
+// TestHessianViewShowsWhyNewtonNeedsLambda: the Hessian of the 7×7 problem,
+// computed on request, is singular with λ = 0 (one zero eigenvalue per
+// feature plus nine per blank pixel), less so with digit 0 pinned (nine per
+// blank pixel), and has only the bias's ψ left with λ > 0; its image is
+// drawn.
+func TestHessianViewShowsWhyNewtonNeedsLambda(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, srv.URL)
+	start := time.Now()
+	click(t, ctx, "hessian-show")
+	var zero []int
+	if !eventually(60*time.Second, func() bool {
+		zero, _ = eval[[]int](ctx, `[...document.querySelectorAll("#hessian-eigen tbody tr")].map(r => +r.dataset.zero)`)
+		return len(zero) == 3
+	}) {
+		t.Fatalf("the Hessian's eigenvalues did not appear: %s", pageText(ctx))
+	}
+	t.Logf("the Hessian view filled %v after the click", time.Since(start).Round(10*time.Millisecond))
+	blank := (zero[0] - 50) / 9
+	if zero[0] != 50+9*blank || zero[1] != 9*blank || zero[2] != 1 {
+		t.Errorf("zero eigenvalues %v: want 50 + 9k, 9k and 1", zero)
+	}
+	inked, _ := eval[int](ctx, `(() => {
+		const c = document.getElementById("hessian");
+		const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) if (d[i] !== 255 || d[i + 1] !== 255 || d[i + 2] !== 255) n++;
+		return n;
+	})()`)
+	if inked < 500*500/20 {
+		t.Errorf("the Hessian's image has %d coloured pixels of 250,000", inked)
+	}
+}

@@ -101,6 +101,15 @@ type (
 	Pace struct {
 		StepsPerSecond float64 `json:"stepsPerSecond"`
 	}
+	// Hessian asks for the explicit Hessian of the small problem the notes'
+	// warning is about: the first images of the loaded training set,
+	// averaged down to 7×7 (49 pixels and the bias: 500 parameters), at
+	// θ = 0, with λ = 0 and nothing pinned, with digit 0 pinned, and with
+	// λ = L2. The answer is a HessianView.
+	Hessian struct {
+		L2     float64 `json:"l2"`
+		Deskew bool    `json:"deskew,omitempty"`
+	}
 	// Warm asks the worker to run its training code once on the loaded
 	// data, so that the browser optimises it before the person trains. The
 	// page sends it once it is ready, which keeps that work out of the
@@ -196,6 +205,18 @@ type (
 		Confusion  [10][10]int `json:"confusion"`
 		PerClass   [10]float64 `json:"perClass"`
 	}
+	// HessianView is the answer to Hessian: H as an N×N image (Image[i*N+k]
+	// is the signed logarithm of |H[i][k]|, from -127 to 127, 0 for 0; the
+	// parameters in the order weight j*10+c, bias 490+c), and for each of
+	// three objectives its smallest eigenvalues and how many are zero to
+	// rounding. Image travels as bulk bytes.
+	HessianView struct {
+		Images   int           `json:"images"`   // examples H sums over
+		Features int           `json:"features"` // 49 pixels (the bias is extra)
+		N        int           `json:"n"`        // parameters: (Features+1)·10
+		Cases    []HessianCase `json:"cases"`
+		Image    []int8        `json:"-"`
+	}
 	// Samples are test images for the gallery: Labels[i] and 784 grey
 	// levels per image in Pixels. Pixels travel as bulk bytes.
 	Samples struct {
@@ -217,6 +238,17 @@ type (
 	}
 )
 
+// HessianCase is one objective's Hessian: its λ and pinning, its
+// smallest eigenvalues (increasing) and the number of them that are zero
+// to rounding (below 1e-10 times the largest).
+type HessianCase struct {
+	Lambda   float64   `json:"lambda"`
+	Pinned   bool      `json:"pinned,omitempty"`
+	Smallest []float64 `json:"smallest"`
+	Zero     int       `json:"zero"`
+	Largest  float64   `json:"largest"`
+}
+
 // Point is one batch loss on the chart: at step Step the loss was Loss,
 // after T seconds of training in the run (time spent training, not
 // waiting: a slowed or paused run does not add to it).
@@ -226,43 +258,47 @@ type Point struct {
 	T    float64 `json:"t,omitempty"`
 }
 
-func (Load) isMsg()      {}
-func (Train) isMsg()     {}
-func (Pause) isMsg()     {}
-func (Step) isMsg()      {}
-func (Reset) isMsg()     {}
-func (Evaluate) isMsg()  {}
-func (Warm) isMsg()      {}
-func (Pace) isMsg()      {}
-func (UseModel) isMsg()  {}
-func (MyDigits) isMsg()  {}
-func (Loading) isMsg()   {}
-func (Loaded) isMsg()    {}
-func (Progress) isMsg()  {}
-func (Weights) isMsg()   {}
-func (Evaluated) isMsg() {}
-func (Samples) isMsg()   {}
-func (Failed) isMsg()    {}
+func (Load) isMsg()        {}
+func (Train) isMsg()       {}
+func (Pause) isMsg()       {}
+func (Step) isMsg()        {}
+func (Reset) isMsg()       {}
+func (Evaluate) isMsg()    {}
+func (Warm) isMsg()        {}
+func (Pace) isMsg()        {}
+func (Hessian) isMsg()     {}
+func (HessianView) isMsg() {}
+func (UseModel) isMsg()    {}
+func (MyDigits) isMsg()    {}
+func (Loading) isMsg()     {}
+func (Loaded) isMsg()      {}
+func (Progress) isMsg()    {}
+func (Weights) isMsg()     {}
+func (Evaluated) isMsg()   {}
+func (Samples) isMsg()     {}
+func (Failed) isMsg()      {}
 
 // names maps each message type to its wire name and back.
 var names = map[string]func() Msg{
-	"load":      func() Msg { return &Load{} },
-	"train":     func() Msg { return &Train{} },
-	"pause":     func() Msg { return &Pause{} },
-	"step":      func() Msg { return &Step{} },
-	"reset":     func() Msg { return &Reset{} },
-	"evaluate":  func() Msg { return &Evaluate{} },
-	"warm":      func() Msg { return &Warm{} },
-	"pace":      func() Msg { return &Pace{} },
-	"useModel":  func() Msg { return &UseModel{} },
-	"myDigits":  func() Msg { return &MyDigits{} },
-	"loading":   func() Msg { return &Loading{} },
-	"loaded":    func() Msg { return &Loaded{} },
-	"progress":  func() Msg { return &Progress{} },
-	"weights":   func() Msg { return &Weights{} },
-	"evaluated": func() Msg { return &Evaluated{} },
-	"samples":   func() Msg { return &Samples{} },
-	"failed":    func() Msg { return &Failed{} },
+	"load":        func() Msg { return &Load{} },
+	"train":       func() Msg { return &Train{} },
+	"pause":       func() Msg { return &Pause{} },
+	"step":        func() Msg { return &Step{} },
+	"reset":       func() Msg { return &Reset{} },
+	"evaluate":    func() Msg { return &Evaluate{} },
+	"warm":        func() Msg { return &Warm{} },
+	"pace":        func() Msg { return &Pace{} },
+	"hessian":     func() Msg { return &Hessian{} },
+	"hessianView": func() Msg { return &HessianView{} },
+	"useModel":    func() Msg { return &UseModel{} },
+	"myDigits":    func() Msg { return &MyDigits{} },
+	"loading":     func() Msg { return &Loading{} },
+	"loaded":      func() Msg { return &Loaded{} },
+	"progress":    func() Msg { return &Progress{} },
+	"weights":     func() Msg { return &Weights{} },
+	"evaluated":   func() Msg { return &Evaluated{} },
+	"samples":     func() Msg { return &Samples{} },
+	"failed":      func() Msg { return &Failed{} },
 }
 
 // Name returns the wire name of m's type, such as "progress".
@@ -284,6 +320,10 @@ func Name(m Msg) string {
 		return "warm"
 	case Pace, *Pace:
 		return "pace"
+	case Hessian, *Hessian:
+		return "hessian"
+	case HessianView, *HessianView:
+		return "hessianView"
 	case UseModel, *UseModel:
 		return "useModel"
 	case MyDigits, *MyDigits:
@@ -332,6 +372,10 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 		bulk = v.Pixels
 	case *Samples:
 		bulk = v.Pixels
+	case HessianView:
+		bulk = int8Bytes(v.Image)
+	case *HessianView:
+		bulk = int8Bytes(v.Image)
 	case UseModel:
 		bulk = packFloats(v.W, v.B)
 	case *UseModel:
@@ -382,6 +426,14 @@ func Decode(env, bulk []byte) (Msg, error) {
 		v.W, v.B, err = weights(v.D, bulk, "useModel")
 	case *Samples:
 		v.Pixels, err = images(v.Labels, bulk, "samples")
+	case *HessianView:
+		if v.N < 1 || v.N > 1000 || len(bulk) != v.N*v.N {
+			return nil, fmt.Errorf("protocol: a Hessian of %d parameters needs %d bytes, got %d", v.N, v.N*v.N, len(bulk))
+		}
+		v.Image = make([]int8, len(bulk))
+		for i, b := range bulk {
+			v.Image[i] = int8(b)
+		}
 	case *MyDigits:
 		if len(v.Labels) > MaxMyDigits {
 			return nil, fmt.Errorf("protocol: %d of my digits, more than %d", len(v.Labels), MaxMyDigits)
@@ -438,6 +490,10 @@ func deref(m Msg) Msg {
 		return *v
 	case *Pace:
 		return *v
+	case *Hessian:
+		return *v
+	case *HessianView:
+		return *v
 	case *UseModel:
 		return *v
 	case *MyDigits:
@@ -458,4 +514,13 @@ func deref(m Msg) Msg {
 		return *v
 	}
 	return m
+}
+
+// int8Bytes returns the bytes of v, two's complement.
+func int8Bytes(v []int8) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
 }

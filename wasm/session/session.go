@@ -190,6 +190,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.warm()
 	case protocol.Pace:
 		s.setPace(m.StepsPerSecond)
+	case protocol.Hessian:
+		s.hessian(m)
 	case protocol.UseModel:
 		s.useModel(m)
 	case protocol.MyDigits:

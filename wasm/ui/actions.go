@@ -17,6 +17,7 @@ const (
 	actionNoticeOK  = "softmax/notice-ok"  // no value: hide the link's notices
 	actionAxes      = "softmax/axes"       // chartAxes: what the chart's axes show
 	actionPace      = "softmax/pace"       // string: one of paceStops
+	actionHessian   = "softmax/hessian"    // no value: compute the 7×7 problem's Hessian
 	actionToggleRun = "softmax/toggle-run" // int: a run's id, to hide or show
 	actionRemoveRun = "softmax/remove-run" // int: a run's id, to forget
 )

@@ -81,6 +81,21 @@ func TestCatalogs(t *testing.T) {
 			}
 		}
 	})
+	t.Run("every key the code names has text", func(t *testing.T) {
+		spaces := map[string]bool{}
+		for k := range catalogEN {
+			if ns, _, ok := strings.Cut(k, "."); ok {
+				spaces[ns] = true
+			}
+		}
+		key := regexp.MustCompile(`^[a-z]+\.[A-Za-z0-9.]+$`)
+		for lit := range literals(t, "*.go") {
+			ns, _, _ := strings.Cut(lit, ".")
+			if key.MatchString(lit) && spaces[ns] && !strings.HasSuffix(lit, ".") && catalogEN[lit] == "" {
+				t.Errorf("the code names %q, which the catalogs lack", lit)
+			}
+		}
+	})
 	t.Run("every key the worker sends has text", func(t *testing.T) {
 		for lit := range literals(t, "../session/*.go", "../worker/*.go") {
 			if (strings.HasPrefix(lit, "err.") || strings.HasPrefix(lit, "hint.")) && catalogEN[lit] == "" {

@@ -107,6 +107,14 @@ func (p *page) OnMount(ctx app.Context) {
 			p.sendPace()
 		}
 	})
+	ctx.Handle(actionHessian, func(ctx app.Context, a app.Action) {
+		l2, _ := strconv.ParseFloat(p.link.Fields.L2, 64)
+		if l2 <= 0 {
+			l2 = 1e-4 // the notes' cure needs some λ to show
+		}
+		p.st.HessianBusy = true
+		p.send(protocol.Hessian{L2: l2, Deskew: p.link.Fields.Deskew})
+	})
 	ctx.Handle(actionAxes, func(ctx app.Context, a app.Action) {
 		if ax, ok := a.Value.(chartAxes); ok {
 			p.st.Axes = ax
@@ -397,6 +405,7 @@ func (p *page) Render() app.UI {
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			newConfusionTable().Eval(l, s.ShownEval),
+			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
 		),
 		app.Footer().Class("foot").Body(

@@ -84,6 +84,9 @@ type store struct {
 
 	Model *softmax.Model[float32] // the latest snapshot, nil before the first
 
+	Hessian     *protocol.HessianView // the 7×7 problem's H, once asked for
+	HessianBusy bool                  // the worker is computing it
+
 	// ShownEval and ShownModel are what the confusion matrix and the
 	// gallery show: the latest evaluation and the weights it measured, as
 	// of the last showEval. The page calls it a few times a second at most:
@@ -120,6 +123,9 @@ func (s *store) apply(m protocol.Msg) {
 		s.Err = nil
 	case protocol.Samples:
 		s.Samples = m
+	case protocol.HessianView:
+		v := m
+		s.Hessian, s.HessianBusy = &v, false
 	case protocol.Progress:
 		if m.Run < s.Run {
 			return // a late message from a run that was replaced
@@ -177,6 +183,7 @@ func (s *store) apply(m protocol.Msg) {
 			s.Status = stateError
 		}
 		s.Err = e
+		s.HessianBusy = false
 	}
 }
 
