@@ -189,12 +189,12 @@ async function loadedWorker(load) {
   }
 }
 
-async function runOurs(load, seed) {
+async function runOurs(load, seed, deskew = false) {
   const c = await loadedWorker(load);
   try {
     const mark = c.log.length;
     const t0 = performance.now();
-    c.post("train", { config: { lr: LR, batch: B, l2: 0, epochs: 1, seed } });
+    c.post("train", { config: { lr: LR, batch: B, l2: 0, epochs: 1, seed, deskew } });
     const done = await c.until("progress", (b) => b.state === "done", mark);
     const ev = await c.until("evaluated", (b) => b.run >= 1 && b.epoch === 1, mark);
     const longTask = await longestTask(t0, done.t);
@@ -364,6 +364,7 @@ async function runPeer(setup, seed) {
 
 const impls = {
   "ours": (a) => runOurs(a.load, a.seed),
+  "ours-deskew": (a) => runOurs(a.load, a.seed, true),
   "tfjs-wasm-loop": async (a) => { await useBackend("wasm"); return runPeer(tfjsLoop, a.seed); },
   "tfjs-wasm-fit": async (a) => { await useBackend("wasm"); return runPeer(tfjsFit, a.seed); },
   "tfjs-cpu-loop": async (a) => { await useBackend("cpu"); return runPeer(tfjsLoop, a.seed); },

@@ -194,3 +194,22 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantsAreNotPeers: ours on straightened images is reported beside
+// ours, with its ratio, but the speed-up is against the peers only.
+func TestVariantsAreNotPeers(t *testing.T) {
+	results := append(sampleResults(),
+		Result{Impl: "ours-deskew", Run: 1, Millis: 140, Accuracy: 0.95},
+		Result{Impl: "ours-deskew", Run: 2, Millis: 144, Accuracy: 0.95},
+	)
+	pr := summarize(fullPack, results)
+	s, ok := pr.Speedup()
+	if !ok || s != 2500.0/120 {
+		t.Errorf("speed-up %v (%v), want the best peer's 2500 ms over ours' 120", s, ok)
+	}
+	for _, r := range pr.Rows {
+		if r.Variant && (r.Median != 142 || r.Ratio != 142.0/120) {
+			t.Errorf("the variant's row: %+v", r)
+		}
+	}
+}
