@@ -1,5 +1,6 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, and the
+// inspector's Apply, FindExamples, PickTrain: apply.go) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
 // to another channel.
@@ -165,6 +166,12 @@ func (s *session) handle(m protocol.Msg) {
 		s.evaluate()
 	case protocol.Warm:
 		s.warm()
+	case protocol.Apply:
+		s.apply(m)
+	case protocol.FindExamples:
+		s.findExamples(m)
+	case protocol.PickTrain:
+		s.pickTrain(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -197,15 +204,16 @@ func (s *session) failKey(key, hint string, args ...string) {
 // failures are the English forms of failKey's keys, for Message; the page
 // shows its own catalogs' text.
 var failures = map[string]string{
-	"err.internal": "internal error in %s: %s",
-	"err.command":  "the worker does not accept %s messages",
-	"err.noData":   "no data loaded yet",
-	"err.fetch":    "loading pack %s: %s",
-	"err.checksum": "%s",
-	"err.decode":   "pack %s: %s",
-	"err.empty":    "pack %s has no training images",
-	"err.config":   "%s",
-	"err.diverged": "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+	"err.internal":      "internal error in %s: %s",
+	"err.command":       "the worker does not accept %s messages",
+	"err.noData":        "no data loaded yet",
+	"err.fetch":         "loading pack %s: %s",
+	"err.checksum":      "%s",
+	"err.decode":        "pack %s: %s",
+	"err.empty":         "pack %s has no training images",
+	"err.config":        "%s",
+	"err.applyDiverged": "the update made a weight or the loss non-finite; the weights were left as they were",
+	"err.diverged":      "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 
 func englishFailure(key string, args []string) string {
