@@ -18,4 +18,9 @@ const (
 	actionAxes      = "softmax/axes"       // chartAxes: what the chart's axes show
 	actionToggleRun = "softmax/toggle-run" // int: a run's id, to hide or show
 	actionRemoveRun = "softmax/remove-run" // int: a run's id, to forget
+
+	actionInspect      = "softmax/inspect"       // inspectExample: the image to look inside one update on
+	actionPickTrain    = "softmax/pick-train"    // no value: inspect a random training image
+	actionFindExamples = "softmax/find-examples" // [2]int: true and predicted digit of a confusion cell
+	actionApply        = "softmax/apply"         // inspectExample: make its update, with the Train panel's α and λ
 )

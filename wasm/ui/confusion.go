@@ -16,8 +16,9 @@ import (
 type confusionTable struct {
 	app.Compo
 
-	ILang lang
-	IEval *protocol.Evaluated
+	ILang     lang
+	IEval     *protocol.Evaluated
+	IExamples *protocol.Examples // the test images of the cell last clicked
 }
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
@@ -63,18 +64,21 @@ func (t *confusionTable) Render() app.UI {
 					return app.Tr().Body(
 						app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
 						app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
-							return confusionCell(m[y][p], total, y == p)
+							return confusionCell(y, p, m[y][p], total)
 						}),
 					)
 				}),
 			),
 		),
+		&cellExamples{ILang: l, IExamples: t.IExamples},
 	)
 }
 
 // confusionCell shades a count by its share of the row: green on the
-// diagonal, red elsewhere.
-func confusionCell(n, total int, diagonal bool) app.UI {
+// diagonal, red elsewhere. Clicking a cell with a count, or pressing Enter
+// or Space on it, lists its test images (cellExamples).
+func confusionCell(y, p, n, total int) app.UI {
+	diagonal := y == p
 	share := 0.0
 	if total > 0 {
 		share = float64(n) / float64(total)
@@ -94,5 +98,20 @@ func confusionCell(n, total int, diagonal bool) app.UI {
 	if diagonal {
 		cls += " diag"
 	}
-	return app.Td().Class(cls).Attr("data-count", n).Style("background", bg).Text(text)
+	if n > 0 {
+		cls += " pick"
+	}
+	td := app.Td().Class(cls).Attr("data-true", y).Attr("data-predicted", p).Attr("data-count", n).Style("background", bg).Text(text)
+	if n == 0 {
+		return td
+	}
+	find := func(ctx app.Context) { ctx.NewActionWithValue(actionFindExamples, [2]int{y, p}) }
+	return td.TabIndex(0).Attr("role", "button").
+		OnClick(func(ctx app.Context, e app.Event) { find(ctx) }).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			if k := e.Get("key").String(); k == "Enter" || k == " " {
+				e.PreventDefault()
+				find(ctx)
+			}
+		})
 }

@@ -117,6 +117,7 @@ func (p *page) OnMount(ctx app.Context) {
 			p.st.removeRun(id)
 		}
 	})
+	p.handleInspector(ctx)
 	if app.IsClient {
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
@@ -388,8 +389,9 @@ func (p *page) Render() app.UI {
 				IAxes: p.axes(), IVersion: s.ChartVersion},
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
-			newConfusionTable().Eval(l, s.ShownEval),
+			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
+			p.inspector(),
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
