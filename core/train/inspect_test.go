@@ -184,3 +184,26 @@ func TestStepOnIsAOneExampleTrainer(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkInspect measures what the page computes when a person picks an
+// image for the inspector: one Inspect on a 784-pixel example.
+func BenchmarkInspect(b *testing.B) {
+	const d = 784
+	x := synthetic(rand.New(rand.NewPCG(1, 2)), 10, d)
+	m := softmax.New[float32](d)
+	m.InitNormal(rand.New(rand.NewPCG(3, 4)), 0.01)
+	index, value := x.Example(0)
+	obj := softmax.Objective{Lambda: 1e-4}
+	in, err := Inspect(m, index, value, x.Labels[0], 0.5, obj)
+	if err != nil {
+		b.Fatal(err)
+	}
+	after := m.Clone()
+	if _, err := StepOn(after, index, value, x.Labels[0], 0.5, obj); err != nil || !sameBits(after.W, in.After.W) {
+		b.Fatal("Inspect's update is not StepOn's")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Inspect(m, index, value, x.Labels[0], 0.5, obj)
+	}
+}
