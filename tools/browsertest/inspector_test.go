@@ -196,6 +196,13 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 			}) {
 				t.Fatalf("clicked the first %d of the gallery; the inspector shows %+v", col, g)
 			}
+			// The gallery and the inspector read the image alike (deskewed
+			// as the model was trained) with the same model.
+			if preds := []rune(attr(t, ctx, "#gallery", "data-predicted")); g.Index != "" {
+				if i, _ := strconv.Atoi(g.Index); i < len(preds) && string(preds[i]) != g.Predicted {
+					t.Errorf("gallery image %d: the gallery predicts %c, the inspector %s", i, preds[i], g.Predicted)
+				}
+			}
 			ms, err := eval[float64](ctx, `(() => {
 				const c = performance.getEntriesByName("softmax:inspect-click").pop(), f = performance.getEntriesByName("softmax:inspect-filled").pop();
 				return c && f && f.startTime > c.startTime ? f.startTime - c.startTime : -1;
