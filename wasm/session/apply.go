@@ -41,7 +41,7 @@ func (s *session) apply(a protocol.Apply) {
 		return
 	}
 	if st.Stop == train.Diverged {
-		s.failKey("err.applyDiverged", hintDiverged)
+		s.failKey("err.update", hintDiverged)
 		return
 	}
 	s.sendWeights(s.env.Now())

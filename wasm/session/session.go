@@ -204,16 +204,16 @@ func (s *session) failKey(key, hint string, args ...string) {
 // failures are the English forms of failKey's keys, for Message; the page
 // shows its own catalogs' text.
 var failures = map[string]string{
-	"err.internal":      "internal error in %s: %s",
-	"err.command":       "the worker does not accept %s messages",
-	"err.noData":        "no data loaded yet",
-	"err.fetch":         "loading pack %s: %s",
-	"err.checksum":      "%s",
-	"err.decode":        "pack %s: %s",
-	"err.empty":         "pack %s has no training images",
-	"err.config":        "%s",
-	"err.applyDiverged": "the update made a weight or the loss non-finite; the weights were left as they were",
-	"err.diverged":      "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+	"err.internal": "internal error in %s: %s",
+	"err.command":  "the worker does not accept %s messages",
+	"err.noData":   "no data loaded yet",
+	"err.fetch":    "loading pack %s: %s",
+	"err.checksum": "%s",
+	"err.decode":   "pack %s: %s",
+	"err.empty":    "pack %s has no training images",
+	"err.config":   "%s",
+	"err.update":   "the update made a weight or the loss non-finite; the weights were left as they were",
+	"err.diverged": "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 
 func englishFailure(key string, args []string) string {
