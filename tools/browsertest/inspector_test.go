@@ -149,6 +149,16 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 		t.Errorf("under the updated model the image's loss is %s; the inspector predicted %s", again.Loss, in.LossAfter)
 	}
 	t.Logf("loss of the image %.4g before, %.4g after one update; checksum %s → %s", loss, lossAfter, before, now)
+	// The open cell's list follows the changed model, as the matrix does.
+	var counts [2]string
+	if !eventually(5*time.Second, func() bool {
+		counts = [2]string{attr(t, ctx, sel, "data-count"), attr(t, ctx, "#confusion-examples", "data-count")}
+		n, _ := strconv.Atoi(counts[0])
+		kids, _ := eval[int](ctx, `document.getElementById("confusion-examples").children.length`)
+		return counts[0] == counts[1] && kids == min(n, 60)
+	}) {
+		t.Errorf("after Apply cell %d→%d counts %s, its list %s", c.True, c.Predicted, counts[0], counts[1])
+	}
 
 	t.Run("a cell opens from the keyboard", func(t *testing.T) {
 		d, err := eval[cell](ctx, `(() => {

@@ -38,6 +38,11 @@ func (p *page) handleInspector(ctx app.Context) {
 		}
 		p.st.Applied++
 		p.send(protocol.Apply{Config: c, Label: e.Label, Pixels: e.Pixels})
+		if x := p.st.CellExamples; x != nil {
+			// The confusion matrix will show the changed model: so does
+			// the open cell's list.
+			p.send(protocol.FindExamples{True: x.True, Predicted: x.Predicted, Max: maxCellExamples})
+		}
 	})
 }
 
