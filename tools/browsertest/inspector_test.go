@@ -29,6 +29,13 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 	srv := startServer(t)
 	ctx := openReady(t, srv.URL)
 	trainDefault(t, ctx)
+	// The matrix of the run's last step: the last evaluation comes after
+	// the Progress that says "done".
+	if !eventually(10*time.Second, func() bool {
+		return attr(t, ctx, "#confusion", "data-step") == attr(t, ctx, "#status", "data-step")
+	}) {
+		t.Fatalf("the confusion matrix is of step %s, the run is at step %s", attr(t, ctx, "#confusion", "data-step"), attr(t, ctx, "#status", "data-step"))
+	}
 
 	// The off-diagonal cell with the most images.
 	type cell struct{ True, Predicted, Count int }

@@ -32,13 +32,15 @@ func (t *confusionTable) Render() app.UI {
 	var m [softmax.K][softmax.K]int
 	l := t.ILang
 	caption := l.T("confusion.empty")
+	step := -1
 	if t.IEval != nil {
 		m = t.IEval.Confusion
 		caption = l.T("confusion.caption", t.IEval.Epoch)
+		step = t.IEval.Step
 	}
 	return app.Section().Class("panel confusion-panel").Aria("label", l.T("confusion.region")).Body(
 		app.H2().Text(l.T("confusion.title")),
-		app.Table().ID("confusion").Class("confusion").Body(
+		app.Table().ID("confusion").Class("confusion").Attr("data-step", step).OnClick(t.onCell).OnKeyDown(t.onCell).Body(
 			app.Caption().Text(caption),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Attr("scope", "col").Text(l.T("confusion.corner")),
@@ -105,13 +107,26 @@ func confusionCell(y, p, n, total int) app.UI {
 	if n == 0 {
 		return td
 	}
-	find := func(ctx app.Context) { ctx.NewActionWithValue(actionFindExamples, [2]int{y, p}) }
-	return td.TabIndex(0).Attr("role", "button").
-		OnClick(func(ctx app.Context, e app.Event) { find(ctx) }).
-		OnKeyDown(func(ctx app.Context, e app.Event) {
-			if k := e.Get("key").String(); k == "Enter" || k == " " {
-				e.PreventDefault()
-				find(ctx)
-			}
-		})
+	return td.TabIndex(0).Attr("role", "button")
+}
+
+// onCell lists the test images of the cell clicked, or of the focused cell
+// on Enter or Space. The table has the one handler (for its hundred
+// cells), which finds the cell from the event's target.
+func (t *confusionTable) onCell(ctx app.Context, e app.Event) {
+	if e.Get("type").String() == "keydown" {
+		if k := e.Get("key").String(); k != "Enter" && k != " " {
+			return
+		}
+	}
+	td := e.Get("target").Call("closest", "td.pick")
+	if !td.Truthy() {
+		return
+	}
+	e.PreventDefault()
+	y, err1 := strconv.Atoi(td.Call("getAttribute", "data-true").String())
+	p, err2 := strconv.Atoi(td.Call("getAttribute", "data-predicted").String())
+	if err1 == nil && err2 == nil {
+		ctx.NewActionWithValue(actionFindExamples, [2]int{y, p})
+	}
 }
