@@ -4,16 +4,18 @@
 //
 // The set of messages is closed: every message implements Msg. Commands
 // (page → worker) are verbs: Load, Train, Pause, Step, Reset, Evaluate,
-// Warm, Pace, UseModel, MyDigits.
+// Warm, Pace, Hessian, UseModel, MyDigits, and for the inspector
+// (inspect.go) Apply, FindExamples, PickTrain.
 // Events (worker → page) are nouns: Loading, Loaded, Progress, Weights,
-// Evaluated, Samples, Failed.
+// Evaluated, Samples, Failed, and Examples, Picked.
 //
 // The wire form of a message is a JSON envelope
 //
 //	{"v":1,"type":"progress","body":{...}}
 //
 // plus, for the messages that carry bulk numbers (Weights, Samples,
-// UseModel, MyDigits), a
+// HessianView, UseModel, MyDigits, and the inspector's Apply, Examples,
+// Picked), a
 // byte buffer that travels beside the envelope as a transferable
 // ArrayBuffer instead of as JSON. Decode reads v and type first and then
 // the body, so an unknown version or type is an error that names it.
@@ -280,25 +282,30 @@ func (Failed) isMsg()      {}
 
 // names maps each message type to its wire name and back.
 var names = map[string]func() Msg{
-	"load":        func() Msg { return &Load{} },
-	"train":       func() Msg { return &Train{} },
-	"pause":       func() Msg { return &Pause{} },
-	"step":        func() Msg { return &Step{} },
-	"reset":       func() Msg { return &Reset{} },
-	"evaluate":    func() Msg { return &Evaluate{} },
-	"warm":        func() Msg { return &Warm{} },
-	"pace":        func() Msg { return &Pace{} },
-	"hessian":     func() Msg { return &Hessian{} },
-	"hessianView": func() Msg { return &HessianView{} },
-	"useModel":    func() Msg { return &UseModel{} },
-	"myDigits":    func() Msg { return &MyDigits{} },
-	"loading":     func() Msg { return &Loading{} },
-	"loaded":      func() Msg { return &Loaded{} },
-	"progress":    func() Msg { return &Progress{} },
-	"weights":     func() Msg { return &Weights{} },
-	"evaluated":   func() Msg { return &Evaluated{} },
-	"samples":     func() Msg { return &Samples{} },
-	"failed":      func() Msg { return &Failed{} },
+	"load":         func() Msg { return &Load{} },
+	"train":        func() Msg { return &Train{} },
+	"pause":        func() Msg { return &Pause{} },
+	"step":         func() Msg { return &Step{} },
+	"reset":        func() Msg { return &Reset{} },
+	"evaluate":     func() Msg { return &Evaluate{} },
+	"warm":         func() Msg { return &Warm{} },
+	"pace":         func() Msg { return &Pace{} },
+	"hessian":      func() Msg { return &Hessian{} },
+	"hessianView":  func() Msg { return &HessianView{} },
+	"useModel":     func() Msg { return &UseModel{} },
+	"myDigits":     func() Msg { return &MyDigits{} },
+	"loading":      func() Msg { return &Loading{} },
+	"loaded":       func() Msg { return &Loaded{} },
+	"progress":     func() Msg { return &Progress{} },
+	"weights":      func() Msg { return &Weights{} },
+	"evaluated":    func() Msg { return &Evaluated{} },
+	"samples":      func() Msg { return &Samples{} },
+	"failed":       func() Msg { return &Failed{} },
+	"apply":        func() Msg { return &Apply{} },
+	"findExamples": func() Msg { return &FindExamples{} },
+	"pickTrain":    func() Msg { return &PickTrain{} },
+	"examples":     func() Msg { return &Examples{} },
+	"picked":       func() Msg { return &Picked{} },
 }
 
 // Name returns the wire name of m's type, such as "progress".
@@ -342,6 +349,16 @@ func Name(m Msg) string {
 		return "samples"
 	case Failed, *Failed:
 		return "failed"
+	case Apply, *Apply:
+		return "apply"
+	case FindExamples, *FindExamples:
+		return "findExamples"
+	case PickTrain, *PickTrain:
+		return "pickTrain"
+	case Examples, *Examples:
+		return "examples"
+	case Picked, *Picked:
+		return "picked"
 	}
 	return ""
 }
@@ -383,6 +400,18 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 	case MyDigits:
 		bulk = v.Pixels
 	case *MyDigits:
+		bulk = v.Pixels
+	case Apply:
+		bulk = v.Pixels
+	case *Apply:
+		bulk = v.Pixels
+	case Examples:
+		bulk = v.Pixels
+	case *Examples:
+		bulk = v.Pixels
+	case Picked:
+		bulk = v.Pixels
+	case *Picked:
 		bulk = v.Pixels
 	}
 	body, err := json.Marshal(m)
@@ -439,6 +468,26 @@ func Decode(env, bulk []byte) (Msg, error) {
 			return nil, fmt.Errorf("protocol: %d of my digits, more than %d", len(v.Labels), MaxMyDigits)
 		}
 		v.Pixels, err = images(v.Labels, bulk, "myDigits")
+		v.Pixels = bulk
+	case *Apply:
+		if len(bulk) != 784 || v.Label > 9 {
+			return nil, fmt.Errorf("protocol: apply needs 784 bytes and a label 0 to 9, got %d bytes and label %d", len(bulk), v.Label)
+		}
+		v.Pixels = bulk
+	case *Picked:
+		if len(bulk) != 784 || v.Label > 9 {
+			return nil, fmt.Errorf("protocol: picked needs 784 bytes and a label 0 to 9, got %d bytes and label %d", len(bulk), v.Label)
+		}
+		v.Pixels = bulk
+	case *Examples:
+		n := len(v.Index)
+		if len(bulk) != 784*n || len(v.Probs) != 10*n {
+			return nil, fmt.Errorf("protocol: %d examples need %d bytes and %d probabilities, got %d and %d", n, 784*n, 10*n, len(bulk), len(v.Probs))
+		}
+		if n == 0 {
+			bulk = nil
+		}
+		v.Pixels = bulk
 	}
 	if err != nil {
 		return nil, err
@@ -511,6 +560,16 @@ func deref(m Msg) Msg {
 	case *Samples:
 		return *v
 	case *Failed:
+		return *v
+	case *Apply:
+		return *v
+	case *FindExamples:
+		return *v
+	case *PickTrain:
+		return *v
+	case *Examples:
+		return *v
+	case *Picked:
 		return *v
 	}
 	return m

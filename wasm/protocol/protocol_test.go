@@ -40,6 +40,13 @@ func allMessages() []Msg {
 		Evaluated{Run: 2, T: 1.5, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3,
 			Confusion: [10][10]int{{1, 2}}, PerClass: [10]float64{0.5}},
 		Samples{Labels: []uint8{3, 9}, Pixels: make([]byte, 2*784)},
+		Apply{Config: Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1, Deskew: true}, Label: 7, Pixels: pixels(1)},
+		FindExamples{True: 4, Predicted: 9, Max: 60},
+		PickTrain{Index: 1234},
+		Examples{Run: 2, Step: 600, True: 4, Predicted: 9, Count: 31, Index: []int{5, 77},
+			Probs: []float32{0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0.75, 0.125, 0, 0, 0, 0.375, 0, 0, 0, 0, 0.5}, Pixels: pixels(2)},
+		Examples{Run: 1, True: 3, Predicted: 3},
+		Picked{Index: 12, Label: 5, Pixels: pixels(1)},
 		Failed{Message: "checksum mismatch", Hint: "hint.checksum", Fatal: true, Key: "err.checksum", Args: []string{"pack default: checksum mismatch"}},
 	}
 }
@@ -84,6 +91,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"weights without their bytes", `{"v":1,"type":"weights","body":{"d":3}}`, nil, "need 160 bytes, got 0"},
 		{"weights with no features", `{"v":1,"type":"weights","body":{"d":0}}`, nil, "0 features"},
 		{"samples with short pixels", `{"v":1,"type":"samples","body":{"labels":[1]}}`, make([]byte, 5), "need 784 bytes"},
+		{"apply without its pixels", `{"v":1,"type":"apply","body":{"label":3}}`, nil, "apply needs 784 bytes"},
+		{"apply with a bad label", `{"v":1,"type":"apply","body":{"label":10}}`, make([]byte, 784), "label 10"},
+		{"picked with short pixels", `{"v":1,"type":"picked","body":{"label":3}}`, make([]byte, 783), "picked needs 784 bytes"},
+		{"examples with too few pixels", `{"v":1,"type":"examples","body":{"index":[1],"probs":[0,0,0,0,0,0,0,0,0,1]}}`, make([]byte, 5), "need 784 bytes"},
+		{"examples without probabilities", `{"v":1,"type":"examples","body":{"index":[1]}}`, make([]byte, 784), "10 probabilities"},
 		{"samples with a bad label", `{"v":1,"type":"samples","body":{"labels":[12]}}`, make([]byte, 784), "label 12"},
 		{"a model without its bytes", `{"v":1,"type":"useModel","body":{"d":784}}`, nil, "useModel for 784 features need 31400 bytes, got 0"},
 		{"a model with no features", `{"v":1,"type":"useModel","body":{"d":0}}`, nil, "useModel with 0 features"},
@@ -175,4 +187,13 @@ func TestNewFieldsAreOptional(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pixels returns n images of 784 grey levels with some ink.
+func pixels(n int) []byte {
+	p := make([]byte, 784*n)
+	for i := range p {
+		p[i] = byte(i * 7)
+	}
+	return p
 }

@@ -1,6 +1,7 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, UseModel,
-// MyDigits) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, Pace,
+// Hessian, UseModel, MyDigits, and the inspector's Apply, FindExamples,
+// PickTrain: apply.go) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
 // to another channel.
@@ -196,6 +197,12 @@ func (s *session) handle(m protocol.Msg) {
 		s.useModel(m)
 	case protocol.MyDigits:
 		s.myDigits(m)
+	case protocol.Apply:
+		s.apply(m)
+	case protocol.FindExamples:
+		s.findExamples(m)
+	case protocol.PickTrain:
+		s.pickTrain(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -241,6 +248,7 @@ var failures = map[string]string{
 	"err.modelNaN":   "the model has a weight that is NaN or infinite",
 	"err.myDigits":   "my digits: %s",
 	"err.newton":     "Newton's method: %s",
+	"err.update":     "the update made a weight or the loss non-finite; the weights were left as they were",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 }
 

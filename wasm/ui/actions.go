@@ -20,4 +20,9 @@ const (
 	actionHessian   = "softmax/hessian"    // no value: compute the 7×7 problem's Hessian
 	actionToggleRun = "softmax/toggle-run" // int: a run's id, to hide or show
 	actionRemoveRun = "softmax/remove-run" // int: a run's id, to forget
+
+	actionInspect      = "softmax/inspect"       // inspectExample: the image to look inside one update on
+	actionPickTrain    = "softmax/pick-train"    // no value: inspect a random training image
+	actionFindExamples = "softmax/find-examples" // [2]int: true and predicted digit of a confusion cell
+	actionApply        = "softmax/apply"         // inspectExample: make its update, with the Train panel's α and λ
 )

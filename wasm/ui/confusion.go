@@ -16,8 +16,9 @@ import (
 type confusionTable struct {
 	app.Compo
 
-	ILang lang
-	IEval *protocol.Evaluated
+	ILang     lang
+	IEval     *protocol.Evaluated
+	IExamples *protocol.Examples // the test images of the cell last clicked
 }
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
@@ -31,13 +32,15 @@ func (t *confusionTable) Render() app.UI {
 	var m [softmax.K][softmax.K]int
 	l := t.ILang
 	caption := l.T("confusion.empty")
+	step := -1
 	if t.IEval != nil {
 		m = t.IEval.Confusion
 		caption = l.T("confusion.caption", t.IEval.Epoch)
+		step = t.IEval.Step
 	}
 	return app.Section().Class("panel confusion-panel").Aria("label", l.T("confusion.region")).Body(
 		app.H2().Text(l.T("confusion.title")),
-		app.Table().ID("confusion").Class("confusion").Body(
+		app.Table().ID("confusion").Class("confusion").Attr("data-step", step).OnClick(t.onCell).OnKeyDown(t.onCell).Body(
 			app.Caption().Text(caption),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Attr("scope", "col").Text(l.T("confusion.corner")),
@@ -63,18 +66,21 @@ func (t *confusionTable) Render() app.UI {
 					return app.Tr().Body(
 						app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
 						app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
-							return confusionCell(m[y][p], total, y == p)
+							return confusionCell(y, p, m[y][p], total)
 						}),
 					)
 				}),
 			),
 		),
+		&cellExamples{ILang: l, IExamples: t.IExamples},
 	)
 }
 
 // confusionCell shades a count by its share of the row: green on the
-// diagonal, red elsewhere.
-func confusionCell(n, total int, diagonal bool) app.UI {
+// diagonal, red elsewhere. Clicking a cell with a count, or pressing Enter
+// or Space on it, lists its test images (cellExamples).
+func confusionCell(y, p, n, total int) app.UI {
+	diagonal := y == p
 	share := 0.0
 	if total > 0 {
 		share = float64(n) / float64(total)
@@ -94,5 +100,33 @@ func confusionCell(n, total int, diagonal bool) app.UI {
 	if diagonal {
 		cls += " diag"
 	}
-	return app.Td().Class(cls).Attr("data-count", n).Style("background", bg).Text(text)
+	if n > 0 {
+		cls += " pick"
+	}
+	td := app.Td().Class(cls).Attr("data-true", y).Attr("data-predicted", p).Attr("data-count", n).Style("background", bg).Text(text)
+	if n == 0 {
+		return td
+	}
+	return td.TabIndex(0).Attr("role", "button")
+}
+
+// onCell lists the test images of the cell clicked, or of the focused cell
+// on Enter or Space. The table has the one handler (for its hundred
+// cells), which finds the cell from the event's target.
+func (t *confusionTable) onCell(ctx app.Context, e app.Event) {
+	if e.Get("type").String() == "keydown" {
+		if k := e.Get("key").String(); k != "Enter" && k != " " {
+			return
+		}
+	}
+	td := e.Get("target").Call("closest", "td.pick")
+	if !td.Truthy() {
+		return
+	}
+	e.PreventDefault()
+	y, err1 := strconv.Atoi(td.Call("getAttribute", "data-true").String())
+	p, err2 := strconv.Atoi(td.Call("getAttribute", "data-predicted").String())
+	if err1 == nil && err2 == nil {
+		ctx.NewActionWithValue(actionFindExamples, [2]int{y, p})
+	}
 }

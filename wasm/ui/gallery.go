@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 
@@ -95,7 +96,8 @@ func (g *gallery) Render() app.UI {
 			Style("aspect-ratio", fmt.Sprintf("%d / %d", g.lay.Width(), g.lay.Height())).
 			Attr("role", "img").Aria("label", g.summary(wrong)).
 			Attr("data-samples", len(g.preds)).Attr("data-misread", len(wrong)).
-			Attr("data-predicted", predictedText(g.preds)),
+			Attr("data-predicted", predictedText(g.preds)).
+			OnClick(g.onClick),
 	)
 }
 
@@ -249,4 +251,32 @@ func (g *gallery) draw() {
 		c.Call("fillText", strconv.Itoa(p), x+galleryCellW*s/2, y+(28+2*galleryPad+galleryLabel/2-1)*s)
 		c.Set("fillStyle", colorInk)
 	}
+}
+
+// onClick opens the clicked test digit in the inspector.
+func (g *gallery) onClick(ctx app.Context, e app.Event) {
+	el := ctx.JSSrc()
+	w, h := el.Get("clientWidth").Float(), el.Get("clientHeight").Float()
+	i := g.lay.at(e.Get("offsetX").Float()/w, e.Get("offsetY").Float()/h)
+	if i < 0 || dataset.Pixels*(i+1) > len(g.ISamples.Pixels) {
+		return
+	}
+	inspectMark()
+	ctx.NewActionWithValue(actionInspect, inspectExample{Source: sourceGallery, Index: i, Label: g.ISamples.Labels[i],
+		Pixels: g.ISamples.Pixels[dataset.Pixels*i : dataset.Pixels*(i+1)]})
+}
+
+// at returns the sample at the fractions (fx, fy) of the sheet's width and
+// height, or -1 if there is none there.
+func (l galleryLayout) at(fx, fy float64) int {
+	if fx < 0 || fy < 0 || fx >= 1 || fy >= 1 {
+		return -1
+	}
+	col, row := int(fx*float64(l.Width()))/galleryCellW, int(fy*float64(l.Height()))/galleryCellH
+	for i := range l.Col {
+		if l.Col[i] == col && l.Row[i] == row {
+			return i
+		}
+	}
+	return -1
 }

@@ -131,6 +131,7 @@ func (p *page) OnMount(ctx app.Context) {
 			p.st.removeRun(id)
 		}
 	})
+	p.handleInspector(ctx)
 	if app.IsClient {
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
@@ -404,9 +405,10 @@ func (p *page) Render() app.UI {
 				IAxes: p.axes(), IVersion: s.ChartVersion},
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
-			newConfusionTable().Eval(l, s.ShownEval),
+			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples},
 			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
+			p.inspector(),
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),

@@ -97,6 +97,13 @@ type store struct {
 	evalModel  *softmax.Model[float32]
 	Samples    protocol.Samples
 
+	// Inspect is the image the inspector looks inside one update on, nil
+	// before one is chosen; Applied counts the updates applied from it.
+	// CellExamples are the test images of the confusion cell last clicked.
+	Inspect      *inspectExample
+	Applied      int
+	CellExamples *protocol.Examples
+
 	// Versions grow when the corresponding data change, so components
 	// holding the same pointers still notice.
 	ChartVersion   int
@@ -171,6 +178,15 @@ func (s *store) apply(m protocol.Msg) {
 			r.Acc, r.Accuracy = s.Acc, m.Accuracy
 		}
 		s.ChartVersion++
+	case protocol.Examples:
+		if m.Run < s.Run {
+			return
+		}
+		e := m
+		s.CellExamples = &e
+	case protocol.Picked:
+		s.Inspect = &inspectExample{Source: sourceTrain, Index: m.Index, Label: m.Label, Pixels: m.Pixels}
+		s.Applied = 0
 	case protocol.Failed:
 		message, hint := failureText(m)
 		e := &pageError{Message: message, Hint: hint}

@@ -106,11 +106,17 @@ func (c *workerClient) send(m protocol.Msg) error {
 	if err != nil {
 		return err
 	}
-	if bulk != nil {
-		return fmt.Errorf("ui: commands carry no bulk data (%s)", protocol.Name(m))
-	}
 	obj := app.Window().Get("Object").New()
 	obj.Set("env", string(env))
+	if bulk != nil {
+		// Apply's pixels: an ArrayBuffer, transferred.
+		u8 := app.Window().Get("Uint8Array").New(len(bulk))
+		app.CopyBytesToJS(u8, bulk)
+		buf := u8.Get("buffer")
+		obj.Set("bulk", buf)
+		c.w.Call("postMessage", obj, []any{buf})
+		return nil
+	}
 	c.w.Call("postMessage", obj)
 	return nil
 }

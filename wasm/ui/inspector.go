@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"strconv"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// inspector shows one update of the model on one image, in the notes'
+// notation: x, z = θx + b, z − max z, p = softmax(z), y, p − y, the loss
+// −log p_y, the gradients ∇θ_c as images, the update θ_c := θ_c − α∇θ_c,
+// and p and the loss after it. Its Apply button asks the worker to make
+// that update (protocol.Apply). The numbers are recomputed when the model,
+// the image, α or λ change.
+type inspector struct {
+	app.Compo
+
+	ILang    lang
+	IModel   *softmax.Model[float32]
+	IExample *inspectExample
+	IRate    float64 // the Train panel's α
+	IL2      float64 // and λ
+	IPin     bool    // the model keeps class 0 at zero
+	IApplied int     // updates applied so far
+
+	in    *train.Inspection
+	err   error
+	key   inspectKey // what in was computed from
+	drawn *inspectExample
+	rgba  []byte
+	label int // the digit chosen for the drawing
+}
+
+type inspectKey struct {
+	m        *softmax.Model[float32]
+	e        *inspectExample
+	rate, l2 float64
+	pin      bool
+}
+
+// OnInit computes before the first render, OnUpdate before the others.
+func (c *inspector) OnInit()                 { c.compute() }
+func (c *inspector) OnMount(ctx app.Context) { ctx.Defer(func(app.Context) { c.draw() }) }
+func (c *inspector) OnUpdate(ctx app.Context) {
+	c.compute()
+	ctx.Defer(func(app.Context) { c.draw() })
+}
+
+func (c *inspector) compute() {
+	k := inspectKey{c.IModel, c.IExample, c.IRate, c.IL2, c.IPin}
+	if k == c.key {
+		return
+	}
+	c.key, c.in, c.err = k, nil, nil
+	if c.IModel == nil || c.IModel.D != dataset.Pixels || c.IExample == nil || len(c.IExample.Pixels) != dataset.Pixels {
+		return
+	}
+	c.in, c.err = inspect(c.IModel, c.IExample, c.IRate, softmax.Objective{Lambda: c.IL2, PinFirst: c.IPin})
+}
+
+func (c *inspector) draw() {
+	if c.in == nil {
+		return
+	}
+	if c.rgba == nil {
+		c.rgba = make([]byte, 4*dataset.Pixels)
+	}
+	greyImage(c.rgba, c.IExample.Pixels)
+	_, x := context2D("inspect-x")
+	putRGBA(x, c.rgba, 28, 28, 0, 0)
+	for k := range softmax.K {
+		templateImage(c.rgba, c.in.GW, k)
+		_, g := context2D("inspect-grad-" + strconv.Itoa(k))
+		putRGBA(g, c.rgba, 28, 28, 0, 0)
+	}
+	if c.drawn != c.IExample {
+		c.drawn = c.IExample
+		// For tools/browsertest: when the inspector last showed a new image.
+		app.Window().Get("performance").Call("mark", "softmax:inspect-filled")
+	}
+}
+
+// onDrawing inspects the drawing in the pad's preview (the model's input,
+// dark ink on white) as the digit chosen beside the button.
+func (c *inspector) onDrawing(ctx app.Context, e app.Event) {
+	_, pc := context2D("input-preview")
+	if !pc.Truthy() {
+		return
+	}
+	data := pc.Call("getImageData", 0, 0, 28, 28).Get("data")
+	rgba := make([]byte, 4*dataset.Pixels)
+	if app.CopyBytesToGo(rgba, data) != len(rgba) {
+		return
+	}
+	px := make([]byte, dataset.Pixels)
+	ink := false
+	for j := range px {
+		if rgba[4*j+3] != 0 {
+			px[j] = 255 - rgba[4*j]
+		}
+		ink = ink || px[j] != 0
+	}
+	if !ink {
+		return
+	}
+	ctx.NewActionWithValue(actionInspect, inspectExample{Source: sourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
+}
+
+func (c *inspector) onLabel(ctx app.Context, e app.Event) {
+	if n, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && n >= 0 && n < softmax.K {
+		c.label = n
+	}
+}
+
+// inspectMark notes, for tools/browsertest, when a person asked to inspect
+// an image.
+func inspectMark() {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", "softmax:inspect-click")
+	}
+}
+
+func (c *inspector) Render() app.UI {
+	l := c.ILang
+	return app.Section().Class("panel inspect-panel").Aria("label", l.T("inspect.region")).Body(
+		app.H2().Text(l.T("inspect.title")),
+		app.P().Class("note").Text(l.T("inspect.note")),
+		app.Div().Class("inspect-controls").Body(
+			app.Button().ID("inspect-train").Text(l.T("inspect.pickTrain")).
+				OnClick(func(ctx app.Context, e app.Event) { inspectMark(); ctx.NewAction(actionPickTrain) }),
+			app.Span().Class("inspect-draw").Body(
+				app.Button().ID("inspect-draw").Text(l.T("inspect.drawing")).OnClick(c.onDrawing),
+				app.Label().For("inspect-draw-label").Text(l.T("inspect.drawingAs")),
+				app.Select().ID("inspect-draw-label").OnChange(c.onLabel).Body(
+					app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
+						return app.Option().Value(strconv.Itoa(k)).Text(strconv.Itoa(k)).Selected(k == c.label)
+					}),
+				),
+			),
+		),
+		c.body(),
+	)
+}
+
+// body is the inspection, or a line saying why there is none.
+func (c *inspector) body() app.UI {
+	l, in := c.ILang, c.in
+	switch {
+	case c.IExample == nil:
+		return app.Div().ID("inspect").Attr("data-state", "empty").Body(app.P().Class("note").Text(l.T("inspect.empty")))
+	case c.err != nil:
+		return app.Div().ID("inspect").Attr("data-state", "error").Body(app.P().Class("note").Text(l.T("inspect.error", c.err.Error())))
+	case in == nil:
+		return app.Div().ID("inspect").Attr("data-state", "noModel").Body(app.P().Class("note").Text(l.T("inspect.noModel")))
+	}
+	y := in.Label
+	return app.Div().ID("inspect").Attr("data-state", "filled").
+		Attr("data-source", c.IExample.Source).Attr("data-index", c.IExample.Index).Attr("data-label", y).
+		Attr("data-predicted", softmax.Argmax(&in.P)).Attr("data-p", exactList(in.P[:])).Attr("data-p-after", exactList(in.PAfter[:])).
+		Attr("data-loss", strconv.FormatFloat(in.Loss, 'g', -1, 64)).Attr("data-loss-after", strconv.FormatFloat(in.LossAfter, 'g', -1, 64)).
+		Attr("data-model", modelChecksum(c.IModel)).Attr("data-after", modelChecksum(in.After)).Body(
+		app.Div().Class("inspect-top").Body(
+			app.Figure().Class("inspect-x").Body(
+				app.Canvas().ID("inspect-x").Width(28).Height(28).Class("pixelated").Aria("label", l.T("inspect.xLabel", y)),
+				app.FigCaption().Text(l.T("inspect.x", y, sourceText(l, c.IExample.Source))),
+			),
+			app.Div().Class("inspect-loss").Body(
+				app.P().ID("inspect-loss").Text(l.T("inspect.loss", y, fmtLoss(in.Loss))),
+				app.P().ID("inspect-loss-after").Text(l.T("inspect.lossAfter", fmtLoss(in.LossAfter))),
+				app.P().Class("note").Text(l.T("inspect.max", fmtLogit(in.Max))),
+			),
+		),
+		app.Table().ID("inspect-table").Class("inspect-table").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.class")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.z")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.shifted")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.p")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.y")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.diff")),
+				app.Th().Attr("scope", "col").Text(l.T("inspect.col.pAfter")),
+			)),
+			app.TBody().Body(app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
+				one, cls := "0", ""
+				if k == y {
+					one, cls = "1", "true"
+				}
+				return app.Tr().Class(cls).Attr("data-class", k).Body(
+					app.Th().Attr("scope", "row").Text(strconv.Itoa(k)),
+					app.Td().Text(fmtLogit(in.Z[k])),
+					app.Td().Text(fmtLogit(in.Shifted[k])),
+					app.Td().Class("p").Text(fmtProb(in.P[k])),
+					app.Td().Text(one),
+					app.Td().Text(fmtProb(in.Diff[k])),
+					app.Td().Class("p").Text(fmtProb(in.PAfter[k])),
+				)
+			})),
+		),
+		app.H3().Text(l.T("inspect.grad", fmtNumber(c.IL2))),
+		app.Div().Class("inspect-grads").Body(
+			app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
+				return app.Figure().Class("template").Body(
+					app.Canvas().ID("inspect-grad-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").
+						Aria("label", l.T("inspect.gradLabel", k)),
+					app.FigCaption().Text(strconv.Itoa(k)),
+				)
+			}),
+		),
+		app.P().Class("inspect-update").Text(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2))),
+		app.Button().ID("inspect-apply").Text(l.T("inspect.apply")).Title(l.T("inspect.applyWhy")).
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionApply, *c.IExample) }),
+		app.If(c.IApplied > 0, func() app.UI {
+			return app.P().ID("inspect-applied").Class("note").Attr("data-applied", c.IApplied).Text(l.T("inspect.applied", c.IApplied))
+		}),
+	)
+}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"math/rand/v2"
+
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The page's part of the inspector (inspector.go): choosing the image,
+// asking the worker for a cell's test images or a training image, and
+// applying the update.
+
+// handleInspector registers the inspector's actions.
+func (p *page) handleInspector(ctx app.Context) {
+	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
+		if e, ok := a.Value.(inspectExample); ok {
+			if e.Source == sourceGallery {
+				e.Pixels = modelInput(e.Pixels, e.Label, p.st.modelDeskew())
+			}
+			p.st.Inspect, p.st.Applied = &e, 0
+		}
+	})
+	ctx.Handle(actionPickTrain, func(ctx app.Context, a app.Action) {
+		p.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
+	})
+	ctx.Handle(actionFindExamples, func(ctx app.Context, a app.Action) {
+		if c, ok := a.Value.([2]int); ok {
+			p.send(protocol.FindExamples{True: c[0], Predicted: c[1], Max: maxCellExamples})
+		}
+	})
+	ctx.Handle(actionApply, func(ctx app.Context, a app.Action) {
+		e, ok := a.Value.(inspectExample)
+		c, errs := parseConfig(p.link.Fields, p.st.TrainN)
+		if !ok || !errs.ok() || len(e.Pixels) != 784 {
+			return
+		}
+		p.st.Applied++
+		p.send(protocol.Apply{Config: c, Label: e.Label, Pixels: e.Pixels})
+		if x := p.st.CellExamples; x != nil {
+			// The confusion matrix will show the changed model: so does
+			// the open cell's list.
+			p.send(protocol.FindExamples{True: x.True, Predicted: x.Predicted, Max: maxCellExamples})
+		}
+	})
+}
+
+// inspector is the inspector panel for the page's state, with the Train
+// panel's α and λ.
+func (p *page) inspector() app.UI {
+	s := p.st
+	c, _ := parseConfig(p.link.Fields, s.TrainN)
+	pin := c.PinFirst
+	if r := s.current(); r != nil {
+		pin = r.Cfg.PinFirst
+	}
+	return &inspector{ILang: s.Lang, IModel: s.Model, IExample: s.Inspect, IRate: c.LearningRate, IL2: c.L2, IPin: pin, IApplied: s.Applied}
+}
