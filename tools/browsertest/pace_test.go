@@ -58,6 +58,41 @@ func TestPaceSlowsARunAndChangesDuringIt(t *testing.T) {
 	if r := attr(t, ctx, "#status", "data-run"); r != run || after <= before {
 		t.Errorf("changing the pace went from run %s step %d to run %s step %d", run, before, r, after)
 	}
+	// The slowest stop: the times at which the page's step counter moves,
+	// recorded in the page, give the real rate and its jitter.
+	if _, err := eval[bool](ctx, `(() => {
+		const s = document.getElementById("status");
+		window.stepTimes = [];
+		new MutationObserver(() => stepTimes.push(performance.now())).observe(s, {attributes: true, attributeFilter: ["data-step"]});
+		return true;
+	})()`); err != nil {
+		t.Fatal(err)
+	}
+	choose(t, ctx, "pace", "1")
+	time.Sleep(7 * time.Second)
+	times, err := eval[[]float64](ctx, `stepTimes`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []float64
+	for i := 2; i < len(times); i++ { // the first gap spans the change of pace
+		gaps = append(gaps, times[i]-times[i-1])
+	}
+	if len(gaps) < 3 {
+		t.Fatalf("at one step a second the counter moved %d times in 7 s", len(times))
+	}
+	mean, sd := 0.0, 0.0
+	for _, g := range gaps {
+		mean += g / float64(len(gaps))
+	}
+	for _, g := range gaps {
+		sd += (g - mean) * (g - mean) / float64(len(gaps))
+	}
+	sd = math.Sqrt(sd)
+	t.Logf("at one step a second: %.3f steps a second, gaps %.0f ms ± %.0f ms (%d gaps)", 1000/mean, mean, sd, len(gaps))
+	if mean < 800 || mean > 1250 {
+		t.Errorf("at one step a second the steps came %.0f ms apart", mean)
+	}
 	choose(t, ctx, "pace", "full")
 	if r := stepRate(t, ctx, time.Second); r < 100 {
 		t.Errorf("back at full speed the page counted only %.0f steps a second", r)
