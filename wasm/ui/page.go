@@ -31,6 +31,8 @@ type page struct {
 	pending   bool      // a render is scheduled
 	lastFrame time.Time // when the page last rendered for worker events
 	lastEval  time.Time // when the confusion matrix and gallery last changed
+	asked     [2]int    // the run and step whose evaluation the page asked for
+	present   bool      // larger type for the back of a classroom
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -41,6 +43,7 @@ type page struct {
 const (
 	frameEvery = 100 * time.Millisecond
 	evalEvery  = 500 * time.Millisecond
+	evalWait   = time.Second // for the final Evaluated before asking again
 )
 
 func newPage() *page {
@@ -225,6 +228,16 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	p.st.apply(m)
 	if _, ok := m.(protocol.Loaded); ok {
 		ctx.Defer(func(app.Context) { p.afterReady() })
+	}
+	if held, run, step := p.st.awaitingEval(); held && p.asked != [2]int{run, step} {
+		// The worker sends the final Evaluated right after the Progress
+		// that says done; should it not come, ask for it.
+		p.asked = [2]int{run, step}
+		ctx.After(evalWait, func(app.Context) {
+			if held, r, s := p.st.awaitingEval(); held && r == run && s == step {
+				p.send(protocol.Evaluate{})
+			}
+		})
 	}
 	now := time.Now()
 	if p.st.Status != status || p.st.Err != err || p.st.Status != stateTraining {
