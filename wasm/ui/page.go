@@ -391,7 +391,7 @@ func (p *page) Render() app.UI {
 					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
 				)
 			}),
-			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
+			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step).Likelihood(s.likelihood()),
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),
 		),
