@@ -149,8 +149,12 @@ var catalogEN = map[string]string{
 
 	"weights.region": "Learned weights",
 	"weights.title":  "What each digit's weights look like",
-	"weights.note":   "θ for each class as an image: red pixels raise that digit's score, blue pixels lower it.",
+	"weights.note":   "θ_c for each digit c as an image, all on one scale: red pixels raise that digit's score z_c, blue pixels lower it, white ones (0) do nothing. Point at a pixel to see its ten weights.",
 	"weights.digit":  "weights of digit %d",
+	"weights.legend": "colour scale from %s (blue) through 0 (white) to %s (red)",
+	"weights.theta":  "θ_{%d,j}",
+	"weights.pixel":  "Pixel row %d, column %d (j = %d): its weight θ_{c,j} for each digit c",
+	"weights.point":  "Point at a pixel of a template (or tap it) to see its ten weights θ_{c,j}.",
 
 	"confusion.region":  "Confusion matrix",
 	"confusion.title":   "Confusion matrix (test sample)",

@@ -150,8 +150,12 @@ var catalogZH = map[string]string{
 
 	"weights.region": "学到的权重",
 	"weights.title":  "每个数字的权重长什么样",
-	"weights.note":   "把每一类的 θ 画成图片：红色像素会提高这个数字的得分，蓝色像素会降低它。",
+	"weights.note":   "把每个数字 c 的 θ_c 画成图片，十张用同一个色标：红色像素会提高这个数字的得分 z_c，蓝色像素会降低它，白色（0）不起作用。把鼠标指向某个像素，可以看到它的十个权重。",
 	"weights.digit":  "数字 %d 的权重",
+	"weights.legend": "色标：从 %s（蓝）经 0（白）到 %s（红）",
+	"weights.theta":  "θ_{%d,j}",
+	"weights.pixel":  "第 %d 行、第 %d 列的像素（j = %d）：它对每个数字 c 的权重 θ_{c,j}",
+	"weights.point":  "把鼠标指向模板上的某个像素（或用手指点一下），查看它的十个权重 θ_{c,j}。",
 
 	"confusion.region":  "混淆矩阵",
 	"confusion.title":   "混淆矩阵（测试样本）",
