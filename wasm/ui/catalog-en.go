@@ -147,6 +147,14 @@ var catalogEN = map[string]string{
 	"predict.sure":      "%s sure",
 	"predict.bars":      "probability of each digit",
 
+	"contrib.region": "Why the model reads it so",
+	"contrib.title":  "Why: each pixel's vote x_j θ_{c,j}",
+	"contrib.empty":  "Draw a digit (after training) to see which pixels push the model towards each answer.",
+	"contrib.image":  "contributions x ⊙ θ of digit %d",
+	"contrib.digit":  "%d: %s",
+	"contrib.sum":    "z_%d = Σ x⊙θ + b = %s + (%s) = %s",
+	"contrib.note":   "Each image is x ⊙ θ_c: the drawing's pixels times digit c's template, on the templates' scale. Their sum plus b_c is the score z_c, and softmax turns the scores into the probabilities h_θ(x).",
+
 	"weights.region": "Learned weights",
 	"weights.title":  "What each digit's weights look like",
 	"weights.note":   "θ_c for each digit c as an image, all on one scale: red pixels raise that digit's score z_c, blue pixels lower it, white ones (0) do nothing. Point at a pixel to see its ten weights.",

@@ -148,6 +148,14 @@ var catalogZH = map[string]string{
 	"predict.sure":      "把握 %s",
 	"predict.bars":      "每个数字的概率",
 
+	"contrib.region": "模型为什么这样判断",
+	"contrib.title":  "为什么：每个像素的“投票” x_j θ_{c,j}",
+	"contrib.empty":  "（训练之后）写一个数字，就能看到哪些像素把模型推向哪个答案。",
+	"contrib.image":  "数字 %d 的贡献 x ⊙ θ",
+	"contrib.digit":  "%d：%s",
+	"contrib.sum":    "z_%d = Σ x⊙θ + b = %s + (%s) = %s",
+	"contrib.note":   "每张图是 x ⊙ θ_c：你写的数字的像素乘以数字 c 的模板，色标与上面的模板相同。把它们加起来再加上 b_c 就是得分 z_c，softmax 再把得分变成概率 h_θ(x)。",
+
 	"weights.region": "学到的权重",
 	"weights.title":  "每个数字的权重长什么样",
 	"weights.note":   "把每个数字 c 的 θ_c 画成图片，十张用同一个色标：红色像素会提高这个数字的得分 z_c，蓝色像素会降低它，白色（0）不起作用。把鼠标指向某个像素，可以看到它的十个权重。",
