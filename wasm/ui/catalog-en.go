@@ -19,6 +19,8 @@ var catalogEN = map[string]string{
 
 	"button.copyLink":    "Copy link",
 	"button.copyLinkWhy": "A link that opens this page with these settings: the same seed trains to the same weights",
+	"button.presentWhy":  "Larger type, for the back of a classroom",
+	"button.present":     "Present",
 	"button.train":       "Train",
 	"button.pause":       "Pause",
 	"button.step":        "Step",
@@ -65,6 +67,7 @@ var catalogEN = map[string]string{
 	"train.region":     "Training controls",
 	"train.title":      "Train",
 	"train.preset":     "Way of descending",
+	"train.settings":   "Settings: α, B, λ, epochs, seed, data",
 	"train.lr":         "Learning rate α",
 	"train.batch":      "Batch size B",
 	"train.l2":         "L2 strength λ",

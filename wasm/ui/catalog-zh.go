@@ -20,6 +20,8 @@ var catalogZH = map[string]string{
 
 	"button.copyLink":    "复制链接",
 	"button.copyLinkWhy": "复制一个打开本页并带上这些设置的链接：同样的随机种子会训练出同样的权重",
+	"button.presentWhy":  "放大字号，让教室后排也看得清",
+	"button.present":     "投影模式",
 	"button.train":       "训练",
 	"button.pause":       "暂停",
 	"button.step":        "单步",
@@ -66,6 +68,7 @@ var catalogZH = map[string]string{
 	"train.region":     "训练设置",
 	"train.title":      "训练",
 	"train.preset":     "下降方式",
+	"train.settings":   "设置：α、B、λ、轮数、随机种子、数据",
 	"train.lr":         "学习率 α",
 	"train.batch":      "批量大小 B",
 	"train.l2":         "正则化强度 λ",

@@ -42,7 +42,7 @@ func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
 	if n := strings.Count(html, `aria-invalid="false"`); n != 4 {
 		t.Errorf("%d of 6 fields marked valid, want 4", n)
 	}
-	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 4, 2); err != nil {
+	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 2, 4, 2); err != nil {
 		// The valid λ field has an empty reason.
 		t.Errorf("λ's reason: %v", err)
 	}

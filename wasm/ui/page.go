@@ -368,7 +368,7 @@ func (p *page) Render() app.UI {
 	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
-	return app.Div().Class("page").Attr("lang", htmlLang(l)).Body(
+	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Attr("lang", htmlLang(l)).Body(
 		app.Header().Class("top").Body(
 			app.Div().Class("title-row").Body(
 				app.H1().Text(l.T("app.name")),
@@ -380,6 +380,8 @@ func (p *page) Render() app.UI {
 								Text(l.T("lang." + string(langs[i]))).Selected(langs[i] == l)
 						}),
 					),
+					app.Button().ID("present").Aria("pressed", strconv.FormatBool(p.present)).Title(l.T("button.presentWhy")).Text(l.T("button.present")).
+						OnClick(func(ctx app.Context, e app.Event) { p.present = !p.present }),
 					app.Button().ID("copy-link").Text(l.T("button.copyLink")).Title(l.T("button.copyLinkWhy")).
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionCopyLink) }),
 				),

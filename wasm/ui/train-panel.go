@@ -25,6 +25,7 @@ type trainPanel struct {
 	init   fields // what the inputs were rendered with, which never changes
 	err    fieldErrors
 	seeded bool // f and init were taken from IInit
+	folded bool // the settings are folded away (on a phone, at first)
 }
 
 func newTrainPanel() *trainPanel {
@@ -45,6 +46,23 @@ func (p *trainPanel) seed() {
 
 func (p *trainPanel) OnInit() { p.seed() }
 
+// OnMount folds the settings away on a narrow screen, so that a phone
+// shows Train and the draw pad without scrolling; they stay open on a wide
+// one (and in the prerendered page).
+func (p *trainPanel) OnMount(ctx app.Context) {
+	if app.IsClient {
+		p.folded = app.Window().Call("matchMedia", narrowScreen).Get("matches").Bool()
+	}
+}
+
+// narrowScreen is web/app.css's query for a phone's layout.
+const narrowScreen = "(max-width: 760px)"
+
+// onToggle follows the person opening or folding the settings.
+func (p *trainPanel) onToggle(ctx app.Context, e app.Event) {
+	p.folded = !ctx.JSSrc().Get("open").Bool()
+}
+
 func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
 func (p *trainPanel) TrainN(v int) *trainPanel    { p.ITrainN = v; return p }
 func (p *trainPanel) Packs(v []dataset.PackInfo) *trainPanel {
@@ -60,60 +78,63 @@ func (p *trainPanel) Render() app.UI {
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
 	return app.Section().Class("panel controls").Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
-		app.Div().Class("field").Body(
-			app.Label().For("preset").Text(l.T("train.preset")),
-			app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
-				app.Range(presets).Slice(func(i int) app.UI {
-					return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
-				}),
-			),
-		),
-		p.field("lr", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
-		p.field("batch", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
-		p.field("l2", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
-		p.field("epochs", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
-		p.field("seed", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
-		p.field("decay", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
-		app.Div().Class("field").Body(
-			app.Label().For("init").Text(l.T("train.init")),
-			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
-				p.f.Init = ctx.JSSrc().Get("value").String()
-				p.changed(ctx)
-			}).Body(
-				app.Option().Value("zeros").Text(l.T("train.initZeros")).Selected(p.init.Init == "zeros"),
-				app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
-			),
-		),
-		app.Div().Class("field check").Body(
-			app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
-				OnChange(func(ctx app.Context, e app.Event) {
-					p.f.Pin = ctx.JSSrc().Get("checked").Bool()
-					p.changed(ctx)
-				}),
-			app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
-		),
-		app.Div().Class("field check").Body(
-			app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
-				OnChange(func(ctx app.Context, e app.Event) {
-					p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
-					p.changed(ctx)
-				}),
-			app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
-		),
-		app.Div().Class("field").Body(
-			app.Label().For("dataset").Text(l.T("train.data")),
-			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
-				app.Range(p.IPacks).Slice(func(i int) app.UI {
-					pk := p.IPacks[i]
-					return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
-				}),
-			),
-		),
 		app.Div().Class("buttons").Body(
 			app.Button().ID("train").Class("primary").Text(l.T("button.train")).Disabled(busy || noData).OnClick(p.onTrain),
 			app.Button().ID("pause").Text(l.T("button.pause")).Disabled(!busy).OnClick(p.onPause),
 			app.Button().ID("step").Text(l.T("button.step")).Title(l.T("button.stepWhy")).Disabled(busy || noData).OnClick(p.onStep),
 			app.Button().ID("reset").Text(l.T("button.reset")).Disabled(noData).OnClick(p.onReset),
+		),
+		app.Details().Class("settings").Open(!p.folded || !p.err.ok()).OnToggle(p.onToggle).Body(
+			app.Summary().Text(l.T("train.settings")),
+			app.Div().Class("field").Body(
+				app.Label().For("preset").Text(l.T("train.preset")),
+				app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
+					app.Range(presets).Slice(func(i int) app.UI {
+						return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
+					}),
+				),
+			),
+			p.field("lr", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+			p.field("batch", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+			p.field("l2", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+			p.field("epochs", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+			p.field("seed", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+			p.field("decay", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
+			app.Div().Class("field").Body(
+				app.Label().For("init").Text(l.T("train.init")),
+				app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
+					p.f.Init = ctx.JSSrc().Get("value").String()
+					p.changed(ctx)
+				}).Body(
+					app.Option().Value("zeros").Text(l.T("train.initZeros")).Selected(p.init.Init == "zeros"),
+					app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
+				),
+			),
+			app.Div().Class("field check").Body(
+				app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.f.Pin = ctx.JSSrc().Get("checked").Bool()
+						p.changed(ctx)
+					}),
+				app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
+			),
+			app.Div().Class("field check").Body(
+				app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
+						p.changed(ctx)
+					}),
+				app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
+			),
+			app.Div().Class("field").Body(
+				app.Label().For("dataset").Text(l.T("train.data")),
+				app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
+					app.Range(p.IPacks).Slice(func(i int) app.UI {
+						pk := p.IPacks[i]
+						return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
+					}),
+				),
+			),
 		),
 	)
 }
