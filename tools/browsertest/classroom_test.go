@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -113,15 +114,19 @@ func shot(t *testing.T, ctx context.Context, name string) {
 func TestFitsAClassroomScreen(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	for _, size := range [][2]int64{{1280, 720}, {1366, 768}} {
-		t.Run(fmt.Sprintf("%d×%d", size[0], size[1]), func(t *testing.T) {
+	for _, tt := range []struct {
+		size [2]int64
+		lang string
+	}{{[2]int64{1280, 720}, "en"}, {[2]int64{1280, 720}, "zh"}, {[2]int64{1366, 768}, "en"}} {
+		size := tt.size
+		t.Run(fmt.Sprintf("%d×%d in %s", size[0], size[1], tt.lang), func(t *testing.T) {
 			ctx := newBrowser(t, 2*time.Minute)
 			screen(t, ctx, size[0], size[1], false)
-			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(srv.URL, "/")+"/#lang="+tt.lang)); err != nil {
 				t.Fatal(err)
 			}
 			waitState(t, ctx, 60*time.Second, "ready")
-			shot(t, ctx, fmt.Sprintf("screen-%d", size[0]))
+			shot(t, ctx, fmt.Sprintf("screen-%d-%s", size[0], tt.lang))
 			checkFirstScreen(t, ctx, "status", "test-accuracy", "likelihood", "train", "loss-chart", "draw-pad")
 			if open, _ := eval[bool](ctx, `document.querySelector("details.settings").open`); !open {
 				t.Error("the settings are folded on a wide screen")
@@ -150,7 +155,7 @@ func TestFitsAClassroomScreen(t *testing.T) {
 				attr(t, ctx, "#present", "aria-pressed") != "true" {
 				t.Errorf("Present: type %v px, was %v; aria-pressed %q", after, before, attr(t, ctx, "#present", "aria-pressed"))
 			}
-			shot(t, ctx, fmt.Sprintf("present-%d", size[0]))
+			shot(t, ctx, fmt.Sprintf("present-%d-%s", size[0], tt.lang))
 			click(t, ctx, "present")
 			if !eventually(3*time.Second, func() bool { return fontSize() == before }) || attr(t, ctx, "#present", "aria-pressed") != "false" {
 				t.Errorf("Present again: type %v px, want %v", fontSize(), before)
@@ -161,7 +166,8 @@ func TestFitsAClassroomScreen(t *testing.T) {
 
 // TestPhoneShowsTrainAndThePad: on a phone (390×844, touch), the status,
 // Train and the draw pad are in the first screen with the settings folded,
-// nothing scrolls sideways, and the settings open with a tap.
+// nothing scrolls sideways, a tap on a template shows its pixel's
+// weights, and the settings open with a tap.
 func TestPhoneShowsTrainAndThePad(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
@@ -183,6 +189,16 @@ func TestPhoneShowsTrainAndThePad(t *testing.T) {
 	if w, _ := eval[float64](ctx, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
 		t.Errorf("the page scrolls sideways by %.0f px", w)
 	}
+	trainDefault(t, ctx)
+	tapTemplate(t, ctx, 5, 14, 10)
+	var row, col string
+	if !eventually(3*time.Second, func() bool {
+		row, col = attr(t, ctx, "#weight-probe", "data-row"), attr(t, ctx, "#weight-probe", "data-col")
+		n, _ := eval[int](ctx, `document.querySelectorAll("#weight-probe [data-w]").length`)
+		return row == "14" && col == "10" && n == 10
+	}) {
+		t.Errorf("a tap on row 14, column 10 of a template shows row %q, column %q", row, col)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click("details.settings > summary")); err != nil {
 		t.Fatal(err)
 	}
@@ -191,6 +207,32 @@ func TestPhoneShowsTrainAndThePad(t *testing.T) {
 		return open
 	}) {
 		t.Error("a tap on the settings' summary does not open them")
+	}
+}
+
+// tapTemplate taps pixel (row, col) of digit c's template with a finger.
+func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
+	t.Helper()
+	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById("weight-%d");
+		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
+		return JSON.stringify({Left: r.left + c.clientLeft, Top: r.top + c.clientTop, Width: c.clientWidth, Height: c.clientHeight}); })()`, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r rect
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		t.Fatal(err)
+	}
+	pt := &input.TouchPoint{X: r.Left + (float64(col)+0.5)*r.Width/28, Y: r.Top + (float64(row)+0.5)*r.Height/28}
+	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{pt}}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("tapping template %d: %v", c, err)
 	}
 }
 
@@ -328,6 +370,11 @@ func TestTemplatesExplainTheDrawing(t *testing.T) {
 			t.Errorf("the first term is digit %v, the prediction %s", got.Terms[0].Class, d)
 		}
 		shot(t, ctx, "contributions")
+		if dir := os.Getenv("CLASSROOM_SHOTS"); dir != "" {
+			if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90)); err == nil {
+				os.WriteFile(filepath.Join(dir, "full.jpg"), png, 0o644)
+			}
+		}
 	})
 }
 
