@@ -371,8 +371,8 @@ func TestTemplatesExplainTheDrawing(t *testing.T) {
 		}
 		shot(t, ctx, "contributions")
 		if dir := os.Getenv("CLASSROOM_SHOTS"); dir != "" {
-			if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90)); err == nil {
-				os.WriteFile(filepath.Join(dir, "full.jpg"), png, 0o644)
+			if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+				os.WriteFile(filepath.Join(dir, "full.png"), png, 0o644)
 			}
 		}
 	})
