@@ -21,11 +21,12 @@ type trainPanel struct {
 	IDataset string
 	IInit    fields // the fields to start with: the link's, or the defaults
 
-	f      fields // what is typed now, read from each input event
-	init   fields // what the inputs were rendered with, which never changes
-	err    fieldErrors
-	seeded bool // f and init were taken from IInit
-	folded bool // the settings are folded away (on a phone, at first)
+	f         fields // what is typed now, read from each input event
+	init      fields // what the inputs were rendered with, which never changes
+	err       fieldErrors
+	seeded    bool // f and init were taken from IInit
+	folded    bool // the settings are folded away (on a phone, at first)
+	shownOpen bool // whether the settings were last rendered open
 }
 
 func newTrainPanel() *trainPanel {
@@ -51,16 +52,24 @@ func (p *trainPanel) OnInit() { p.seed() }
 // one (and in the prerendered page).
 func (p *trainPanel) OnMount(ctx app.Context) {
 	if app.IsClient {
-		p.folded = app.Window().Call("matchMedia", narrowScreen).Get("matches").Bool()
+		narrow := app.Window().Call("matchMedia", narrowScreen).Get("matches").Bool()
+		ctx.Dispatch(func(app.Context) { p.folded = narrow })
 	}
 }
 
 // narrowScreen is web/app.css's query for a phone's layout.
 const narrowScreen = "(max-width: 760px)"
 
-// onToggle follows the person opening or folding the settings.
+// onToggle follows the person opening or folding the settings. The
+// browser also fires toggle when the page itself opens or folds them (and
+// when it creates them open): those say what was rendered, and are ignored.
 func (p *trainPanel) onToggle(ctx app.Context, e app.Event) {
-	p.folded = !ctx.JSSrc().Get("open").Bool()
+	open := ctx.JSSrc().Get("open").Bool()
+	if open == p.shownOpen {
+		ctx.PreventUpdate()
+		return
+	}
+	p.folded = !open
 }
 
 func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
@@ -76,6 +85,7 @@ func (p *trainPanel) Render() app.UI {
 	l := p.ILang
 	busy := p.IStatus == stateTraining
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
+	p.shownOpen = !p.folded || !p.err.ok() // a refused field is never hidden
 	return app.Section().Class("panel controls").Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
 		app.Div().Class("buttons").Body(
@@ -84,7 +94,7 @@ func (p *trainPanel) Render() app.UI {
 			app.Button().ID("step").Text(l.T("button.step")).Title(l.T("button.stepWhy")).Disabled(busy || noData).OnClick(p.onStep),
 			app.Button().ID("reset").Text(l.T("button.reset")).Disabled(noData).OnClick(p.onReset),
 		),
-		app.Details().Class("settings").Open(!p.folded || !p.err.ok()).OnToggle(p.onToggle).Body(
+		app.Details().Class("settings").Open(p.shownOpen).OnToggle(p.onToggle).Body(
 			app.Summary().Text(l.T("train.settings")),
 			app.Div().Class("field").Body(
 				app.Label().For("preset").Text(l.T("train.preset")),

@@ -57,23 +57,26 @@ func (g *weightGrid) Render() app.UI {
 				Attr("data-scale", strconv.FormatFloat(scale, 'g', -1, 64)).Body(
 				app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
 					return app.Figure().Class("template").Body(
-						app.Canvas().ID("weight-"+strconv.Itoa(c)).Width(28).Height(28).Class("pixelated").
-							Aria("label", l.T("weights.digit", c)).
-							On("pointermove", g.onPoint).On("pointerdown", g.onPoint),
+						app.Div().Class("template-img").Body(
+							app.Canvas().ID("weight-"+strconv.Itoa(c)).Width(28).Height(28).Class("pixelated").
+								Aria("label", l.T("weights.digit", c)).
+								On("pointermove", g.onPoint).On("pointerdown", g.onPoint),
+							g.marker(),
+						),
 						app.FigCaption().Text(strconv.Itoa(c)),
 					)
 				}),
 			),
 			app.Div().Class("weights-side").Body(
 				scaleLegend(l, "weights-legend", scale),
-				g.probeView(),
+				g.probeView(scale),
 			),
 		),
 	)
 }
 
 // probeView shows the ten weights of the pixel pointed at.
-func (g *weightGrid) probeView() app.UI {
+func (g *weightGrid) probeView(scale float64) app.UI {
 	l := g.ILang
 	box := app.Div().ID("weight-probe").Class("probe").Attr("aria-live", "polite")
 	if !g.pointing || !g.ok() {
@@ -81,7 +84,6 @@ func (g *weightGrid) probeView() app.UI {
 	}
 	j := g.probe
 	w := pixelWeights(g.IModel.W, j)
-	scale := weightScale(g.IModel.W)
 	return box.Attr("data-pixel", j).Attr("data-row", j/28).Attr("data-col", j%28).Body(
 		app.P().Class("probe-head").Text(l.T("weights.pixel", j/28, j%28, j)),
 		app.Ol().Class("probe-values").Body(
@@ -94,6 +96,16 @@ func (g *weightGrid) probeView() app.UI {
 			}),
 		),
 	)
+}
+
+// marker outlines the pointed pixel on a template, so the class sees
+// which pixel's weights are shown.
+func (g *weightGrid) marker() app.UI {
+	if !g.pointing {
+		return app.Span().Class("marker hidden")
+	}
+	pct := func(v int) string { return strconv.FormatFloat(100*float64(v)/28, 'f', 3, 64) + "%" }
+	return app.Span().Class("marker").Style("left", pct(g.probe%28)).Style("top", pct(g.probe/28))
 }
 
 // onPoint shows the weights of the pixel under the pointer.
