@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"html"
+	"math"
+	"strings"
 	"testing"
 
 	"softmaxdemo/core/softmax"
@@ -43,5 +46,37 @@ func TestPixelAt(t *testing.T) {
 				t.Errorf("pixelAt(%v, %v, %v, %v) = %d, %v; want %d, %v", tt.x, tt.y, tt.w, tt.h, got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+func TestStatusBarShowsTheLikelihood(t *testing.T) {
+	bar := func(l lang, v float64) string {
+		return render(t, newStatusBar().withState(l, stateDone, text("status.done"), 5, 5, 1, 1000, 0.95).Likelihood(v))
+	}
+	for _, l := range langs {
+		h := bar(l, 0.8370092118187908)
+		for _, want := range []string{`id="likelihood"`, `data-value="0.8370092118187908"`, `>0.837<`, `aria-describedby="likelihood-why"`, html.EscapeString(l.T("stat.likelihoodWhy"))} {
+			if !strings.Contains(h, want) {
+				t.Errorf("%s: the status bar lacks %q", l, want)
+			}
+		}
+	}
+	h := bar(langEN, math.NaN())
+	i := strings.Index(h, `id="likelihood"`)
+	span := h[strings.LastIndex(h[:i], "<span"):]
+	span = span[:strings.Index(span, "</span>")]
+	if strings.Contains(h, "NaN") || !strings.HasSuffix(span, ">–") {
+		t.Errorf("before the first evaluation the likelihood shows: %s", span)
+	}
+}
+
+func TestFmtWeight(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{0.12345, "+0.123"}, {-1.5, "−1.5"}, {0, "+0"}, {-0.000123456, "−0.000123"}, {12.5, "+12.5"}} {
+		if got := fmtWeight(tt.v); got != tt.want {
+			t.Errorf("fmtWeight(%v) = %q, want %q", tt.v, got, tt.want)
+		}
 	}
 }
