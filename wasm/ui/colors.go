@@ -1,6 +1,9 @@
 package ui
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Ends of the diverging scale (ColorBrewer RdBu): negative weights are blue,
 // zero is white, positive weights are red.
@@ -9,27 +12,76 @@ var (
 	posColor = [3]float64{178, 24, 43}
 )
 
+// weightScale returns the end s of the symmetric scale [−s, s] that the
+// templates and the contributions share: max |w| rounded up to a round
+// number (1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten), so that the
+// legend reads well and holds still while training, or 0 if every weight
+// is zero or none is finite.
+func weightScale(w []float32) float64 {
+	m := 0.0
+	for _, v := range w {
+		if a := math.Abs(float64(v)); a > m && !math.IsInf(a, 0) {
+			m = a
+		}
+	}
+	return roundUp(m)
+}
+
+// roundUp returns the smallest of 1, 1.5, 2, 3, 4, 5, 6 and 8 times a power
+// of ten that is at least v (to a millionth), or 0 for v ≤ 0.
+func roundUp(v float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, f := range []float64{1, 1.5, 2, 3, 4, 5, 6, 8, 10} {
+		if f*p >= v*(1-1e-6) { // a float32 weight of 0.3 gives 0.3, not 0.4
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
 // templateImage writes class c's weights θ_c as a 28×28 RGBA image into dst
-// (4·784 bytes) on the diverging scale, and returns the largest |θ_cj|,
-// which maps to the ends of the scale. w is D×10 as in softmax.Model. It
-// panics if dst or w is too short.
-func templateImage(dst []byte, w []float32, c int) float64 {
+// (4·784 bytes) on the diverging scale [−scale, scale]. w is D×10 as in
+// softmax.Model. It panics if dst or w is too short.
+func templateImage(dst []byte, w []float32, c int, scale float64) {
 	const d = 784
 	dst = dst[:4*d]
 	_ = w[(d-1)*10+c]
-	scale := 0.0
 	for j := range d {
-		scale = math.Max(scale, math.Abs(float64(w[j*10+c])))
+		setDiverging(dst[4*j:4*j+4], float64(w[j*10+c]), scale)
 	}
-	for j := range d {
-		t := 0.0
-		if scale > 0 {
-			t = float64(w[j*10+c]) / scale
-		}
-		r, g, b := diverging(t)
-		dst[4*j], dst[4*j+1], dst[4*j+2], dst[4*j+3] = r, g, b, 255
+}
+
+// valuesImage writes len(v) values as RGBA pixels into dst on the diverging
+// scale [−scale, scale].
+func valuesImage(dst []byte, v []float32, scale float64) {
+	dst = dst[:4*len(v)]
+	for j, x := range v {
+		setDiverging(dst[4*j:4*j+4], float64(x), scale)
 	}
-	return scale
+}
+
+// setDiverging sets one RGBA pixel to the colour of v on [−scale, scale];
+// with no scale (all zero) the pixel is white.
+func setDiverging(px []byte, v, scale float64) {
+	t := 0.0
+	if scale > 0 {
+		t = v / scale
+	}
+	px[0], px[1], px[2] = diverging(t)
+	px[3] = 255
+}
+
+// divergingCSS is the colour of v on [−scale, scale] as CSS.
+func divergingCSS(v, scale float64) string {
+	t := 0.0
+	if scale > 0 {
+		t = v / scale
+	}
+	r, g, b := diverging(t)
+	return fmt.Sprintf("rgb(%d, %d, %d)", r, g, b)
 }
 
 // diverging maps t in [-1, 1] to a colour: -1 blue, 0 white, 1 red.

@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestDiverging(t *testing.T) {
 	tests := []struct {
@@ -26,24 +30,59 @@ func TestDiverging(t *testing.T) {
 
 func TestTemplateImage(t *testing.T) {
 	w := make([]float32, 7840)
-	w[5*10+3] = 2   // pixel 5, class 3: the largest positive weight
+	w[5*10+3] = 2   // pixel 5, class 3: the end of the scale
 	w[6*10+3] = -1  // pixel 6: half as large, negative
-	w[5*10+4] = -50 // another class does not change class 3's scale
+	w[7*10+3] = -50 // beyond the scale: clamped
 	dst := make([]byte, 4*784)
-	if s := templateImage(dst, w, 3); s != 2 {
-		t.Errorf("scale %v, want 2", s)
-	}
+	templateImage(dst, w, 3, 2)
 	if got := dst[4*5 : 4*5+4]; got[0] != 178 || got[3] != 255 {
 		t.Errorf("pixel 5 = %v, want full red", got)
 	}
-	if got := dst[4*6 : 4*6+3]; got[2] <= got[0] {
-		t.Errorf("pixel 6 = %v, want bluish", got)
+	if got := dst[4*6 : 4*6+3]; got[0] != 144 || got[1] != 179 || got[2] != 214 {
+		t.Errorf("pixel 6 = %v, want half way to blue", got)
+	}
+	if got := dst[4*7 : 4*7+3]; got[0] != 33 || got[1] != 102 || got[2] != 172 {
+		t.Errorf("pixel 7 = %v, want full blue", got)
 	}
 	if got := dst[0:3]; got[0] != 255 || got[1] != 255 || got[2] != 255 {
 		t.Errorf("a zero weight is %v, want white", got)
 	}
-	zero := make([]float32, 7840)
-	if s := templateImage(dst, zero, 0); s != 0 || dst[0] != 255 {
+	templateImage(dst, make([]float32, 7840), 0, 0)
+	if dst[0] != 255 || dst[4*5] != 255 {
 		t.Error("an all-zero template is not white")
+	}
+}
+
+func TestWeightScale(t *testing.T) {
+	inf := float32(math.Inf(1))
+	tests := []struct {
+		name string
+		w    []float32
+		want float64
+	}{
+		{"all zero has no scale", []float32{0, 0}, 0},
+		{"none at all has no scale", nil, 0},
+		{"a round largest weight is the end", []float32{0.1, -2}, 2},
+		{"the end is rounded up to a round number", []float32{0.1, -0.7311}, 0.8},
+		{"a negative weight counts by its size", []float32{-1.234, 1}, 1.5},
+		{"just above a power of ten", []float32{10.01}, 15},
+		{"small weights", []float32{0.00042}, 0.0005},
+		{"an infinite weight is ignored", []float32{inf, 0.3}, 0.3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := weightScale(tt.w); math.Abs(got-tt.want) > 1e-12*tt.want {
+				t.Errorf("weightScale(%v) = %v, want %v", tt.w, got, tt.want)
+			}
+		})
+	}
+	// Every weight fits in the scale, and the scale is not much wider.
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		w := []float32{float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(8)-4)))}
+		s, a := weightScale(w), math.Abs(float64(w[0]))
+		if s < a || s > 1.5*a {
+			t.Errorf("weightScale(%v) = %v", w, s)
+		}
 	}
 }

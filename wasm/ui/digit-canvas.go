@@ -35,6 +35,8 @@ type digitCanvas struct {
 	lastY   float64
 	pix     []byte
 	preview []byte
+	expl    explanation // why the model reads the drawing so
+	explV   int
 }
 
 func newDigitCanvas() *digitCanvas { return &digitCanvas{} }
@@ -59,6 +61,7 @@ func (d *digitCanvas) OnUpdate(ctx app.Context) {
 		if d.pred.Ink {
 			if p, err := d.cls.classify(d.pix, padSize, padSize, d.IModel); err == nil {
 				d.pred = p
+				d.explainNow()
 				ctx.Defer(func(app.Context) { d.showPreview() })
 			}
 			return
@@ -66,6 +69,7 @@ func (d *digitCanvas) OnUpdate(ctx app.Context) {
 	}
 	if d.pred.Ink {
 		d.pred = d.cls.predict(true, d.IModel)
+		d.explainNow()
 	}
 }
 
@@ -90,6 +94,7 @@ func (d *digitCanvas) Render() app.UI {
 				app.P().Class("note").Text(l.T(map[bool]string{false: "draw.preview", true: "draw.previewDeskew"}[d.IDeskew])),
 			),
 			newPredictionBars().Prediction(l, d.pred),
+			&contributions{ILang: l, IExplain: &d.expl, IVersion: d.explV},
 		),
 	)
 }
@@ -151,6 +156,7 @@ func (d *digitCanvas) onClear(ctx app.Context, e app.Event) {
 		clear(d.cls.Image[:])
 	}
 	d.pred = prediction{}
+	d.explainNow()
 	d.showPreview()
 }
 
@@ -194,7 +200,18 @@ func (d *digitCanvas) classify(canvas app.Value) {
 		return
 	}
 	d.pred = p
+	d.explainNow()
 	d.showPreview()
+}
+
+// explainNow computes the contributions for the drawing as just
+// classified (its sparse input is in d.cls).
+func (d *digitCanvas) explainNow() {
+	d.explV++
+	d.expl.Ready = false
+	if d.pred.Ink && d.pred.Ready {
+		explain(&d.expl, d.IModel, d.cls.index, d.cls.value)
+	}
 }
 
 // showPreview draws the 28×28 input, dark ink on white, as the gallery.

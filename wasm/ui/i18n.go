@@ -116,6 +116,20 @@ func fmtPercent(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 // fmtLoss formats a loss with four significant digits: 0.2731.
 func fmtLoss(v float64) string { return fmt.Sprintf("%.4g", v) }
 
+// fmtLikelihood formats a likelihood value (0..1) with three decimals:
+// 0.742.
+func fmtLikelihood(v float64) string { return fmt.Sprintf("%.3f", v) }
+
+// fmtWeight formats a weight θ or a contribution x·θ with three
+// significant digits and its sign: +0.125, −1.50 (a true minus sign).
+func fmtWeight(v float64) string {
+	s := fmt.Sprintf("%+.3g", v)
+	if strings.HasPrefix(s, "-") {
+		s = "−" + s[1:]
+	}
+	return s
+}
+
 // fmtCount formats a whole number with thousands separators: 10,000.
 func fmtCount(n int) string {
 	s := fmt.Sprint(n)

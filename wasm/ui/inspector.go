@@ -72,8 +72,10 @@ func (c *inspector) draw() {
 	greyImage(c.rgba, c.IExample.Pixels)
 	_, x := context2D("inspect-x")
 	putRGBA(x, c.rgba, 28, 28, 0, 0)
+	// The ten gradients share one symmetric scale, so their sizes compare.
+	scale := weightScale(c.in.GW)
 	for k := range softmax.K {
-		templateImage(c.rgba, c.in.GW, k)
+		templateImage(c.rgba, c.in.GW, k, scale)
 		_, g := context2D("inspect-grad-" + strconv.Itoa(k))
 		putRGBA(g, c.rgba, 28, 28, 0, 0)
 	}

@@ -31,6 +31,8 @@ type page struct {
 	pending   bool      // a render is scheduled
 	lastFrame time.Time // when the page last rendered for worker events
 	lastEval  time.Time // when the confusion matrix and gallery last changed
+	asked     [2]int    // the run and step whose evaluation the page asked for
+	present   bool      // larger type for the back of a classroom
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -41,6 +43,7 @@ type page struct {
 const (
 	frameEvery = 100 * time.Millisecond
 	evalEvery  = 500 * time.Millisecond
+	evalWait   = time.Second // for the final Evaluated before asking again
 )
 
 func newPage() *page {
@@ -241,6 +244,16 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	if _, ok := m.(protocol.Loaded); ok {
 		ctx.Defer(func(app.Context) { p.afterReady() })
 	}
+	if held, run, step := p.st.awaitingEval(); held && p.asked != [2]int{run, step} {
+		// The worker sends the final Evaluated right after the Progress
+		// that says done; should it not come, ask for it.
+		p.asked = [2]int{run, step}
+		ctx.After(evalWait, func(app.Context) {
+			if held, r, s := p.st.awaitingEval(); held && r == run && s == step {
+				p.send(protocol.Evaluate{})
+			}
+		})
+	}
 	now := time.Now()
 	if p.st.Status != status || p.st.Err != err || p.st.Status != stateTraining {
 		p.st.showEval()
@@ -371,7 +384,7 @@ func (p *page) Render() app.UI {
 	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
-	return app.Div().Class("page").Attr("lang", htmlLang(l)).Body(
+	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Attr("lang", htmlLang(l)).Body(
 		app.Header().Class("top").Body(
 			app.Div().Class("title-row").Body(
 				app.H1().Text(l.T("app.name")),
@@ -383,6 +396,8 @@ func (p *page) Render() app.UI {
 								Text(l.T("lang." + string(langs[i]))).Selected(langs[i] == l)
 						}),
 					),
+					app.Button().ID("present").Aria("pressed", strconv.FormatBool(p.present)).Title(l.T("button.presentWhy")).Text(l.T("button.present")).
+						OnClick(func(ctx app.Context, e app.Event) { p.present = !p.present }),
 					app.Button().ID("copy-link").Text(l.T("button.copyLink")).Title(l.T("button.copyLinkWhy")).
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionCopyLink) }),
 				),
@@ -394,7 +409,7 @@ func (p *page) Render() app.UI {
 					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
 				)
 			}),
-			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step),
+			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step).Likelihood(s.likelihood()),
 			&newtonProgress{ILang: l, IProgress: s.Progress},
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),

@@ -22,11 +22,12 @@ type statusBar struct {
 	IFraction float64 // progress through the run, 0..1
 	IPerSec   float64
 	IAccuracy float64 // NaN before the first evaluation
+	ILikeli   float64 // the likelihood value, NaN before the first evaluation
 	IRun      int     // the worker's run id, 0 before the first run
 	IStep     int     // steps taken in that run
 }
 
-func newStatusBar() *statusBar { return &statusBar{IAccuracy: math.NaN()} }
+func newStatusBar() *statusBar { return &statusBar{IAccuracy: math.NaN(), ILikeli: math.NaN()} }
 
 func (s *statusBar) Render() app.UI {
 	l := s.ILang
@@ -34,6 +35,11 @@ func (s *statusBar) Render() app.UI {
 	if !math.IsNaN(s.IAccuracy) {
 		acc = fmtPercent(s.IAccuracy)
 		accValue = strconv.FormatFloat(s.IAccuracy, 'f', 4, 64)
+	}
+	likeli, likeliValue := "–", ""
+	if !math.IsNaN(s.ILikeli) {
+		likeli = fmtLikelihood(s.ILikeli)
+		likeliValue = strconv.FormatFloat(s.ILikeli, 'g', -1, 64)
 	}
 	speed := "–"
 	if s.IPerSec > 0 {
@@ -59,6 +65,14 @@ func (s *statusBar) Render() app.UI {
 			app.Span().Class("stat-label").Text(l.T("stat.accuracy")),
 			app.Span().ID("test-accuracy").Class("stat-value big").Attr("data-value", accValue).Text(acc),
 		),
+		// The likelihood value of the notes, with what it means on hover
+		// or focus (a tap on a touch screen focuses it).
+		app.Div().Class("stat explained").Body(
+			app.Span().Class("stat-label").Text(l.T("stat.likelihood")),
+			app.Span().ID("likelihood").Class("stat-value").Attr("data-value", likeliValue).Attr("tabindex", 0).
+				Title(l.T("stat.likelihoodWhy")).Aria("describedby", "likelihood-why").Text(likeli),
+			app.Span().ID("likelihood-why").Class("why").Attr("role", "tooltip").Text(l.T("stat.likelihoodWhy")),
+		),
 	)
 }
 
@@ -79,6 +93,9 @@ func fmtRate(v float64) string {
 // Run sets the run id and its step count, which #status carries as
 // data-run and data-step.
 func (s *statusBar) Run(id, step int) *statusBar { s.IRun, s.IStep = id, step; return s }
+
+// Likelihood sets the likelihood value shown, NaN for none.
+func (s *statusBar) Likelihood(v float64) *statusBar { s.ILikeli = v; return s }
 
 // withState sets every input at once.
 func (s *statusBar) withState(l lang, state string, text msg, epoch, epochs int, fraction, perSec, acc float64) *statusBar {

@@ -82,6 +82,13 @@ type store struct {
 	Acc      []accPoint
 	Eval     *protocol.Evaluated
 
+	// doneHeld says the worker has reported the run done but the
+	// evaluation of its final step has not arrived yet: the worker sends
+	// Progress, then Weights, then Evaluated. Until it does, the status
+	// stays as it was, so that "done" never shows beside the previous
+	// epoch's accuracy, likelihood and confusion matrix.
+	doneHeld bool
+
 	Model *softmax.Model[float32] // the latest snapshot, nil before the first
 
 	Hessian     *protocol.HessianView // the 7×7 problem's H, once asked for
@@ -151,9 +158,14 @@ func (s *store) apply(m protocol.Msg) {
 			r.Loss = s.Losses[len(s.Losses)-1].Loss
 		}
 		s.ChartVersion++
-		switch m.State {
+		state := m.State
+		s.doneHeld = state == stateDone && !s.evaluatedAt(m.Run, m.Step)
+		if s.doneHeld {
+			state = s.Status // until the final step's Evaluated arrives
+		}
+		switch state {
 		case stateTraining, statePaused, stateDone:
-			s.Status = m.State
+			s.Status = state
 		}
 	case protocol.Weights:
 		if m.Run < s.Run || m.D != dataset.Pixels {
@@ -178,6 +190,10 @@ func (s *store) apply(m protocol.Msg) {
 			r.Acc, r.Accuracy = s.Acc, m.Accuracy
 		}
 		s.ChartVersion++
+		if s.doneHeld && s.evaluatedAt(s.Progress.Run, s.Progress.Step) {
+			s.doneHeld = false
+			s.Status = stateDone
+		}
 	case protocol.Examples:
 		if m.Run < s.Run {
 			return
@@ -213,6 +229,18 @@ func (s *store) showEval() bool {
 	return true
 }
 
+// evaluatedAt reports whether the latest evaluation measured run at step
+// (or later).
+func (s *store) evaluatedAt(run, step int) bool {
+	return s.Eval != nil && s.Eval.Run == run && s.Eval.Step >= step
+}
+
+// awaitingEval reports whether the run is done but its final evaluation
+// has not arrived, and for which run and step.
+func (s *store) awaitingEval() (held bool, run, step int) {
+	return s.doneHeld, s.Progress.Run, s.Progress.Step
+}
+
 // crashed records that the worker died.
 func (s *store) crashed(detail string) {
 	s.Status = stateError
@@ -233,6 +261,7 @@ func (s *store) newRun(run int) {
 	s.Progress = protocol.Progress{Run: run}
 	s.Losses = nil
 	s.Acc = nil
+	s.doneHeld = false
 	s.ChartVersion++
 }
 
@@ -242,6 +271,15 @@ func (s *store) testAccuracy() float64 {
 		return math.NaN()
 	}
 	return s.Eval.Accuracy
+}
+
+// likelihood returns the latest likelihood value (the geometric mean of
+// the test images' true-class probabilities), or NaN before the first.
+func (s *store) likelihood() float64 {
+	if s.Eval == nil {
+		return math.NaN()
+	}
+	return s.Eval.Likelihood
 }
 
 // statusText is the status line a person reads.

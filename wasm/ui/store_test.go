@@ -35,6 +35,7 @@ func TestStoreFollowsARun(t *testing.T) {
 		t.Errorf("accuracy %v, model %v, %d accuracy points", s.testAccuracy(), s.Model != nil, len(s.Acc))
 	}
 	s.apply(protocol.Progress{Run: 1, State: "done", Stop: "budget", Step: 500})
+	s.apply(protocol.Evaluated{Run: 1, Epoch: 5, Step: 500, Accuracy: 0.92})
 	if s.Status != stateDone || langEN.M(s.statusText()) != "Done" {
 		t.Errorf("status %s: %q", s.Status, s.statusText())
 	}
@@ -71,6 +72,7 @@ func TestStoreErrors(t *testing.T) {
 	t.Run("a diverged run keeps the page usable", func(t *testing.T) {
 		s := loaded()
 		s.apply(protocol.Progress{Run: 1, State: "done", Stop: "diverged"})
+		s.apply(protocol.Evaluated{Run: 1}) // the worker evaluates the restored weights
 		s.apply(protocol.Failed{Message: "the loss diverged", Hint: "lower the learning rate"})
 		if s.Status != stateDone || s.Err == nil || s.Err.Action != recoverNone {
 			t.Errorf("%s, %+v", s.Status, s.Err)
@@ -145,4 +147,80 @@ func TestStoreKeepsTheRunsOfTheSession(t *testing.T) {
 	if got := s.Runs[0].label(langEN); got != "Full-batch gradient descent: α = 0.5, λ = 0.0001" {
 		t.Errorf("label %q", got)
 	}
+}
+
+// TestDoneShowsTheFinalEvaluation: the worker reports the end of a run as
+// Progress(done), Weights, then Evaluated. The page reads "done" only once
+// the final Evaluated is in, and at that moment it shows that evaluation:
+// the accuracy, the likelihood and the confusion matrix of the final model.
+func TestDoneShowsTheFinalEvaluation(t *testing.T) {
+	final := protocol.Evaluated{Run: 1, Epoch: 2, Step: 200, Accuracy: 0.91, Likelihood: 0.74}
+	final.Confusion[3][3] = 7
+	trained := func() *store {
+		s := loaded()
+		s.apply(protocol.Progress{Run: 1, State: "training", Epoch: 1, Epochs: 2, Step: 100})
+		s.apply(protocol.Weights{Run: 1, Step: 100, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
+		s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.88, Likelihood: 0.61})
+		s.showEval()
+		return s
+	}
+	t.Run("done waits for the final evaluation", func(t *testing.T) {
+		s := trained()
+		s.apply(protocol.Progress{Run: 1, State: "done", Stop: "budget", Epoch: 2, Epochs: 2, Step: 200})
+		if s.Status == stateDone {
+			t.Fatalf("done before the final evaluation: accuracy %v", s.testAccuracy())
+		}
+		if held, run, step := s.awaitingEval(); !held || run != 1 || step != 200 {
+			t.Errorf("awaitingEval() = %v, %d, %d; want true, 1, 200", held, run, step)
+		}
+		s.apply(protocol.Weights{Run: 1, Step: 200, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
+		if s.Status == stateDone {
+			t.Fatal("done after the final weights but before their evaluation")
+		}
+		s.apply(final)
+		if s.Status != stateDone {
+			t.Fatalf("status %s after the final evaluation, want done", s.Status)
+		}
+		// What the page does on a change of status: show it at once.
+		s.showEval()
+		if s.testAccuracy() != 0.91 || s.likelihood() != 0.74 || s.ShownEval == nil || s.ShownEval.Confusion[3][3] != 7 || s.ShownModel != s.Model {
+			t.Errorf("done shows accuracy %v, likelihood %v, confusion %v", s.testAccuracy(), s.likelihood(), s.ShownEval)
+		}
+		if held, _, _ := s.awaitingEval(); held {
+			t.Error("still awaiting an evaluation")
+		}
+	})
+	t.Run("an evaluation of the final step already in makes done at once", func(t *testing.T) {
+		s := trained()
+		s.apply(protocol.Progress{Run: 1, State: "done", Epoch: 2, Step: 200})
+		s.apply(final)
+		s.apply(protocol.Progress{Run: 1, State: "done", Epoch: 2, Step: 200}) // Pause after the end resynchronises
+		if s.Status != stateDone {
+			t.Errorf("status %s", s.Status)
+		}
+	})
+	t.Run("a paused run that a step ends waits too", func(t *testing.T) {
+		s := trained()
+		s.apply(protocol.Progress{Run: 1, State: "paused", Epoch: 1, Step: 150})
+		s.apply(protocol.Progress{Run: 1, State: "done", Epoch: 2, Step: 200})
+		if s.Status != statePaused {
+			t.Errorf("status %s before the final evaluation, want paused", s.Status)
+		}
+		s.apply(final)
+		if s.Status != stateDone {
+			t.Errorf("status %s after it, want done", s.Status)
+		}
+	})
+	t.Run("an evaluation of another run does not end this one", func(t *testing.T) {
+		s := trained()
+		s.apply(protocol.Progress{Run: 1, State: "done", Epoch: 2, Step: 200})
+		s.apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.88})
+		if s.Status == stateDone {
+			t.Error("an earlier step's evaluation made the run done")
+		}
+		s.apply(protocol.Progress{Run: 2, State: "training", Step: 1})
+		if held, _, _ := s.awaitingEval(); held || s.Status != stateTraining {
+			t.Errorf("a new run: held %v, status %s", held, s.Status)
+		}
+	})
 }

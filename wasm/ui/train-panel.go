@@ -23,10 +23,12 @@ type trainPanel struct {
 	IDataset string
 	IInit    fields // the fields to start with: the link's, or the defaults
 
-	f      fields // what is typed now, read from each input event
-	init   fields // what the inputs were rendered with, which never changes
-	err    fieldErrors
-	seeded bool // f and init were taken from IInit
+	f         fields // what is typed now, read from each input event
+	init      fields // what the inputs were rendered with, which never changes
+	err       fieldErrors
+	seeded    bool // f and init were taken from IInit
+	folded    bool // the settings are folded away (on a phone, at first)
+	shownOpen bool // whether the settings were last rendered open
 }
 
 func newTrainPanel() *trainPanel {
@@ -47,6 +49,31 @@ func (p *trainPanel) seed() {
 
 func (p *trainPanel) OnInit() { p.seed() }
 
+// OnMount folds the settings away on a narrow screen, so that a phone
+// shows Train and the draw pad without scrolling; they stay open on a wide
+// one (and in the prerendered page).
+func (p *trainPanel) OnMount(ctx app.Context) {
+	if app.IsClient {
+		narrow := app.Window().Call("matchMedia", narrowScreen).Get("matches").Bool()
+		ctx.Dispatch(func(app.Context) { p.folded = narrow })
+	}
+}
+
+// narrowScreen is web/app.css's query for a phone's layout.
+const narrowScreen = "(max-width: 760px)"
+
+// onToggle follows the person opening or folding the settings. The
+// browser also fires toggle when the page itself opens or folds them (and
+// when it creates them open): those say what was rendered, and are ignored.
+func (p *trainPanel) onToggle(ctx app.Context, e app.Event) {
+	open := ctx.JSSrc().Get("open").Bool()
+	if open == p.shownOpen {
+		ctx.PreventUpdate()
+		return
+	}
+	p.folded = !open
+}
+
 func (p *trainPanel) Status(v string) *trainPanel { p.IStatus = v; return p }
 func (p *trainPanel) TrainN(v int) *trainPanel    { p.ITrainN = v; return p }
 func (p *trainPanel) Packs(v []dataset.PackInfo) *trainPanel {
@@ -60,75 +87,17 @@ func (p *trainPanel) Render() app.UI {
 	l := p.ILang
 	busy := p.IStatus == stateTraining
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
+	p.shownOpen = !p.folded || !p.err.ok() // a refused field is never hidden
 	return app.Section().Class("panel controls").Attr("data-method", p.f.Method).Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
-		app.Div().Class("field").Body(
-			app.Label().For("preset").Text(l.T("train.preset")),
-			app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
-				app.Range(presets).Slice(func(i int) app.UI {
-					return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
-				}),
-			),
+		app.Div().Class("buttons").Body(
+			app.Button().ID("train").Class("primary").Text(l.T("button.train")).Disabled(busy || noData).OnClick(p.onTrain),
+			app.Button().ID("pause").Text(l.T("button.pause")).Disabled(!busy).OnClick(p.onPause),
+			app.Button().ID("step").Text(l.T("button.step")).Title(l.T("button.stepWhy")).Disabled(busy || noData).OnClick(p.onStep),
+			app.Button().ID("reset").Text(l.T("button.reset")).Disabled(noData).OnClick(p.onReset),
 		),
-		app.Div().Class("field").Body(
-			app.Label().For("method").Text(l.T("train.method")),
-			app.Select().ID("method").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
-				if v := ctx.JSSrc().Get("value").String(); slices.Contains(methods, v) {
-					p.f.Method = v
-					_, p.err = parseConfig(p.f, p.maxBatch())
-					p.changed(ctx)
-				}
-			}).Body(
-				app.Range(methods).Slice(func(i int) app.UI {
-					return app.Option().Value(methods[i]).Text(l.T("method." + methods[i])).Selected(methods[i] == p.init.Method)
-				}),
-			),
-		),
-		p.field("lr", "descent", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
-		p.field("batch", "sgd", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
-		p.field("l2", "", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
-		p.field("epochs", "descent", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
-		p.field("newton-iters", "newton", l.T("train.newtonIters"), p.init.NewtonIters, p.err.NewtonIters, "numeric", func(v string) { p.f.NewtonIters = v }),
-		p.field("grad-tol", "newton", l.T("train.gradTol"), p.init.GradTol, p.err.GradTol, "decimal", func(v string) { p.f.GradTol = v }),
-		p.field("cg-steps", "newton", l.T("train.cgSteps"), p.init.CGSteps, p.err.CGSteps, "numeric", func(v string) { p.f.CGSteps = v }),
-		p.field("seed", "descent", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
-		p.field("decay", "descent", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
-		app.Div().Class("field only-descent").Body(
-			app.Label().For("init").Text(l.T("train.init")),
-			app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
-				p.f.Init = ctx.JSSrc().Get("value").String()
-				p.changed(ctx)
-			}).Body(
-				app.Option().Value("zeros").Text(l.T("train.initZeros")).Selected(p.init.Init == "zeros"),
-				app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
-			),
-		),
-		app.Div().Class("field check").Body(
-			app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
-				OnChange(func(ctx app.Context, e app.Event) {
-					p.f.Pin = ctx.JSSrc().Get("checked").Bool()
-					p.changed(ctx)
-				}),
-			app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
-		),
-		app.Div().Class("field check").Body(
-			app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
-				OnChange(func(ctx app.Context, e app.Event) {
-					p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
-					p.changed(ctx)
-				}),
-			app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
-		),
-		app.Div().Class("field").Body(
-			app.Label().For("dataset").Text(l.T("train.data")),
-			app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
-				app.Range(p.IPacks).Slice(func(i int) app.UI {
-					pk := p.IPacks[i]
-					return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
-				}),
-			),
-		),
-		app.Div().Class("field").Body(
+		// The pace stays in view: a teacher changes it during a run.
+		app.Div().Class("field pace-field").Body(
 			app.Label().For("pace").Text(l.T("train.pace")),
 			app.Select().ID("pace").Title(l.T("train.paceWhy")).OnChange(func(ctx app.Context, e app.Event) {
 				v := ctx.JSSrc().Get("value").String()
@@ -143,11 +112,74 @@ func (p *trainPanel) Render() app.UI {
 				}),
 			),
 		),
-		app.Div().Class("buttons").Body(
-			app.Button().ID("train").Class("primary").Text(l.T("button.train")).Disabled(busy || noData).OnClick(p.onTrain),
-			app.Button().ID("pause").Text(l.T("button.pause")).Disabled(!busy).OnClick(p.onPause),
-			app.Button().ID("step").Text(l.T("button.step")).Title(l.T("button.stepWhy")).Disabled(busy || noData).OnClick(p.onStep),
-			app.Button().ID("reset").Text(l.T("button.reset")).Disabled(noData).OnClick(p.onReset),
+		app.Details().Class("settings").Open(p.shownOpen).OnToggle(p.onToggle).Body(
+			app.Summary().Text(l.T("train.settings")),
+			app.Div().Class("field").Body(
+				app.Label().For("preset").Text(l.T("train.preset")),
+				app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
+					app.Range(presets).Slice(func(i int) app.UI {
+						return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
+					}),
+				),
+			),
+			app.Div().Class("field").Body(
+				app.Label().For("method").Text(l.T("train.method")),
+				app.Select().ID("method").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
+					if v := ctx.JSSrc().Get("value").String(); slices.Contains(methods, v) {
+						p.f.Method = v
+						_, p.err = parseConfig(p.f, p.maxBatch())
+						p.changed(ctx)
+					}
+				}).Body(
+					app.Range(methods).Slice(func(i int) app.UI {
+						return app.Option().Value(methods[i]).Text(l.T("method." + methods[i])).Selected(methods[i] == p.init.Method)
+					}),
+				),
+			),
+			p.field("lr", "descent", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+			p.field("batch", "sgd", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
+			p.field("l2", "", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
+			p.field("epochs", "descent", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
+			p.field("newton-iters", "newton", l.T("train.newtonIters"), p.init.NewtonIters, p.err.NewtonIters, "numeric", func(v string) { p.f.NewtonIters = v }),
+			p.field("grad-tol", "newton", l.T("train.gradTol"), p.init.GradTol, p.err.GradTol, "decimal", func(v string) { p.f.GradTol = v }),
+			p.field("cg-steps", "newton", l.T("train.cgSteps"), p.init.CGSteps, p.err.CGSteps, "numeric", func(v string) { p.f.CGSteps = v }),
+			p.field("seed", "descent", l.T("train.seed"), p.init.Seed, p.err.Seed, "numeric", func(v string) { p.f.Seed = v }),
+			p.field("decay", "descent", l.T("train.decay"), p.init.Decay, p.err.Decay, "decimal", func(v string) { p.f.Decay = v }),
+			app.Div().Class("field only-descent").Body(
+				app.Label().For("init").Text(l.T("train.init")),
+				app.Select().ID("init").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
+					p.f.Init = ctx.JSSrc().Get("value").String()
+					p.changed(ctx)
+				}).Body(
+					app.Option().Value("zeros").Text(l.T("train.initZeros")).Selected(p.init.Init == "zeros"),
+					app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
+				),
+			),
+			app.Div().Class("field check").Body(
+				app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.f.Pin = ctx.JSSrc().Get("checked").Bool()
+						p.changed(ctx)
+					}),
+				app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
+			),
+			app.Div().Class("field check").Body(
+				app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
+						p.changed(ctx)
+					}),
+				app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
+			),
+			app.Div().Class("field").Body(
+				app.Label().For("dataset").Text(l.T("train.data")),
+				app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
+					app.Range(p.IPacks).Slice(func(i int) app.UI {
+						pk := p.IPacks[i]
+						return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
+					}),
+				),
+			),
 		),
 	)
 }

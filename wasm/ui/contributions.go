@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"softmaxdemo/core/softmax"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// topTerms is how many classes the contributions show: the most probable.
+const topTerms = 3
+
+// explanation is why the model reads a drawing as it does. For the input
+// x, z_c = θ_c·x + b_c = Σ_j x_j θ_{c,j} + b_c: each pixel adds x_j θ_{c,j}
+// to digit c's score. Terms holds those contributions for the most
+// probable classes, most probable first.
+type explanation struct {
+	Ready bool               // there is a drawing and a model
+	Z     [softmax.K]float32 // the logits, from softmax.Logits as the prediction computes them
+	P     [softmax.K]float32 // softmax(Z): the probabilities shown
+	Scale float64            // the templates' scale (weightScale of θ)
+	Terms [topTerms]term
+}
+
+// term is one class's share of the explanation.
+type term struct {
+	Class int
+	B     float32 // b_c
+	Sum   float32 // Σ_j x_j θ_{c,j}, so that z_c = Sum + b_c up to rounding
+	X     [784]float32
+}
+
+// explain fills e for the sparse input (index, value) and the model m,
+// which must have 784 features. It computes the logits with
+// softmax.Logits, the call Model.Predict makes, so the sums shown are the
+// prediction's to the bit; the contributions x_j θ_{c,j} are rounded to
+// float32 as Logits rounds each product.
+func explain(e *explanation, m *softmax.Model[float32], index []uint16, value []float32) {
+	e.Ready = true
+	softmax.Logits(&e.Z, m.W, m.B, index, value)
+	e.P = e.Z
+	softmax.Softmax(&e.P)
+	e.Scale = weightScale(m.W)
+	var taken [softmax.K]bool
+	for i := range e.Terms {
+		best := -1
+		for c := range softmax.K {
+			if !taken[c] && (best < 0 || e.Z[c] > e.Z[best]) {
+				best = c
+			}
+		}
+		taken[best] = true
+		t := &e.Terms[i]
+		t.Class, t.B, t.Sum = best, m.B[best], 0
+		clear(t.X[:])
+		for k, j := range index {
+			v := float32(value[k] * m.W[int(j)*softmax.K+best])
+			t.X[j] = v
+			t.Sum += v
+		}
+	}
+}
+
+// contributions shows, next to the prediction, the images x ⊙ θ_c of the
+// most probable digits on the templates' scale, with their sums: the
+// logits z_c that the probabilities come from.
+type contributions struct {
+	app.Compo
+
+	ILang     lang
+	IExplain  *explanation
+	IVersion  int
+	rgba      []byte
+	drawn     int
+	drawnOnce bool
+}
+
+func (c *contributions) OnMount(ctx app.Context) {
+	c.drawnOnce = false
+	ctx.Defer(func(app.Context) { c.draw() })
+}
+
+func (c *contributions) OnUpdate(ctx app.Context) {
+	if !c.drawnOnce || c.drawn != c.IVersion {
+		ctx.Defer(func(app.Context) { c.draw() })
+	}
+}
+
+func (c *contributions) Render() app.UI {
+	l, e := c.ILang, c.IExplain
+	box := app.Div().ID("contributions").Class("contributions").Aria("label", l.T("contrib.region"))
+	if e == nil || !e.Ready {
+		return box.Attr("data-logits", "").Body(
+			app.H3().Text(l.T("contrib.title")),
+			app.P().Class("note").Text(l.T("contrib.empty")),
+		)
+	}
+	logits := make([]string, softmax.K)
+	for k, z := range e.Z {
+		logits[k] = strconv.FormatFloat(float64(z), 'g', -1, 32)
+	}
+	return box.Attr("data-logits", strings.Join(logits, ",")).Body(
+		app.H3().Text(l.T("contrib.title")),
+		app.Div().Class("terms").Body(
+			app.Range(e.Terms[:]).Slice(func(i int) app.UI {
+				t := e.Terms[i]
+				z := e.Z[t.Class]
+				return app.Figure().Class("term").Attr("data-class", t.Class).
+					Attr("data-z", strconv.FormatFloat(float64(z), 'g', -1, 32)).
+					Attr("data-b", strconv.FormatFloat(float64(t.B), 'g', -1, 32)).
+					Attr("data-sum", strconv.FormatFloat(float64(t.Sum), 'g', -1, 32)).
+					Attr("data-p", strconv.FormatFloat(float64(e.P[t.Class]), 'g', -1, 32)).Body(
+					app.Canvas().ID("contribution-"+strconv.Itoa(i)).Width(28).Height(28).Class("pixelated").
+						Aria("label", l.T("contrib.image", t.Class)),
+					app.FigCaption().Body(
+						app.Strong().Text(l.T("contrib.digit", t.Class, fmtPercent(float64(e.P[t.Class])))),
+						app.Span().Class("sum").Text(l.T("contrib.sum", t.Class, fmtWeight(float64(t.Sum)), fmtWeight(float64(t.B)), fmtWeight(float64(z)))),
+					),
+				)
+			}),
+		),
+		scaleLegend(l, "contributions-legend", e.Scale),
+		app.P().Class("note").Text(l.T("contrib.note")),
+	)
+}
+
+func (c *contributions) draw() {
+	e := c.IExplain
+	if e == nil || !e.Ready {
+		return
+	}
+	c.drawn, c.drawnOnce = c.IVersion, true
+	if c.rgba == nil {
+		c.rgba = make([]byte, 4*784)
+	}
+	for i, t := range e.Terms {
+		valuesImage(c.rgba, t.X[:], e.Scale)
+		_, ctx := context2D("contribution-" + strconv.Itoa(i))
+		putRGBA(ctx, c.rgba, 28, 28, 0, 0)
+	}
+}
