@@ -32,7 +32,8 @@ import "math"
 // the bias is not regularised (∇J has no component along them): CG never
 // sees them. Starting CG from the previous iteration's direction instead
 // would lose the first property; starting Newton from one epoch of SGD
-// (Settings.Start) saved outer iterations but no CG steps (docs/newton.md).
+// (Settings.Start) saved 3 of 11 outer iterations but only 4% of the CG
+// steps (docs/newton.md).
 type cgState struct {
 	x, r, z, p, hp, minv []float64
 	rz, tol              float64
