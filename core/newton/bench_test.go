@@ -12,8 +12,10 @@ import (
 
 // benchRun solves to the end b.N times and reports the iterations, CG
 // steps, passes over the data and the time per iteration. Before the loop
-// it checks once that the run converges.
-func benchRun(b *testing.B, x *softmax.Examples[float64], d int, o softmax.Objective, set Settings) {
+// it checks once that the run converges and, if want is not 0, that J is
+// within 1e-6 relative of want (scikit-learn's optimum), so that a fast
+// wrong solver fails instead of winning.
+func benchRun(b *testing.B, x *softmax.Examples[float64], d int, o softmax.Objective, set Settings, want float64) {
 	b.Helper()
 	s, err := New(x, d, o, set)
 	if err != nil {
@@ -23,6 +25,9 @@ func benchRun(b *testing.B, x *softmax.Examples[float64], d int, o softmax.Objec
 	last := all[len(all)-1]
 	if last.Stop != Converged {
 		b.Fatalf("does not converge: %s", s.Reason())
+	}
+	if want != 0 && relErr(last.J, want)*2 > 1e-6 {
+		b.Fatalf("J %.12f, scikit-learn's optimum %.12f", last.J, want)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -43,16 +48,17 @@ func benchRun(b *testing.B, x *softmax.Examples[float64], d int, o softmax.Objec
 func BenchmarkNewton(b *testing.B) {
 	train, _ := defaultPack(b)
 	o := softmax.Objective{Lambda: 1e-4}
-	b.Run("default/truncated", func(b *testing.B) { benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5}) })
+	const want28, want7 = 0.188065543387832, 0.488826964736767 // testdata/reference.golden
+	b.Run("default/truncated", func(b *testing.B) { benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5}, want28) })
 	b.Run("default/jacobi", func(b *testing.B) {
-		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, Jacobi: true})
+		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, Jacobi: true}, want28)
 	})
 	b.Run("default/warm-start-1-sgd-epoch", func(b *testing.B) {
-		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, Start: sgdEpoch(b, train)})
+		benchRun(b, train, dataset.Pixels, o, Settings{GradTol: 1e-5, Start: sgdEpoch(b, train)}, want28)
 	})
 	small := Downsample(train, 28, 4)
-	b.Run("default-7x7/exact", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5, Exact: true}) })
-	b.Run("default-7x7/truncated", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5}) })
+	b.Run("default-7x7/exact", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5, Exact: true}, want7) })
+	b.Run("default-7x7/truncated", func(b *testing.B) { benchRun(b, small, 49, o, Settings{GradTol: 1e-5}, want7) })
 }
 
 // sgdEpoch returns the model after one epoch of the page's default SGD
@@ -98,7 +104,7 @@ func BenchmarkNewtonFull(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRun(b, softmax.FromSet[float64](s), dataset.Pixels, softmax.Objective{Lambda: 1e-4}, Settings{GradTol: 1e-5})
+	benchRun(b, softmax.FromSet[float64](s), dataset.Pixels, softmax.Objective{Lambda: 1e-4}, Settings{GradTol: 1e-5}, 0)
 }
 
 // BenchmarkHessVec is one H·v product over the default pack: the unit of
