@@ -26,8 +26,10 @@ type lossPlot struct {
 	IAxes    chartAxes
 	IVersion int
 
-	buf  []byte
-	size canvasSize
+	buf     []byte
+	size    canvasSize
+	scratch chartScratch // layoutRunsInto's buffers, reused from draw to draw
+	raw     []pt
 }
 
 func newLossPlot() *lossPlot { return &lossPlot{} }
@@ -122,7 +124,7 @@ func (p *lossPlot) draw() {
 	if axes.X == "" {
 		axes = chartAxes{X: axisSteps, Y: axisLinear}
 	}
-	g := layoutRuns(runs, axes, w, h, ratio)
+	g := layoutRunsInto(&p.scratch, runs, axes, w, h, ratio)
 	c.Call("clearRect", 0, 0, w, h)
 	c.Set("font", fmt.Sprintf("%.0fpx system-ui, sans-serif", g.Font))
 	c.Set("lineWidth", ratio)
@@ -157,7 +159,7 @@ func (p *lossPlot) draw() {
 	if !js.Truthy() {
 		return
 	}
-	raw := make([]pt, 0, 2*len(g.Raw))
+	raw := p.raw[:0]
 	for _, seg := range g.Raw {
 		// Widen each column's band a little, so a flat stretch still shows.
 		raw = append(raw, pt{seg[0].X, seg[0].Y + 1.5*ratio}, pt{seg[1].X, seg[1].Y - 1.5*ratio})
@@ -169,6 +171,7 @@ func (p *lossPlot) draw() {
 	if len(runs) > 0 && runs[len(runs)-1].Color != "" {
 		cur = runs[len(runs)-1].Color
 	}
+	p.raw = raw
 	js.Call("segments", c, points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
 	js.Call("path", c, points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
 	js.Call("path", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)

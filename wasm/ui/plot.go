@@ -82,10 +82,30 @@ func layoutChart(losses []protocol.Point, acc []accPoint, w, h, scale float64) c
 	return layoutRuns([]chartRun{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, chartAxes{X: axisSteps, Y: axisLinear}, w, h, scale)
 }
 
+// chartScratch holds the buffers layoutRuns reuses from one draw to the
+// next: the chart is drawn up to ten times a second while training, and
+// in WebAssembly the page's garbage collection runs inside one task, so
+// every draw that allocates its hundreds of kilobytes anew brings the
+// next long pause closer. The geometry layoutRuns returns lives in these
+// buffers until the next call.
+type chartScratch struct {
+	values []float64
+	smooth []float64
+	pts    []pt
+	segs   [][]pt
+	lines  []chartLine
+}
+
 // layoutRuns lays out the loss chart for a canvas of w×h pixels, where
 // scale is the device pixel ratio (labels grow with it). The last run is
 // the current one, drawn on top with its per-step band and its accuracy.
 func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometry {
+	return layoutRunsInto(&chartScratch{}, runs, ax, w, h, scale)
+}
+
+// layoutRunsInto is layoutRuns with its buffers in sc.
+func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometry {
+	sc.values, sc.pts, sc.segs, sc.lines = sc.values[:0], sc.pts[:0], sc.segs[:0], sc.lines[:0]
 	if scale <= 0 {
 		scale = 1
 	}
@@ -135,7 +155,6 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 	}
 
 	xmaxData := 0.0
-	var all []protocol.Point
 	for _, r := range runs {
 		for _, p := range r.Losses {
 			xmaxData = math.Max(xmaxData, xOf(r, p))
@@ -143,7 +162,6 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 		for _, a := range r.Acc {
 			xmaxData = math.Max(xmaxData, xOfAcc(r, a))
 		}
-		all = append(all, r.Losses...)
 	}
 	if xmaxData <= 0 {
 		xmaxData = 1
@@ -162,16 +180,25 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 	var ylo, ytop float64
 	var ys []float64
 	if ax.Y == axisLinear || ax.Y == "" {
-		ys = niceTicks(0, lossCeiling(all), 5)
+		for _, r := range runs {
+			for _, p := range r.Losses {
+				if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
+					sc.values = append(sc.values, p.Loss)
+				}
+			}
+		}
+		ys = niceTicks(0, ceilingOf(sc.values), 5)
 		ylo, ytop = 0, ys[len(ys)-1]
 		for _, v := range ys {
 			g.LossTicks = append(g.LossTicks, tick{Label: tickLabel(v, ys, false), Pos: 0})
 		}
 	} else {
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, p := range all {
-			if v, ok := yOf(p.Loss); ok {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+		for _, r := range runs {
+			for _, p := range r.Losses {
+				if v, ok := yOf(p.Loss); ok {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
 			}
 		}
 		if math.IsInf(lo, 1) {
@@ -196,13 +223,14 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 
 	for i, r := range runs {
 		current := i == len(runs)-1
-		smooth := smoothLosses(r.Losses)
+		sc.smooth = smoothInto(sc.smooth[:0], r.Losses)
+		smooth := sc.smooth
 		if r.Exact {
 			for k, p := range r.Losses {
 				smooth[k] = p.Loss
 			}
 		}
-		var line []pt
+		start := len(sc.pts)
 		last := math.Inf(-1)
 		for k, p := range r.Losses {
 			c := math.Round(x(xOf(r, p)))
@@ -214,10 +242,12 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 				continue
 			}
 			last = c
-			line = append(line, pt{x(xOf(r, p)), y(v)})
+			sc.pts = append(sc.pts, pt{x(xOf(r, p)), y(v)})
 		}
+		line := sc.pts[start:len(sc.pts):len(sc.pts)]
 		if !current {
-			g.Others = append(g.Others, chartLine{Color: r.Color, Pts: line})
+			sc.lines = append(sc.lines, chartLine{Color: r.Color, Pts: line})
+			g.Others = sc.lines
 			continue
 		}
 		g.Smooth = line
@@ -227,7 +257,10 @@ func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometr
 		col, lo, hi := math.Inf(-1), 0.0, 0.0
 		flush := func() {
 			if !math.IsInf(col, -1) {
-				g.Raw = append(g.Raw, []pt{{col, y(lo)}, {col, y(hi)}})
+				sc.pts = append(sc.pts, pt{col, y(lo)}, pt{col, y(hi)})
+				n := len(sc.pts)
+				sc.segs = append(sc.segs, sc.pts[n-2:n:n])
+				g.Raw = sc.segs
 			}
 		}
 		for _, p := range r.Losses {
@@ -304,14 +337,20 @@ func tickLabel(v float64, all []float64, big bool) string {
 // smoothLosses returns an exponential moving average of the losses with
 // bias correction (as TensorBoard smooths), weight 0.95 on the past.
 func smoothLosses(losses []protocol.Point) []float64 {
+	return smoothInto(nil, losses)
+}
+
+// smoothInto is smoothLosses appending to dst.
+func smoothInto(dst []float64, losses []protocol.Point) []float64 {
 	const beta = 0.95
-	out := make([]float64, len(losses))
+	out := slices.Grow(dst[:0], len(losses))[:len(losses)]
 	avg, weight := 0.0, 0.0
 	for i, p := range losses {
 		if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
 			avg = beta*avg + (1-beta)*p.Loss
 			weight = beta*weight + (1 - beta)
 		}
+		out[i] = 0
 		if weight > 0 {
 			out[i] = avg / weight
 		}
@@ -331,6 +370,11 @@ func lossCeiling(losses []protocol.Point) float64 {
 			v = append(v, p.Loss)
 		}
 	}
+	return ceilingOf(v)
+}
+
+// ceilingOf is lossCeiling of the finite losses v, which it sorts.
+func ceilingOf(v []float64) float64 {
 	if len(v) == 0 {
 		return 1
 	}
