@@ -421,9 +421,9 @@ func (p *page) Render() app.UI {
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples},
-			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
 			p.inspector(),
+			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
