@@ -31,6 +31,8 @@ type page struct {
 	pending   bool      // a render is scheduled
 	lastFrame time.Time // when the page last rendered for worker events
 	lastEval  time.Time // when the confusion matrix and gallery last changed
+
+	files fileState // the model and my digits as files, and kept (files.go)
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -70,6 +72,10 @@ func (p *page) OnInit() {
 	}
 	hash := app.Window().Get("location").Get("hash").String()
 	link, notes := parseLink(hash, packs)
+	if kept, ok := keptSettings(packs); ok && hash == "" {
+		link = kept // the settings kept with the model, for a page opened without a link
+	}
+	p.initFiles()
 	p.st.Notice = notes
 	p.st.Lang = pickLang(string(link.Lang), storageGet(langStorageKey), browserLanguages())
 	link.Lang = p.st.Lang
@@ -100,6 +106,7 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(actionSettings, p.onSettings)
 	ctx.Handle(actionLang, p.onLang)
 	ctx.Handle(actionCopyLink, p.onCopyLink)
+	p.handleFiles(ctx)
 	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
 	ctx.Handle(actionPace, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
@@ -229,6 +236,7 @@ func (p *page) ensureWorker(ctx app.Context) {
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.apply(m)
+	p.filesEvent(m)
 	if _, ok := m.(protocol.Loaded); ok {
 		ctx.Defer(func(app.Context) { p.afterReady() })
 	}
@@ -295,6 +303,7 @@ func (p *page) send(m protocol.Msg) {
 
 func (p *page) onTrain(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		p.send(protocol.Train{Config: c})
@@ -303,6 +312,7 @@ func (p *page) onTrain(ctx app.Context, a app.Action) {
 
 func (p *page) onStep(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		p.send(protocol.Step{Config: c})
@@ -311,6 +321,7 @@ func (p *page) onStep(ctx app.Context, a app.Action) {
 
 func (p *page) onReset(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		// Reset clears the current run only: the runs before it stay on
@@ -397,6 +408,7 @@ func (p *page) Render() app.UI {
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			newConfusionTable().Eval(l, s.ShownEval),
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
+			p.filesUI(),
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
