@@ -47,6 +47,8 @@ type fileState struct {
 	restoring   []byte // the kept model, used once the data are loaded
 	restoredSum string // its checksum: not kept again unchanged
 	kept        string // checksum and accuracy of the model last kept
+	loading     bool   // a model from a file was sent to the worker
+	fileRun     int    // the run that holds it: kept though it took no step
 
 	mine         protocol.Samples // my digits: labels and 784 grey levels each
 	mineVersion  int
@@ -143,6 +145,9 @@ func (p *page) filesEvent(m protocol.Msg) {
 			p.restore(b)
 		}
 	case protocol.Progress, protocol.Evaluated, protocol.Weights:
+		if w, ok := m.(protocol.Weights); ok && f.loading {
+			f.loading, f.fileRun = false, w.Run
+		}
 		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
 			p.keepModel()
 		}
@@ -189,8 +194,8 @@ func (p *page) keepModel() {
 	f := &p.files
 	sum := modelChecksum(p.st.Model)
 	key := fmt.Sprintf("%s/%v", sum, p.st.testAccuracy())
-	if key == f.kept || sum == f.restoredSum {
-		return
+	if key == f.kept || sum == f.restoredSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
+		return // kept already, or a model that has not learnt anything
 	}
 	f.kept = key
 	b, _, _, err := encodeModel(p.st.Model, p.info(), "json")
@@ -304,7 +309,7 @@ func (p *page) loadModel(b []byte, name string, refuse func(error)) {
 		refuse(err)
 		return
 	}
-	p.files.restored, p.files.restoredSum = false, ""
+	p.files.restored, p.files.restoredSum, p.files.loading = false, "", true
 	p.files.modelStatus, p.files.modelKind = text("model.loaded", name), "loaded"
 	p.useModel(file)
 }
