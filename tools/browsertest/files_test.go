@@ -3,6 +3,7 @@ package browsertest
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -268,6 +269,16 @@ func TestModelFiles(t *testing.T) {
 			waitAttr(t, fresh, 10*time.Second, "#model-status", "data-kind", is("loaded"))
 		})
 	}
+	t.Run("dropped on the page", func(t *testing.T) {
+		drop(t, fresh, "dropped.json", []byte("not a model"))
+		waitAttr(t, fresh, 10*time.Second, "#model-status", "data-kind", is("format"))
+		drop(t, fresh, "dropped.npz", npz)
+		waitAttr(t, fresh, 10*time.Second, "#model-status", "data-kind", is("loaded"))
+		if text, _ := eval[string](fresh, `document.getElementById("model-status").textContent`); !strings.Contains(text, "dropped.npz") {
+			t.Errorf("#model-status says %q, want the dropped file's name", text)
+		}
+		waitAttr(t, fresh, 10*time.Second, "#weights", "data-checksum", is(sum))
+	})
 }
 
 // nanNPZ returns the stored .npz npz with b[3] set to NaN, its checksums
@@ -305,6 +316,21 @@ func nanNPZ(t *testing.T, npz []byte) []byte {
 		central += 4 + next
 	}
 	return out
+}
+
+// drop drops a file named name holding b on the page, as a person
+// dragging it from their files would.
+func drop(t *testing.T, ctx context.Context, name string, b []byte) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const bytes = Uint8Array.from(atob(%q), c => c.charCodeAt(0));
+		const dt = new DataTransfer();
+		dt.items.add(new File([bytes], %q));
+		document.querySelector("main").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true; })()`, base64.StdEncoding.EncodeToString(b), name)
+	if _, err := eval[bool](ctx, js); err != nil {
+		t.Fatalf("dropping %s: %v", name, err)
+	}
 }
 
 // numpyPredicts runs NumPy on the .npz at model and test's images and
@@ -387,10 +413,35 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	click(t, ctx, "step")
 	waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
 
+	// Opened without a link of its own, the page takes the kept settings
+	// (and the kept model, which now has taken one more step).
+	stepped := waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 60*time.Second, "#weights", "data-checksum", is(stepped))
+	fields, _ := eval[string](ctx, `document.getElementById("epochs").value + " " + document.getElementById("deskew").checked + " " + location.hash`)
+	if !strings.HasPrefix(fields, "2 false #") || !strings.Contains(fields, "epochs=2") || !strings.Contains(fields, "deskew=0") {
+		t.Errorf("opened without a link, the page has epochs, deskew and link %q; want the kept 2, false, and a link that says so", fields)
+	}
+
 	click(t, ctx, "forget-model")
 	waitAttr(t, ctx, 10*time.Second, "#model-status", "data-kind", is("forgotten"))
 	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`); kept != "" {
 		t.Errorf("after start afresh the browser still keeps %d bytes of model", len(kept))
+	}
+
+	// A kept model that cannot be read is dropped, with a note.
+	if _, err := eval[bool](ctx, `localStorage.setItem("softmax:model", '{"format":"softmax-regression","version":2,"features":784,"theta":[[0.5'), true`); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
+	waitAttr(t, ctx, 10*time.Second, "#model-status", "data-kind", is("corrupt"))
+	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`); kept != "" {
+		t.Errorf("the corrupt model is still kept: %q", kept)
 	}
 
 	t.Run("storage that throws", func(t *testing.T) {
@@ -409,4 +460,137 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 			t.Error("no test accuracy after training")
 		}
 	})
+}
+
+// crossedSeven is a 7 with a crossbar, as many people write it, slanted by
+// deg degrees and moved by (dx, dy) pad pixels: a model trained on MNIST's
+// raw pixels reads it as a 2 or a 9.
+func crossedSeven(deg, dx, dy float64) [][][2]float64 {
+	move := func(pts ...[2]float64) [][2]float64 {
+		for i := range pts {
+			pts[i][0] += dx
+			pts[i][1] += dy
+		}
+		return path(pts...)
+	}
+	return slant(deg, [][][2]float64{
+		move([2]float64{70, 50}, [2]float64{210, 50}, [2]float64{120, 245}),
+		move([2]float64{105, 150}, [2]float64{205, 150}),
+	})
+}
+
+// myDigitsShown returns #my-digits' children as label:predicted pairs.
+func myDigitsShown(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	s, err := eval[string](ctx, `[...document.querySelectorAll("#my-digits [data-label]")].map(e => e.dataset.label + ":" + e.dataset.predicted).join(" ")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// chooseRate picks a share of each batch in #mine-rate, as a person would.
+func chooseRate(t *testing.T, ctx context.Context, rate string) {
+	t.Helper()
+	if _, err := eval[bool](ctx, fmt.Sprintf(`(() => { const s = document.getElementById("mine-rate"); s.value = %q;
+		s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, rate)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTeachItYourDigits: a crossed, slanted 7 that the trained model reads
+// as another digit is labelled under the draw pad, with two more like it;
+// trained again with them mixed into every batch, the model reads a fourth
+// such 7 right, and the test sample about as well as before. My digits are
+// saved to a file, kept across a reload, and a bad file is refused.
+// MINE_FIGURE=1 also trains at every rate and logs what it does.
+func TestTeachItYourDigits(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openShort(t, srv)
+	dir := t.TempDir()
+	downloadsTo(t, ctx, dir)
+	trainDefault(t, ctx)
+	_, before, _ := settled(t, ctx, 2)
+
+	taught := [][][][2]float64{crossedSeven(30, 0, 0), crossedSeven(33, -8, 4), crossedSeven(27, 6, -4)}
+	fourth := crossedSeven(31, 4, 6)
+	clearPad(t, ctx)
+	drawWithMouse(t, ctx, fourth...)
+	time.Sleep(300 * time.Millisecond)
+	if d, p := prediction(t, ctx); d == "7" || d == "" {
+		t.Fatalf("the fixture no longer works: the model trained on MNIST alone reads the fourth crossed 7 as %q (%.2f); design another", d, p)
+	} else {
+		t.Logf("before: the fourth crossed 7 is read as %s", d)
+	}
+
+	clearPad(t, ctx)
+	click(t, ctx, "label-3")
+	waitAttr(t, ctx, 5*time.Second, "#digits-status", "data-kind", is("noInk"))
+	for i, s := range taught {
+		clearPad(t, ctx)
+		drawWithMouse(t, ctx, s...)
+		click(t, ctx, "label-7")
+		waitAttr(t, ctx, 5*time.Second, "#my-digits", "data-count", is(strconv.Itoa(i+1)))
+	}
+	shown := myDigitsShown(t, ctx)
+	t.Logf("my digits before training with them (label:read as): %s", shown)
+	if strings.Count(shown, "7:") != 3 || strings.Count(shown, "7:7") == 3 {
+		t.Errorf("my digits show %q, want three 7s, not all read right yet", shown)
+	}
+
+	chooseRate(t, ctx, "0.1")
+	trainDefault(t, ctx)
+	_, after, _ := settled(t, ctx, 2)
+	t.Logf("test accuracy: %.4f on MNIST alone, %.4f with my 3 digits at 10%% of each batch", before, after)
+	if after < before-0.005 {
+		t.Errorf("test accuracy fell from %.4f to %.4f with my digits", before, after)
+	}
+	waitAttr(t, ctx, 5*time.Second, "#my-digits", "data-right", is("3"))
+	clearPad(t, ctx)
+	drawWithMouse(t, ctx, fourth...)
+	checkDrawn(t, ctx, "a fourth crossed, slanted 7", "7")
+
+	// Saved to a file, kept across a reload; a bad file changes nothing.
+	b := download(t, ctx, "download-digits", dir, "my.digits.mnpk")
+	set, err := modelfile.DecodeDigits(b)
+	if err != nil || set.Len() != 3 || string(set.Labels) != "\x07\x07\x07" {
+		t.Fatalf("the saved digits: %v, %+v", err, set)
+	}
+	t.Logf("my 3 digits as a file: %d bytes", len(b))
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 60*time.Second, "#my-digits", "data-count", is("3"))
+	if v, _ := eval[string](ctx, `document.getElementById("mine-rate").value`); v != "0.1" {
+		t.Errorf("after a reload the rate is %q, want 0.1", v)
+	}
+	notDigits := filepath.Join(dir, "model.digits.mnpk")
+	if err := os.WriteFile(notDigits, []byte(`{"format":"softmax-regression"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	upload(t, ctx, "upload-digits", notDigits)
+	waitAttr(t, ctx, 10*time.Second, "#digits-status", "data-kind", is("format"))
+	if n := attr(t, ctx, "#my-digits", "data-count"); n != "3" {
+		t.Errorf("a refused file left %s digits, want 3", n)
+	}
+	fresh := openShort(t, srv)
+	upload(t, fresh, "upload-digits", filepath.Join(dir, "my.digits.mnpk"))
+	waitAttr(t, fresh, 10*time.Second, "#my-digits", "data-count", is("3"))
+
+	if os.Getenv("MINE_FIGURE") == "1" {
+		for _, rate := range []string{"0", "0.01", "0.05", "0.1", "0.2", "0.5"} {
+			chooseRate(t, ctx, rate)
+			click(t, ctx, "reset") // from θ = 0, not from the restored model
+			waitAttr(t, ctx, 10*time.Second, "#status", "data-step", is("0"))
+			trainDefault(t, ctx)
+			_, acc, _ := settled(t, ctx, 2)
+			clearPad(t, ctx)
+			drawWithMouse(t, ctx, fourth...)
+			time.Sleep(300 * time.Millisecond)
+			d, _ := prediction(t, ctx)
+			t.Logf("rate %s: test accuracy %.4f, my digits read right %s of 3, the fourth 7 read as %s",
+				rate, acc, attr(t, ctx, "#my-digits", "data-right"), d)
+		}
+	}
 }

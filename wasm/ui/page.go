@@ -74,6 +74,7 @@ func (p *page) OnInit() {
 	link, notes := parseLink(hash, packs)
 	if kept, ok := keptSettings(packs); ok && hash == "" {
 		link = kept // the settings kept with the model, for a page opened without a link
+		hash = "#" + encodeLink(kept)
 	}
 	p.initFiles()
 	p.st.Notice = notes
