@@ -35,8 +35,8 @@ func (m *modelFiles) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionDownloadModel, "json") }),
 			app.Button().ID("download-npz").Text(l.T("model.saveNPZ")).Title(l.T("model.saveNPZWhy")).Disabled(!m.IHasModel).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionDownloadModel, "npz") }),
+			app.Input().ID("upload-model").Type("file").Class("sr-only").Accept(".json,.npz").OnChange(onFileChosen(actionUploadModel)),
 			app.Label().For("upload-model").Class("file-button").Text(l.T("model.load")),
-			app.Input().ID("upload-model").Type("file").Accept(".json,.npz").OnChange(onFileChosen(actionUploadModel)),
 		),
 		app.P().ID("model-status").Class("note file-status").Attr("data-kind", m.IKind).Attr("role", "status").Text(l.M(m.IStatus)),
 		app.If(m.IRestored, func() app.UI {

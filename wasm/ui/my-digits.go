@@ -140,8 +140,8 @@ func (d *myDigits) Render() app.UI {
 		app.Div().Class("buttons").Body(
 			app.Button().ID("download-digits").Text(l.T("mine.save")).Disabled(n == 0).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionDownloadDigits) }),
+			app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(actionUploadDigits)),
 			app.Label().For("upload-digits").Class("file-button").Text(l.T("mine.load")),
-			app.Input().ID("upload-digits").Type("file").Accept(".mnpk").OnChange(onFileChosen(actionUploadDigits)),
 			app.Button().ID("clear-digits").Text(l.T("mine.clear")).Disabled(n == 0).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionRemoveDigit, -1) }),
 		),
