@@ -214,6 +214,12 @@ func TestModelFiles(t *testing.T) {
 		t.Errorf("#model-status data-kind %q after loading a model, want loaded", k)
 	}
 	waitAttr(t, fresh, 10*time.Second, "#gallery", "data-predicted", is(gallery))
+	// Saved again before any training, it says how it was trained first.
+	again := t.TempDir()
+	downloadsTo(t, fresh, again)
+	if f2, err := modelfile.Decode(download(t, fresh, "download-model", again, "softmax-model.json"), dataset.Pixels); err != nil || f2.Info != f.Info || checksum(f2.Model) != sum {
+		t.Errorf("the loaded model saved again: %v, info %+v, want %+v", err, f2.Info, f.Info)
+	}
 
 	// Bad files are refused, each with its own message, and change nothing.
 	bad := t.TempDir()

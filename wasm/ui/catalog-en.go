@@ -232,7 +232,7 @@ var catalogEN = map[string]string{
 	"model.saveJSON":    "Save .json",
 	"model.saveJSONWhy": "θ, b and how they were trained, as JSON",
 	"model.saveNPZ":     "Save .npz",
-	"model.saveNPZWhy":  "W (784×10) and b (10) for NumPy: np.load(\"softmax-model.npz\")",
+	"model.saveNPZWhy":  "W (784×10) and b (10), for NumPy's np.load",
 	"model.load":        "Load a model…",
 	"model.forget":      "Start afresh",
 	"model.forgetWhy":   "forget the model kept in this browser and start from θ = 0",

@@ -233,7 +233,7 @@ var catalogZH = map[string]string{
 	"model.saveJSON":    "保存为 .json",
 	"model.saveJSONWhy": "θ、b 以及训练方式，JSON 格式",
 	"model.saveNPZ":     "保存为 .npz",
-	"model.saveNPZWhy":  "给 NumPy 用的 W（784×10）和 b（10）：np.load(\"softmax-model.npz\")",
+	"model.saveNPZWhy":  "W（784×10）和 b（10），可以用 NumPy 的 np.load 读取",
 	"model.load":        "载入模型…",
 	"model.forget":      "重新开始",
 	"model.forgetWhy":   "删掉浏览器里保存的模型，从 θ = 0 重新开始",

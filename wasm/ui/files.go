@@ -43,12 +43,13 @@ const (
 type fileState struct {
 	modelStatus msg
 	modelKind   string
-	restored    bool   // the model shown came from the browser's storage
-	restoring   []byte // the kept model, used once the data are loaded
-	restoredSum string // its checksum: not kept again unchanged
-	kept        string // checksum and accuracy of the model last kept
-	loading     bool   // a model from a file was sent to the worker
-	fileRun     int    // the run that holds it: kept though it took no step
+	restored    bool            // the model shown came from the browser's storage
+	restoring   []byte          // the kept model, used once the data are loaded
+	restoredSum string          // its checksum: not kept again unchanged
+	kept        string          // checksum and accuracy of the model last kept
+	loading     bool            // a model from a file was sent to the worker
+	fileRun     int             // the run that holds it: kept though it took no step
+	fileInfo    *modelfile.Info // how it was trained, if its file said
 
 	mine         protocol.Samples // my digits: labels and 784 grey levels each
 	mineVersion  int
@@ -185,6 +186,11 @@ func (p *page) useModel(file *modelfile.File) {
 	cfg.ExtraRate = p.extraRate()
 	p.st.Err = nil
 	p.st.pending = cfg
+	p.files.loading, p.files.fileInfo = true, nil
+	if file.Format == "json" && file.Version >= 2 {
+		info := file.Info
+		p.files.fileInfo = &info
+	}
 	p.send(protocol.UseModel{Config: cfg, D: file.Model.D, W: file.Model.W, B: file.Model.B})
 }
 
@@ -209,8 +215,12 @@ func (p *page) keepModel() {
 	}
 }
 
-// info is how the current model was trained, for its file.
+// info is how the current model was trained, for its file: as its own
+// file said, for a model loaded or restored that has not trained since.
 func (p *page) info() modelfile.Info {
+	if f := &p.files; f.fileInfo != nil && p.st.Run == f.fileRun && p.st.Progress.Step == 0 {
+		return *f.fileInfo
+	}
 	pack := p.st.Dataset
 	if pk, ok := p.manifest.Find(pack); ok {
 		pack = pk.File
@@ -309,7 +319,7 @@ func (p *page) loadModel(b []byte, name string, refuse func(error)) {
 		refuse(err)
 		return
 	}
-	p.files.restored, p.files.restoredSum, p.files.loading = false, "", true
+	p.files.restored, p.files.restoredSum = false, ""
 	p.files.modelStatus, p.files.modelKind = text("model.loaded", name), "loaded"
 	p.useModel(file)
 }
