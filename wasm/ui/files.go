@@ -417,9 +417,13 @@ func (p *page) onDownloadDigits(ctx app.Context, a app.Action) {
 // filesUI is the files' two panels.
 func (p *page) filesUI() app.UI {
 	s, f := p.st, &p.files
+	rate := f.mineRate
+	if rate == "" {
+		rate = defaultMineRate // natively, in index.html
+	}
 	return app.Div().Class("files").Body(
 		&myDigits{ILang: s.Lang, IDigits: f.mine, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: f.mineVersion,
-			IRate: f.mineRate, IStatus: f.digitsStatus, IKind: f.digitsKind},
+			IRate: rate, IStatus: f.digitsStatus, IKind: f.digitsKind},
 		&modelFiles{ILang: s.Lang, IHasModel: s.Model != nil, IStatus: f.modelStatus, IKind: f.modelKind, IRestored: f.restored},
 	)
 }
