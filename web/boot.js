@@ -47,6 +47,54 @@ globalThis.softmaxCopy = (text) => {
   } catch (e) {}
 };
 
+// Files for the Go page (wasm/ui/files.go), with the same care: a
+// download through a Blob and an <a download>, a File read into bytes (a
+// promise that never rejects: it resolves to {bytes} or {error}), and a
+// file dropped anywhere on the page handed to the page.
+globalThis.softmaxDownload = (name, type, bytes) => {
+  try {
+    const url = URL.createObjectURL(new Blob([bytes], { type }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.style.display = "none";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    return true;
+  } catch (e) {
+    return false;
+  }
+};
+globalThis.softmaxReadFile = (file) => {
+  try {
+    return file.arrayBuffer().then(
+      (buf) => ({ bytes: new Uint8Array(buf) }),
+      (e) => ({ error: String((e && e.message) || e) }),
+    );
+  } catch (e) {
+    return Promise.resolve({ error: String((e && e.message) || e) });
+  }
+};
+globalThis.softmaxOnDrop = (handle) => {
+  try {
+    const files = (e) => e.dataTransfer && [...(e.dataTransfer.types || [])].includes("Files");
+    document.addEventListener("dragover", (e) => {
+      if (files(e)) e.preventDefault();
+    });
+    document.addEventListener("drop", (e) => {
+      if (!files(e)) return;
+      e.preventDefault();
+      const f = e.dataTransfer.files && e.dataTransfer.files[0];
+      if (f) handle(f);
+    });
+    return true;
+  } catch (e) {
+    return false;
+  }
+};
+
 // Starts the training worker, and asks it for the default data, as soon as
 // the page's HTML is parsed, while the page's own WebAssembly is still
 // loading: the two start up side by side instead of one after the other.

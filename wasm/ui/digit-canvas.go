@@ -88,6 +88,7 @@ func (d *digitCanvas) Render() app.UI {
 					On("lostpointercapture", d.onUp),
 				app.Button().ID("clear").Text(l.T("button.clear")).OnClick(d.onClear),
 			),
+			&labelButtons{ILang: l},
 			app.Div().Class("seen").Body(
 				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").
 					Aria("label", l.T("draw.previewLabel")),

@@ -33,6 +33,8 @@ type page struct {
 	lastEval  time.Time // when the confusion matrix and gallery last changed
 	asked     [2]int    // the run and step whose evaluation the page asked for
 	present   bool      // larger type for the back of a classroom
+
+	files fileState // the model and my digits as files, and kept (files.go)
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -73,6 +75,11 @@ func (p *page) OnInit() {
 	}
 	hash := app.Window().Get("location").Get("hash").String()
 	link, notes := parseLink(hash, packs)
+	if kept, ok := keptSettings(packs); ok && hash == "" {
+		link = kept // the settings kept with the model, for a page opened without a link
+		hash = "#" + encodeLink(kept)
+	}
+	p.initFiles()
 	p.st.Notice = notes
 	p.st.Lang = pickLang(string(link.Lang), storageGet(langStorageKey), browserLanguages())
 	link.Lang = p.st.Lang
@@ -103,6 +110,7 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(actionSettings, p.onSettings)
 	ctx.Handle(actionLang, p.onLang)
 	ctx.Handle(actionCopyLink, p.onCopyLink)
+	p.handleFiles(ctx)
 	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
 	ctx.Handle(actionPace, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
@@ -241,6 +249,7 @@ func (p *page) ensureWorker(ctx app.Context) {
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.apply(m)
+	p.filesEvent(m)
 	if _, ok := m.(protocol.Loaded); ok {
 		ctx.Defer(func(app.Context) { p.afterReady() })
 	}
@@ -317,6 +326,7 @@ func (p *page) send(m protocol.Msg) {
 
 func (p *page) onTrain(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		p.send(protocol.Train{Config: c})
@@ -325,6 +335,7 @@ func (p *page) onTrain(ctx app.Context, a app.Action) {
 
 func (p *page) onStep(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		p.send(protocol.Step{Config: c})
@@ -333,6 +344,7 @@ func (p *page) onStep(ctx app.Context, a app.Action) {
 
 func (p *page) onReset(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
 		p.st.pending = c
 		// Reset clears the current run only: the runs before it stay on
@@ -423,6 +435,7 @@ func (p *page) Render() app.UI {
 			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
 			p.inspector(),
+			p.filesUI(),
 			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
 		),
 		app.Footer().Class("foot").Body(

@@ -100,7 +100,7 @@ func bootManifest() []byte {
 	return []byte(m.String())
 }
 
-// send posts one command.
+// send posts one command, with its bulk bytes if it has any.
 func (c *workerClient) send(m protocol.Msg) error {
 	env, bulk, err := protocol.Encode(m)
 	if err != nil {
@@ -108,16 +108,19 @@ func (c *workerClient) send(m protocol.Msg) error {
 	}
 	obj := app.Window().Get("Object").New()
 	obj.Set("env", string(env))
-	if bulk != nil {
-		// Apply's pixels: an ArrayBuffer, transferred.
-		u8 := app.Window().Get("Uint8Array").New(len(bulk))
-		app.CopyBytesToJS(u8, bulk)
-		buf := u8.Get("buffer")
-		obj.Set("bulk", buf)
-		c.w.Call("postMessage", obj, []any{buf})
+	if bulk == nil {
+		c.w.Call("postMessage", obj)
 		return nil
 	}
-	c.w.Call("postMessage", obj)
+	// Bulk bytes (UseModel, MyDigits) travel as a transferred ArrayBuffer
+	// beside the envelope, as the worker's events do the other way.
+	u8 := app.Window().Get("Uint8Array").New(len(bulk))
+	app.CopyBytesToJS(u8, bulk)
+	buf := u8.Get("buffer")
+	obj.Set("bulk", buf)
+	transfer := app.Window().Get("Array").New()
+	transfer.Call("push", buf)
+	c.w.Call("postMessage", obj, transfer)
 	return nil
 }
 

@@ -1,0 +1,480 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/modelfile"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The page's side of issue #12: the model and my digits as files, kept in
+// the browser's storage across reloads, and my digits sent to the worker.
+// Every call into the browser that can throw goes through web/boot.js's
+// helpers (softmaxDownload, softmaxReadFile, softmaxOnDrop, softmaxStore).
+
+// Actions of the files' panels.
+const (
+	actionDownloadModel  = "softmax/download-model"  // string: "json" or "npz"
+	actionUploadModel    = "softmax/upload-model"    // app.Value: a File
+	actionForgetModel    = "softmax/forget-model"    // no value: forget the kept model, start afresh
+	actionAddDigit       = "softmax/add-digit"       // myDigit (Label 255: nothing was drawn)
+	actionRemoveDigit    = "softmax/remove-digit"    // int: the digit's index, -1 for all
+	actionMineRate       = "softmax/mine-rate"       // string: one of mineRates
+	actionDownloadDigits = "softmax/download-digits" // no value
+	actionUploadDigits   = "softmax/upload-digits"   // app.Value: a File
+)
+
+// Where the browser's storage keeps what survives a reload.
+const (
+	modelStorageKey    = "softmax:model"    // the model, as its JSON file
+	settingsStorageKey = "softmax:settings" // the link's fragment, see encodeLink
+	digitsStorageKey   = "softmax:digits"   // my digits, as their file in base64
+	rateStorageKey     = "softmax:mineRate" // one of mineRates
+)
+
+// fileState is what the page knows about files and my digits.
+type fileState struct {
+	modelStatus msg
+	modelKind   string
+	restored    bool            // the model shown came from the browser's storage
+	restoring   []byte          // the kept model, used once the data are loaded
+	restoredSum string          // its checksum: not kept again unchanged
+	kept        string          // checksum and accuracy of the model last kept
+	loading     bool            // a model from a file was sent to the worker
+	fileRun     int             // the run that holds it: kept though it took no step
+	fileInfo    *modelfile.Info // how it was trained, if its file said
+
+	mine         protocol.Samples // my digits: labels and 784 grey levels each
+	mineVersion  int
+	mineRate     string
+	digitsStatus msg
+	digitsKind   string
+
+	drop app.Func
+}
+
+// initFiles reads what the browser kept: my digits and their rate now,
+// the model once the data are loaded. Natively it does nothing.
+func (p *page) initFiles() {
+	f := &p.files
+	f.mineRate = defaultMineRate
+	if r := storageGet(rateStorageKey); r != "" {
+		if _, ok := mineRate(r); ok {
+			f.mineRate = r
+		}
+	}
+	if s := storageGet(digitsStorageKey); s != "" {
+		if d, err := decodeKeptDigits(s); err == nil {
+			f.mine = d
+			f.mineVersion++
+		} else {
+			storageSet(digitsStorageKey, "")
+			f.digitsStatus, f.digitsKind = text("mine.corrupt", err.Error()), "corrupt"
+		}
+	}
+	if s := storageGet(modelStorageKey); s != "" {
+		f.restoring = []byte(s)
+	}
+}
+
+// keptSettings returns the settings kept with the model, for a page
+// opened without a link of its own.
+func keptSettings(packs map[string]int) (settings, bool) {
+	s := storageGet(settingsStorageKey)
+	if s == "" {
+		return settings{}, false
+	}
+	link, notes := parseLink(s, packs)
+	return link, len(notes) == 0
+}
+
+// handleFiles registers the files' actions and takes files dropped on the
+// page.
+func (p *page) handleFiles(ctx app.Context) {
+	ctx.Handle(actionDownloadModel, p.onDownloadModel)
+	ctx.Handle(actionUploadModel, func(ctx app.Context, a app.Action) {
+		if f, ok := a.Value.(app.Value); ok {
+			p.readFile(ctx, f, false)
+		}
+	})
+	ctx.Handle(actionForgetModel, p.onForgetModel)
+	ctx.Handle(actionAddDigit, p.onAddDigit)
+	ctx.Handle(actionRemoveDigit, p.onRemoveDigit)
+	ctx.Handle(actionMineRate, func(ctx app.Context, a app.Action) {
+		if v, ok := a.Value.(string); ok {
+			if _, ok := mineRate(v); ok {
+				p.files.mineRate = v
+				storageSet(rateStorageKey, v)
+			}
+		}
+	})
+	ctx.Handle(actionDownloadDigits, p.onDownloadDigits)
+	ctx.Handle(actionUploadDigits, func(ctx app.Context, a app.Action) {
+		if f, ok := a.Value.(app.Value); ok {
+			p.readFile(ctx, f, true)
+		}
+	})
+	if h := app.Window().Get("softmaxOnDrop"); app.IsClient && h.Type() == app.TypeFunction && p.files.drop == nil {
+		p.files.drop = app.FuncOf(func(this app.Value, args []app.Value) any {
+			f := args[0]
+			digits := strings.HasSuffix(strings.ToLower(f.Get("name").String()), modelfile.DigitsExt)
+			ctx.Dispatch(func(ctx app.Context) { p.readFile(ctx, f, digits) })
+			return nil
+		})
+		h.Invoke(p.files.drop)
+	}
+}
+
+// filesEvent follows worker events: once data are loaded it sends my
+// digits and uses the kept model; when a run rests it keeps the model at
+// once, so that closing the page right after Pause loses nothing.
+func (p *page) filesEvent(m protocol.Msg) {
+	f := &p.files
+	switch m.(type) {
+	case protocol.Loaded:
+		if len(f.mine.Labels) > 0 {
+			p.sendMine()
+		}
+		if b := f.restoring; b != nil {
+			f.restoring = nil
+			p.restore(b)
+		}
+	case protocol.Progress, protocol.Evaluated, protocol.Weights:
+		if w, ok := m.(protocol.Weights); ok && f.loading {
+			f.loading, f.fileRun = false, w.Run
+		}
+		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
+			p.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
+		}
+	}
+}
+
+// restore uses the model kept in the browser's storage; a kept model that
+// cannot be read is dropped, with a note.
+func (p *page) restore(b []byte) {
+	f := &p.files
+	file, err := modelfile.Decode(b, dataset.Pixels)
+	if err != nil {
+		storageSet(modelStorageKey, "")
+		f.modelStatus, f.modelKind = text("model.corrupt", err.Error()), "corrupt"
+		return
+	}
+	f.restored, f.restoredSum = true, modelChecksum(file.Model)
+	saved := file.Info.Saved
+	if t, err := time.Parse(time.RFC3339, saved); err == nil {
+		saved = t.Local().Format("2006-01-02 15:04")
+	}
+	f.modelStatus, f.modelKind = text("model.restored", saved), "restored"
+	p.useModel(file)
+	app.Window().Get("performance").Call("mark", "softmax:restored")
+}
+
+// useModel makes a decoded model the current one: a new run in the
+// worker, with the Train panel's settings (straightened or not as the
+// model was trained, when its file says), which training continues from.
+func (p *page) useModel(file *modelfile.File) {
+	cfg, _ := parseConfig(p.link.Fields, p.st.TrainN)
+	if file.Format == "json" && file.Version >= 2 {
+		cfg.Deskew = file.Info.Deskew
+	}
+	cfg.ExtraRate = p.extraRate()
+	p.st.Err = nil
+	p.st.pending = cfg
+	p.files.loading, p.files.fileInfo = true, nil
+	if file.Format == "json" && file.Version >= 2 {
+		info := file.Info
+		p.files.fileInfo = &info
+	}
+	p.send(protocol.UseModel{Config: cfg, D: file.Model.D, W: file.Model.W, B: file.Model.B})
+}
+
+// keepModel stores the current model and the settings, unless they are
+// what is stored already; it says so if the browser would not keep them.
+func (p *page) keepModel() {
+	f := &p.files
+	sum := modelChecksum(p.st.Model)
+	key := fmt.Sprintf("%s/%v", sum, p.st.testAccuracy())
+	if key == f.kept || sum == f.restoredSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
+		return // kept already, or a model that has not learnt anything
+	}
+	f.kept = key
+	if app.IsClient {
+		// How long keeping takes, for the browser's performance tools.
+		perf := app.Window().Get("performance")
+		start := perf.Call("now").Float()
+		defer func() {
+			opts := app.Window().Get("Object").New()
+			opts.Set("start", start)
+			perf.Call("measure", "softmax:keep", opts)
+		}()
+	}
+	b, _, _, err := encodeModel(p.st.Model, p.info(), "json")
+	if err != nil {
+		return // a diverged model: nothing worth keeping
+	}
+	if !storageSet(modelStorageKey, string(b)) || !storageSet(settingsStorageKey, encodeLink(p.link)) {
+		f.modelStatus, f.modelKind = text("model.notKept"), "notKept"
+	} else if f.modelKind == "notKept" {
+		f.modelStatus, f.modelKind = msg{}, ""
+	}
+}
+
+// info is how the current model was trained, for its file: as its own
+// file said, for a model loaded or restored that has not trained since.
+func (p *page) info() modelfile.Info {
+	if f := &p.files; f.fileInfo != nil && p.st.Run == f.fileRun && p.st.Progress.Step == 0 {
+		return *f.fileInfo
+	}
+	pack := p.st.Dataset
+	if pk, ok := p.manifest.Find(pack); ok {
+		pack = pk.File
+	}
+	return modelInfo(p.st.current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
+}
+
+func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
+	kind, _ := a.Value.(string)
+	if p.st.Model == nil {
+		return
+	}
+	b, name, mime, err := encodeModel(p.st.Model, p.info(), kind)
+	if err != nil {
+		p.files.modelStatus, p.files.modelKind = text("model.cannotSave", err.Error()), fileErrKind(err)
+		return
+	}
+	if !download(name, mime, b) {
+		p.files.modelStatus, p.files.modelKind = text("file.noDownload"), "download"
+	}
+}
+
+func (p *page) onForgetModel(ctx app.Context, a app.Action) {
+	storageSet(modelStorageKey, "")
+	storageSet(settingsStorageKey, "")
+	f := &p.files
+	f.restored, f.restoredSum, f.kept = false, "", ""
+	f.modelStatus, f.modelKind = text("model.forgotten"), "forgotten"
+	cfg, _ := parseConfig(p.link.Fields, p.st.TrainN)
+	p.onReset(ctx, app.Action{Value: cfg})
+}
+
+// readFile checks a File's size, reads it and loads it as a model, or as
+// my digits. A file that is refused changes nothing; the message says why.
+func (p *page) readFile(ctx app.Context, file app.Value, digits bool) {
+	name := quoteShort(file.Get("name").String())
+	refuse := func(err error) {
+		kind := fileErrKind(err)
+		m := text("file.refused", name, text(fileErrText[kind]), err.Error())
+		if digits {
+			p.files.digitsStatus, p.files.digitsKind = m, kind
+		} else {
+			p.files.modelStatus, p.files.modelKind = m, kind
+		}
+	}
+	size := int64(file.Get("size").Float())
+	limit := func(n int64) error { return modelfile.CheckSize(n) }
+	if digits {
+		limit = func(n int64) error {
+			if n > modelfile.MaxDigitsBytes {
+				return fmt.Errorf("%w: the file is %d bytes, more than the limit of %d for my digits", modelfile.ErrTooLarge, n, modelfile.MaxDigitsBytes)
+			}
+			return nil
+		}
+	}
+	if err := limit(size); err != nil {
+		refuse(err) // refused by its size: never read
+		return
+	}
+	promise := app.Window().Get("softmaxReadFile")
+	if promise.Type() != app.TypeFunction {
+		return
+	}
+	var done app.Func
+	done = app.FuncOf(func(this app.Value, args []app.Value) any {
+		done.Release()
+		r := args[0]
+		var b []byte
+		var err error
+		if e := r.Get("error"); e.Truthy() {
+			err = fmt.Errorf("the browser could not read the file: %s", e.String())
+		} else {
+			u8 := r.Get("bytes")
+			b = make([]byte, u8.Length())
+			app.CopyBytesToGo(b, u8)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			switch {
+			case err != nil:
+				refuse(err)
+			case digits:
+				p.loadDigits(b, name, refuse)
+			default:
+				p.loadModel(b, name, refuse)
+			}
+		})
+		return nil
+	})
+	promise.Invoke(file).Call("then", done)
+}
+
+// loadModel decodes a model file and makes it the current model.
+func (p *page) loadModel(b []byte, name string, refuse func(error)) {
+	file, err := modelfile.Decode(b, dataset.Pixels)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	p.files.restored, p.files.restoredSum = false, ""
+	p.files.modelStatus, p.files.modelKind = text("model.loaded", name), "loaded"
+	p.useModel(file)
+}
+
+// loadDigits decodes a my-digits file; its digits replace mine.
+func (p *page) loadDigits(b []byte, name string, refuse func(error)) {
+	set, err := modelfile.DecodeDigits(b)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	labels, pixels := modelfile.DigitsPixels(set)
+	p.setMine(protocol.Samples{Labels: labels, Pixels: pixels})
+	p.files.digitsStatus, p.files.digitsKind = text("mine.loaded", len(labels), name), "loaded"
+}
+
+func (p *page) onAddDigit(ctx app.Context, a app.Action) {
+	d, ok := a.Value.(myDigit)
+	f := &p.files
+	switch {
+	case !ok:
+		return
+	case d.Label > 9 || len(d.Pixels) != dataset.Pixels:
+		f.digitsStatus, f.digitsKind = text("mine.noInk"), "noInk"
+		return
+	case len(f.mine.Labels) >= modelfile.MaxDigits:
+		f.digitsStatus, f.digitsKind = text("mine.full", modelfile.MaxDigits), "full"
+		return
+	}
+	m := protocol.Samples{
+		Labels: append(append([]uint8(nil), f.mine.Labels...), d.Label),
+		Pixels: append(append([]byte(nil), f.mine.Pixels...), d.Pixels...),
+	}
+	f.digitsStatus, f.digitsKind = msg{}, ""
+	p.setMine(m)
+}
+
+func (p *page) onRemoveDigit(ctx app.Context, a app.Action) {
+	i, ok := a.Value.(int)
+	f := &p.files
+	if !ok || i >= len(f.mine.Labels) {
+		return
+	}
+	m := protocol.Samples{}
+	if i >= 0 {
+		m.Labels = append(append([]uint8(nil), f.mine.Labels[:i]...), f.mine.Labels[i+1:]...)
+		m.Pixels = append(append([]byte(nil), f.mine.Pixels[:i*dataset.Pixels]...), f.mine.Pixels[(i+1)*dataset.Pixels:]...)
+	}
+	f.digitsStatus, f.digitsKind = msg{}, ""
+	p.setMine(m)
+}
+
+// setMine replaces my digits, tells the worker and keeps them.
+func (p *page) setMine(m protocol.Samples) {
+	f := &p.files
+	f.mine = m
+	f.mineVersion++
+	p.sendMine()
+	s, err := encodeKeptDigits(m)
+	if err == nil && !storageSet(digitsStorageKey, s) {
+		f.digitsStatus, f.digitsKind = text("mine.notKept"), "notKept"
+	}
+}
+
+func (p *page) sendMine() {
+	p.send(protocol.MyDigits{Labels: p.files.mine.Labels, Pixels: p.files.mine.Pixels})
+}
+
+// extraRate is Config.ExtraRate: the chosen share of each batch, when
+// there are digits of mine to mix in.
+func (p *page) extraRate() float64 {
+	if len(p.files.mine.Labels) == 0 {
+		return 0
+	}
+	r, _ := mineRate(p.files.mineRate)
+	return r
+}
+
+func (p *page) onDownloadDigits(ctx app.Context, a app.Action) {
+	f := &p.files
+	set, err := modelfile.NewDigits(f.mine.Labels, f.mine.Pixels)
+	var buf bytes.Buffer
+	if err == nil {
+		err = modelfile.EncodeDigits(&buf, set)
+	}
+	if err != nil {
+		f.digitsStatus, f.digitsKind = text("mine.cannotSave", err.Error()), fileErrKind(err)
+		return
+	}
+	if !download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
+		f.digitsStatus, f.digitsKind = text("file.noDownload"), "download"
+	}
+}
+
+// filesUI is the files' two panels.
+func (p *page) filesUI() app.UI {
+	s, f := p.st, &p.files
+	rate := f.mineRate
+	if rate == "" {
+		rate = defaultMineRate // natively, in index.html
+	}
+	return app.Div().Class("files").Body(
+		&myDigits{ILang: s.Lang, IDigits: f.mine, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: f.mineVersion,
+			IRate: rate, IStatus: f.digitsStatus, IKind: f.digitsKind},
+		&modelFiles{ILang: s.Lang, IHasModel: s.Model != nil, IStatus: f.modelStatus, IKind: f.modelKind, IRestored: f.restored},
+	)
+}
+
+// encodeKeptDigits returns my digits as their file in base64, for the
+// browser's storage, which holds strings.
+func encodeKeptDigits(m protocol.Samples) (string, error) {
+	set, err := modelfile.NewDigits(m.Labels, m.Pixels)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := modelfile.EncodeDigits(&buf, set); err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// decodeKeptDigits reads what encodeKeptDigits wrote.
+func decodeKeptDigits(s string) (protocol.Samples, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return protocol.Samples{}, fmt.Errorf("%w: %v", modelfile.ErrFormat, err)
+	}
+	set, err := modelfile.DecodeDigits(b)
+	if err != nil {
+		return protocol.Samples{}, err
+	}
+	labels, pixels := modelfile.DigitsPixels(set)
+	return protocol.Samples{Labels: labels, Pixels: pixels}, nil
+}
+
+// download saves b as a file named name, through a Blob and an <a
+// download>, and reports whether the browser took it.
+func download(name, mime string, b []byte) bool {
+	f := app.Window().Get("softmaxDownload")
+	if f.Type() != app.TypeFunction {
+		return false
+	}
+	u8 := app.Window().Get("Uint8Array").New(len(b))
+	app.CopyBytesToJS(u8, b)
+	return f.Invoke(name, mime, u8).Bool()
+}

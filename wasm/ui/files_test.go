@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+)
+
+// randomModel returns a 784×10 model with small random parameters.
+func randomModel() *softmax.Model[float32] {
+	r := rand.New(rand.NewPCG(1, 2))
+	m := &softmax.Model[float32]{D: 784, W: make([]float32, 7840), B: make([]float32, 10)}
+	for i := range m.W {
+		m.W[i] = float32(r.NormFloat64() * 0.01)
+	}
+	for i := range m.B {
+		m.B[i] = float32(r.NormFloat64())
+	}
+	return m
+}
+
+func TestModelInfoIsFilledFromTheRun(t *testing.T) {
+	saved := time.Date(2026, 11, 23, 17, 30, 0, 0, time.FixedZone("CST", 8*3600))
+	r := &runRecord{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, ExtraRate: 0.1}}
+	pr := protocol.Progress{Run: 3, Epoch: 5, Step: 500}
+	ev := &protocol.Evaluated{Run: 3, Accuracy: 0.9165}
+	got := modelInfo(r, pr, ev, "default.mnpk", 12, saved)
+	want := modelfile.Info{Method: "sgd", LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Steps: 500, Seed: 7,
+		Dataset: "default.mnpk", Deskew: true, MyDigits: 12, ExtraRate: 0.1, TestAccuracy: 0.9165, Saved: "2026-11-23T09:30:00Z"}
+	if got != want {
+		t.Errorf("modelInfo:\n got %+v\nwant %+v", got, want)
+	}
+	t.Run("full batch is gd, Newton has no α or B", func(t *testing.T) {
+		r := &runRecord{TrainN: 100, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100}}
+		if m := modelInfo(r, pr, nil, "", 0, saved).Method; m != "gd" {
+			t.Errorf("B = m: method %q, want gd", m)
+		}
+		r.Cfg.Method = "newton"
+		if i := modelInfo(r, pr, nil, "", 0, saved); i.Method != "newton" || i.LearningRate != 0 || i.BatchSize != 0 {
+			t.Errorf("newton: %+v", i)
+		}
+	})
+	t.Run("no digits of mine, no rate", func(t *testing.T) {
+		if i := modelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.ExtraRate != 0 {
+			t.Errorf("%+v", i)
+		}
+	})
+}
+
+func TestEncodedModelsDecodeToTheSameBits(t *testing.T) {
+	m := randomModel()
+	info := modelfile.Info{Method: "sgd", LearningRate: 0.5, Epochs: 2, Saved: "2026-11-23T09:30:00Z"}
+	for _, kind := range []string{"json", "npz"} {
+		t.Run(kind, func(t *testing.T) {
+			b, name, mime, err := encodeModel(m, info, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(name, "."+kind) || mime == "" {
+				t.Errorf("name %q, type %q", name, mime)
+			}
+			f, err := modelfile.Decode(b, 784)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if modelChecksum(f.Model) != modelChecksum(m) {
+				t.Error("the decoded model differs")
+			}
+			if kind == "json" && f.Info != info {
+				t.Errorf("info %+v, want %+v", f.Info, info)
+			}
+		})
+	}
+	t.Run("a diverged model is not saved", func(t *testing.T) {
+		bad := randomModel()
+		bad.W[5] = float32(math.NaN())
+		if _, _, _, err := encodeModel(bad, info, "json"); fileErrKind(err) != "notFinite" {
+			t.Errorf("error %v, kind %q", err, fileErrKind(err))
+		}
+	})
+}
+
+func TestFileErrKindNamesEveryRefusal(t *testing.T) {
+	good, _, _, _ := encodeModel(randomModel(), modelfile.Info{}, "json")
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"not JSON", []byte("hello, world"), "format"},
+		{"truncated", good[:len(good)/2], "truncated"},
+		{"wrong format name", bytes.Replace(good, []byte(`"softmax-regression"`), []byte(`"linear-regression"`), 1), "format"},
+		{"wrong version", bytes.Replace(good, []byte(`"version":2`), []byte(`"version":9`), 1), "version"},
+		{"wrong shape", bytes.Replace(good, []byte(`"features":784`), []byte(`"features":783`), 1), "shape"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := modelfile.Decode(tt.file, 784)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if got := fileErrKind(err); got != tt.want {
+				t.Errorf("kind %q, want %q (%v)", got, tt.want, err)
+			}
+		})
+	}
+	if got := fileErrKind(modelfile.CheckSize(1 << 30)); got != "tooLarge" {
+		t.Errorf("a 1 GB file: kind %q", got)
+	}
+	if got := fileErrKind(errors.New("NotReadableError")); got != "read" {
+		t.Errorf("a browser's error: kind %q", got)
+	}
+	for kind, key := range fileErrText {
+		if catalogEN[key] == "" || catalogZH[key] == "" {
+			t.Errorf("kind %q has no text %q", kind, key)
+		}
+	}
+}
+
+func TestKeptDigitsRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	m := protocol.Samples{Labels: []uint8{7, 1, 0}, Pixels: make([]byte, 3*784)}
+	for i := range m.Pixels {
+		if r.IntN(5) == 0 {
+			m.Pixels[i] = uint8(r.IntN(256))
+		}
+	}
+	s, err := encodeKeptDigits(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeKeptDigits(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Labels, m.Labels) || !bytes.Equal(got.Pixels, m.Pixels) {
+		t.Error("the digits changed on the way through storage")
+	}
+	empty, err := encodeKeptDigits(protocol.Samples{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decodeKeptDigits(empty); err != nil || len(got.Labels) != 0 {
+		t.Errorf("no digits: %v, %d", err, len(got.Labels))
+	}
+	for _, bad := range []string{"not base64!", s[:len(s)/2], "QUJD"} {
+		if _, err := decodeKeptDigits(bad); err == nil {
+			t.Errorf("corrupt %q accepted", bad)
+		}
+	}
+}
+
+func TestMineRates(t *testing.T) {
+	if v, ok := mineRate(defaultMineRate); !ok || v != 0.1 {
+		t.Errorf("default rate %v %v", v, ok)
+	}
+	for _, bad := range []string{"", "0.3", "1", "abc"} {
+		if _, ok := mineRate(bad); ok {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if got := fmtPercentShort(0.05); got != "5%" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestMyDigitsShowLabelsAndReadings(t *testing.T) {
+	m := &softmax.Model[float32]{D: 784, W: make([]float32, 7840), B: make([]float32, 10)}
+	m.B[3] = 1 // reads everything as a 3
+	d := protocol.Samples{Labels: []uint8{3, 7}, Pixels: make([]byte, 2*784)}
+	html := render(t, &myDigits{ILang: langEN, IDigits: d, IModel: m, IRate: "0.1"})
+	for _, want := range []string{`2 of your digits; the model reads 1 of them right.`, `a 7, read as 3`, `id="mine-rate"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("my digits lack %q:\n%s", want, html)
+		}
+	}
+	// go-app writes attributes in no fixed order: look at each figure's tag.
+	var figures []string
+	for _, tag := range strings.Split(html, "<figure")[1:] {
+		tag = tag[:strings.Index(tag, ">")]
+		figures = append(figures, tag)
+	}
+	for i, want := range [][2]string{{`data-label="3"`, `data-predicted="3"`}, {`data-label="7"`, `data-predicted="3"`}} {
+		if i >= len(figures) || !strings.Contains(figures[i], want[0]) || !strings.Contains(figures[i], want[1]) {
+			t.Errorf("digit %d: want %s %s in %q", i, want[0], want[1], figures)
+		}
+	}
+	if html := render(t, &myDigits{ILang: langEN, IRate: "0"}); !strings.Contains(html, "No digits of yours yet.") {
+		t.Error("no digits: not said")
+	}
+}
+
+func TestModelFilesPanel(t *testing.T) {
+	html := render(t, &modelFiles{ILang: langEN, IHasModel: true, IStatus: text("model.restored", "2026-11-23 17:30"), IKind: "restored", IRestored: true})
+	for _, want := range []string{`id="download-model"`, `id="download-npz"`, `id="upload-model"`, `accept=".json,.npz"`,
+		`data-kind="restored"`, `Restored the model trained at 2026-11-23 17:30`, `id="forget-model"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the panel lacks %q:\n%s", want, html)
+		}
+	}
+	if html := render(t, &modelFiles{ILang: langEN}); strings.Contains(html, "forget-model") {
+		t.Error("start afresh offered without a restored model")
+	}
+}
