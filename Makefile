@@ -92,7 +92,7 @@ test-go:
 
 ## test-browser: the page in headless Chromium, alone so timings are fair
 test-browser: site
-	$(GO) test -count=1 -p 1 -timeout 15m ./tools/browsertest/
+	$(GO) test -count=1 -p 1 -timeout 30m ./tools/browsertest/
 
 ## test-wasm: core's tests compiled to WebAssembly, run under Node
 test-wasm:
