@@ -19,6 +19,7 @@ type confusionTable struct {
 	ILang     lang
 	IEval     *protocol.Evaluated
 	IExamples *protocol.Examples // the test images of the cell last clicked
+	ICells    bool               // make the 100 cells before there are counts (after the page's start)
 }
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
@@ -54,10 +55,13 @@ func (t *confusionTable) Render() app.UI {
 					for _, n := range m[y] {
 						total += n
 					}
-					if t.IEval == nil {
+					if t.IEval == nil && !t.ICells {
 						// Until there are counts, one blank cell per row: the
 						// same height and width, and 90 fewer cells for the
-						// page to create while it starts.
+						// page to create while it starts. The page's warm-up
+						// makes the 100 cells once it is ready (ICells), so
+						// the first evaluation only fills them: creating them
+						// then made that task 55-65 ms long.
 						return app.Tr().Body(
 							app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
 							app.Td().Class("blank").ColSpan(softmax.K).Text("\u00a0"),

@@ -58,6 +58,8 @@ type fileState struct {
 	digitsKind   string
 
 	drop app.Func
+
+	keepPending bool // keeping is scheduled in a task of its own
 }
 
 // initFiles reads what the browser kept: my digits and their rate now,
@@ -133,9 +135,9 @@ func (p *page) handleFiles(ctx app.Context) {
 }
 
 // filesEvent follows worker events: once data are loaded it sends my
-// digits and uses the kept model; when a run rests it keeps the model at
-// once, so that closing the page right after Pause loses nothing.
-func (p *page) filesEvent(m protocol.Msg) {
+// digits and uses the kept model; when a run rests it keeps the model
+// straight after, in a task of its own (keepSoon).
+func (p *page) filesEvent(ctx app.Context, m protocol.Msg) {
 	f := &p.files
 	switch m.(type) {
 	case protocol.Loaded:
@@ -151,7 +153,7 @@ func (p *page) filesEvent(m protocol.Msg) {
 			f.loading, f.fileRun = false, w.Run
 		}
 		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
-			p.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
+			p.keepSoon(ctx)
 		}
 	}
 }
@@ -193,6 +195,29 @@ func (p *page) useModel(file *modelfile.File) {
 		p.files.fileInfo = &info
 	}
 	p.send(protocol.UseModel{Config: cfg, D: file.Model.D, W: file.Model.W, B: file.Model.B})
+}
+
+// keepAfter is how long keeping waits after the event that asks for it.
+// Encoding and storing the model takes 8-30 ms on the main thread; done in
+// the task that also renders the end of a run (the final confusion
+// matrix, gallery and templates), it made that task longer than 50 ms.
+// Waiting a few milliseconds puts it in a task of its own, gathers the
+// Progress, Weights and Evaluated that end a run into one keep, and still
+// keeps the model well before a person can close the page after Pause.
+const keepAfter = 30 * time.Millisecond
+
+// keepSoon schedules keepModel once, in a task of its own.
+func (p *page) keepSoon(ctx app.Context) {
+	if p.files.keepPending {
+		return
+	}
+	p.files.keepPending = true
+	ctx.After(keepAfter, func(app.Context) {
+		p.files.keepPending = false
+		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
+			p.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
+		}
+	})
 }
 
 // keepModel stores the current model and the settings, unless they are

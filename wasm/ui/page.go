@@ -28,11 +28,13 @@ type page struct {
 	wantData string   // a pack the link asked for, loaded once it is found
 	copied   string   // the link as last copied, shown beside the button
 
-	pending   bool      // a render is scheduled
-	lastFrame time.Time // when the page last rendered for worker events
-	lastEval  time.Time // when the confusion matrix and gallery last changed
-	asked     [2]int    // the run and step whose evaluation the page asked for
-	present   bool      // larger type for the back of a classroom
+	pending    bool      // a render is scheduled
+	lastFrame  time.Time // when the page last rendered for worker events
+	lastEval   time.Time // when the confusion matrix and gallery last changed
+	asked      [2]int    // the run and step whose evaluation the page asked for
+	present    bool      // larger type for the back of a classroom
+	warmed     bool      // the page ran its warm-up (warm.go)
+	cellsReady bool      // the confusion matrix may make its 100 cells (warm.go)
 
 	files fileState // the model and my digits as files, and kept (files.go)
 }
@@ -249,9 +251,15 @@ func (p *page) ensureWorker(ctx app.Context) {
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.apply(m)
-	p.filesEvent(m)
+	p.filesEvent(ctx, m)
 	if _, ok := m.(protocol.Loaded); ok {
-		ctx.Defer(func(app.Context) { p.afterReady() })
+		ctx.Defer(func(ctx app.Context) {
+			p.afterReady()
+			if !p.warmed {
+				p.warmed = true
+				p.warmPage(ctx)
+			}
+		})
 	}
 	if held, run, step := p.st.awaitingEval(); held && p.asked != [2]int{run, step} {
 		// The worker sends the final Evaluated right after the Progress
@@ -432,7 +440,7 @@ func (p *page) Render() app.UI {
 				IAxes: p.axes(), IVersion: s.ChartVersion},
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
-			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples},
+			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples, ICells: p.cellsReady},
 			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
 			p.inspector(),
 			p.filesUI(),

@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"time"
+
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The page's warm-up. Browsers compile WebAssembly lazily, one function
+// at a time, on the main thread, the first time it is called; and
+// encoding/json builds its decoder for a type the first time it decodes
+// one. The first run a person trains therefore paid for compiling the
+// code that shows a run (the store's handling of each event, the chart's
+// layout, the runs' legend, the status, the confusion matrix, the
+// templates): tasks of 50–60 ms in its first second, and none in the runs
+// after it (measured: five runs of five after one warm-up run). So once
+// the page is ready it runs that code once on made-up data, in a few short
+// tasks of their own, as the worker warms its kernels (protocol.Warm).
+// Nothing of it is shown or kept.
+
+// warmEvery spaces the warm-up's steps, so each is a task of its own.
+const warmEvery = 25 * time.Millisecond
+
+// warmSteps are the warm-up's steps, each a few milliseconds.
+func warmSteps() []func() {
+	m := softmax.New[float32](784)
+	for i := range m.W {
+		m.W[i] = float32(i%17) * 1e-3
+	}
+	ev := protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9, Likelihood: 0.7, Loss: 0.3, T: 0.1}
+	ev.Confusion[3][5] = 2
+	for c := range 10 {
+		ev.Confusion[c][c] = 190
+	}
+	losses := make([]protocol.Point, 300)
+	for i := range losses {
+		losses[i] = protocol.Point{Step: i + 1, Loss: 2.3 / float64(i+1), T: float64(i) * 1e-3}
+	}
+	pr := protocol.Progress{Run: 1, State: stateTraining, Epoch: 1, Epochs: 5, Step: 300, Seen: 30000, PerEpoch: 10000,
+		Loss: 0.3, Losses: losses, EpochLoss: 0.31, Rate: 0.5, PerSecond: 1e6}
+	st := newStore()
+	return []func(){
+		func() { // the events' wire form, as the worker sends them
+			for _, msg := range []protocol.Msg{pr, protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B}, ev} {
+				if env, bulk, err := protocol.Encode(msg); err == nil {
+					protocol.Decode(env, bulk)
+				}
+			}
+		},
+		func() { // the store's handling of a run
+			st.apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
+			st.pending = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1, Deskew: true}
+			st.apply(pr)
+			st.apply(protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B})
+			st.apply(ev)
+			st.showEval()
+			st.statusText()
+		},
+		func() { // the chart, on every axis
+			var sc chartScratch
+			runs := append(st.chartRuns(), chartRun{Losses: losses, Color: runColors[1], StepsPerEpoch: 100, Exact: true})
+			for _, ax := range []chartAxes{{X: axisSteps, Y: axisLinear}, {X: axisPasses, Y: axisLog}, {X: axisSeconds, Y: axisGap, Floor: 0.1}} {
+				layoutRunsInto(&sc, runs, ax, 800, 300, 1)
+			}
+		},
+		func() { // the gallery's predictions, on straightened digits as by default
+			var smp protocol.Samples
+			for i := range 60 {
+				smp.Labels = append(smp.Labels, uint8(i%10))
+				img := make([]byte, 784)
+				for j := 200 + i; j < 600; j += 29 {
+					img[j] = 255
+				}
+				smp.Pixels = append(smp.Pixels, img...)
+			}
+			g := &gallery{ILang: st.Lang, ISamples: smp, IModel: m, IDeskew: true}
+			g.predict()
+			g.Render()
+		},
+		func() { // the components that follow a run
+			l := st.Lang
+			newStatusBar().withState(l, stateTraining, st.statusText(), 1, 5, 0.2, 1e6, 0.9).Render()
+			newRunList().Runs(l, st.Runs, st.Run, 1).Render()
+			(&confusionTable{ILang: l, IEval: &ev}).Render()
+			(&newtonProgress{ILang: l, IProgress: protocol.Progress{Method: "newton", Iteration: 3}}).Render()
+			(&weightGrid{ILang: l, IModel: m, IVersion: 1}).Render()
+			rgba := make([]byte, 4*784)
+			scale := weightScale(m.W)
+			for c := range softmax.K {
+				templateImage(rgba, m.W, c, scale)
+			}
+			modelChecksum(m)
+		},
+	}
+}
+
+// warmPage runs the warm-up's steps, warmEvery apart, once, and then
+// lets the confusion matrix make its cells, in a task of their own.
+func (p *page) warmPage(ctx app.Context) {
+	steps := warmSteps()
+	ctx.After(time.Duration(len(steps)+1)*warmEvery, func(app.Context) { p.cellsReady = true })
+	for i, step := range steps {
+		ctx.After(time.Duration(i+1)*warmEvery, func(app.Context) {
+			// A warm-up must never cost the page: whatever goes wrong in
+			// it is only logged (TestWarmUpRuns runs it natively).
+			defer func() {
+				if r := recover(); r != nil {
+					app.Log("warm-up:", r)
+				}
+			}()
+			step()
+		})
+	}
+}
