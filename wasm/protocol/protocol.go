@@ -380,38 +380,23 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 	if name == "" {
 		return nil, nil, fmt.Errorf("protocol: cannot encode %T", m)
 	}
-	switch v := m.(type) {
+	// A pointer to a message encodes as the message.
+	switch v := deref(m).(type) {
 	case Weights:
 		bulk = packFloats(v.W, v.B)
-	case *Weights:
-		bulk = packFloats(v.W, v.B)
-	case Samples:
-		bulk = v.Pixels
-	case *Samples:
-		bulk = v.Pixels
-	case HessianView:
-		bulk = int8Bytes(v.Image)
-	case *HessianView:
-		bulk = int8Bytes(v.Image)
 	case UseModel:
 		bulk = packFloats(v.W, v.B)
-	case *UseModel:
-		bulk = packFloats(v.W, v.B)
-	case MyDigits:
+	case HessianView:
+		bulk = int8Bytes(v.Image)
+	case Samples:
 		bulk = v.Pixels
-	case *MyDigits:
+	case MyDigits:
 		bulk = v.Pixels
 	case Apply:
 		bulk = v.Pixels
-	case *Apply:
-		bulk = v.Pixels
 	case Examples:
 		bulk = v.Pixels
-	case *Examples:
-		bulk = v.Pixels
 	case Picked:
-		bulk = v.Pixels
-	case *Picked:
 		bulk = v.Pixels
 	}
 	body, err := json.Marshal(m)

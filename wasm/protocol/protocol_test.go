@@ -197,3 +197,28 @@ func pixels(n int) []byte {
 	}
 	return p
 }
+
+// TestPointersEncodeAsValues: a pointer to a message has the message's
+// wire form, bulk bytes included.
+func TestPointersEncodeAsValues(t *testing.T) {
+	for _, m := range []Msg{
+		Weights{Run: 1, D: 1, W: make([]float32, 10), B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		MyDigits{Labels: []uint8{7}, Pixels: make([]byte, 784)},
+		HessianView{N: 1, Image: []int8{-3}, Cases: []HessianCase{{Zero: 1}}},
+	} {
+		env, bulk, err := Encode(m)
+		var penv, pbulk []byte
+		var perr error
+		switch v := m.(type) {
+		case Weights:
+			penv, pbulk, perr = Encode(&v)
+		case MyDigits:
+			penv, pbulk, perr = Encode(&v)
+		case HessianView:
+			penv, pbulk, perr = Encode(&v)
+		}
+		if err != nil || perr != nil || string(env) != string(penv) || string(bulk) != string(pbulk) || len(bulk) == 0 {
+			t.Errorf("%s: value %s/%d bytes (%v), pointer %s/%d bytes (%v)", Name(m), env, len(bulk), err, penv, len(pbulk), perr)
+		}
+	}
+}

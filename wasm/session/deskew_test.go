@@ -37,7 +37,7 @@ func TestDeskewedRun(t *testing.T) {
 	}
 	b, err := os.ReadFile("../../web/data/default.mnpk")
 	if err != nil {
-		t.Skip("web/data is not there yet:", err)
+		t.Fatal("the committed pack web/data/default.mnpk cannot be read:", err)
 	}
 	env := newEnv(time.Millisecond)
 	h := start(t, env)
