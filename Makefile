@@ -26,7 +26,7 @@ run: site
 ## site: the wasm binaries and go-app's files at the root (index.html is
 ## committed), with gzip (and, where the brotli command exists, brotli)
 ## copies of the big files for tools/serve and static hosts to send
-PRECOMPRESS := web/app.wasm web/worker.wasm web/data/default.mnpk
+PRECOMPRESS := web/app.wasm web/data/default.mnpk
 BROTLI_Q ?= 11
 site: wasm $(PRECOMPRESS:=.gz)
 	$(GO) run ./wasm/app -out .
@@ -50,7 +50,7 @@ dist: site
 	@if command -v brotli >/dev/null; then brotli -f -k -q $(BROTLI_Q) -o $<.br $< && touch -r $< $<.br; \
 	 else echo "brotli not installed: serving gzip only (apt-get install -y brotli)"; fi
 
-wasm: web/app.wasm web/worker.wasm web/wasm_exec.js web/kernels.wasm
+wasm: web/app.wasm web/wasm_exec.js web/kernels.wasm
 
 # web/kernels.wasm is committed (1.2 kB), so the site builds without wabt;
 # where wat2wasm is installed, it is rebuilt from web/kernels.wat, and
@@ -59,11 +59,12 @@ web/kernels.wasm: web/kernels.wat
 	@if command -v wat2wasm >/dev/null; then wat2wasm $< -o $@ && echo "wat2wasm $< -o $@"; \
 	 else echo "wat2wasm not installed (apt-get install -y wabt): keeping the committed $@"; touch $@; fi
 
+# One program for the page and its training worker (wasm/app's main runs
+# wasm/worker where there is no document); a worker.wasm from an older
+# build is removed so that no stale copy is served or deployed.
 web/app.wasm: $(GO_SOURCES)
 	$(WASM_BUILD) -o $@ ./wasm/app
-
-web/worker.wasm: $(GO_SOURCES)
-	$(WASM_BUILD) -o $@ ./wasm/worker
+	rm -f web/worker.wasm web/worker.wasm.gz web/worker.wasm.br
 
 web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
 	cp $< $@

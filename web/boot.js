@@ -101,10 +101,42 @@ globalThis.softmaxOnDrop = (handle) => {
 // The Go page adopts the worker (wasm/ui/worker.go: adoptWorker) and
 // replays the events that arrived before it was ready. Without this file
 // the page starts its own worker, only later.
+//
+// The worker runs the page's own program (web/worker.js): the page hands
+// it the WebAssembly.Module that go-app's app.js compiled, caught here on
+// its way through WebAssembly.instantiateStreaming, so that app.wasm is
+// downloaded and compiled once. softmaxProgram keeps it for a worker the
+// page starts later (a restart after a crash); a worker given
+// {wasm: "fetch"} fetches app.wasm itself.
+globalThis.softmaxProgram = null;
+globalThis.softmaxGiveProgram = (worker) => {
+  try {
+    worker.postMessage({ wasm: globalThis.softmaxProgram || "fetch" });
+  } catch (e) {
+    worker.postMessage({ wasm: "fetch" }); // a browser that cannot send a Module
+  }
+};
+(() => {
+  const compile = WebAssembly.instantiateStreaming;
+  if (!compile) return; // app.js then compiles from bytes, and the page says "fetch"
+  WebAssembly.instantiateStreaming = async function (source, imports) {
+    const r = await compile.call(WebAssembly, source, imports);
+    if (WebAssembly.instantiateStreaming !== compile) {
+      WebAssembly.instantiateStreaming = compile; // only app.wasm's, the first
+      globalThis.softmaxProgram = r.module;
+      const boot = globalThis.softmaxBoot;
+      if (boot && boot.worker && !boot.given) {
+        globalThis.softmaxGiveProgram(boot.worker);
+        boot.given = true;
+      }
+    }
+    return r;
+  };
+})();
 (() => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
-  const boot = { worker: new Worker(new URL("worker.js", base)), events: [], crashed: "", loading: "", manifest: "" };
+  const boot = { worker: new Worker(new URL("worker.js#page", base)), events: [], crashed: "", loading: "", manifest: "", given: false };
   boot.worker.onmessage = (e) => {
     boot.events.push(e.data);
     // For tools/browsertest's BenchmarkPageReady: when the data were ready.

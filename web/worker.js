@@ -1,5 +1,13 @@
-// The training worker's bootstrap: it starts web/worker.wasm (Go, see
-// wasm/worker). Paths are relative to this script, /web/worker.js.
+// The training worker's bootstrap. The worker runs the page's own
+// program, web/app.wasm: its main sees no document and runs the training
+// session (wasm/worker) instead of the page, so a first visit downloads
+// and compiles one program, not two. Paths are relative to this script,
+// /web/worker.js.
+//
+// Started as worker.js#page, it waits for the page to post the program it
+// compiled, {wasm: WebAssembly.Module} (web/boot.js, wasm/ui/worker.go),
+// or {wasm: "fetch"} when the page has none to give; started without the
+// #page, it fetches app.wasm itself (tools/bench).
 //
 // Messages are {env: "<JSON envelope>", bulk: ArrayBuffer | undefined}.
 // Until Go runs, commands wait in self.goQueue; Go drains it when it
@@ -8,13 +16,22 @@
 "use strict";
 
 self.goQueue = [];
+let givenProgram;
+const program = new Promise((resolve) => {
+  givenProgram = resolve;
+});
 self.onmessage = (e) => {
+  if (e.data && "wasm" in e.data) {
+    givenProgram(e.data.wasm);
+    return;
+  }
   prefetch(e.data);
   self.goQueue.push(e.data);
 };
 
-// A pack asked for before Go runs is fetched at once, while worker.wasm
-// compiles; Go's fetch (wasm/worker/env.go) takes the response from here.
+// A pack asked for before Go runs is fetched at once, while the program
+// downloads and compiles; Go's fetch (wasm/worker/env.go) takes the
+// response from here.
 self.prefetched = new Map();
 function prefetch(data) {
   try {
@@ -71,11 +88,15 @@ async function kernels(bytes, mem) {
 async function start() {
   importScripts("wasm_exec.js");
   const go = new Go();
-  const url = new URL("worker.wasm", self.location.href);
+  const url = new URL("app.wasm", self.location.href);
   const simd = fetch(new URL("kernels.wasm", self.location.href))
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
-  const { instance } = await instantiate(url, go.importObject);
+  const given = self.location.hash === "#page" ? await program : "fetch";
+  const instance =
+    given instanceof WebAssembly.Module
+      ? await WebAssembly.instantiate(given, go.importObject)
+      : (await instantiate(url, go.importObject)).instance;
   await kernels(simd, instance.exports.mem);
   await go.run(instance);
   fail("the training worker stopped");

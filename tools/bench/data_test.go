@@ -68,7 +68,7 @@ func TestWriteDense(t *testing.T) {
 func TestHandler(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
 	for path, body := range map[string]string{
-		filepath.Join(root, "web", "worker.wasm"):   "\x00asm",
+		filepath.Join(root, "web", "app.wasm"):      "\x00asm",
 		filepath.Join(root, "bench", "page.html"):   "<p>bench</p>",
 		filepath.Join(root, "secret.txt"):           "no",
 		filepath.Join(data, "full", "train-y.u8"):   "\x01\x02",
@@ -87,7 +87,7 @@ func TestHandler(t *testing.T) {
 		path, body, ctype string
 		status            int
 	}{
-		{"/web/worker.wasm", "\x00asm", "application/wasm", 200},
+		{"/web/app.wasm", "\x00asm", "application/wasm", 200},
 		{"/bench/page.html", "<p>bench</p>", "text/html; charset=utf-8", 200},
 		{"/data/full/train-y.u8", "\x01\x02", "", 200},
 		{"/secret.txt", "", "", 404},

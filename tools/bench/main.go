@@ -1,5 +1,5 @@
 // Bench trains the same softmax model in one headless Chromium with our
-// training worker (web/worker.js and web/worker.wasm) and with the peers a
+// training worker (web/worker.js running web/app.wasm) and with the peers a
 // web developer would reach for: TensorFlow.js 4.22.0 (wasm backend with
 // SIMD, and cpu backend; a manual optimizer.minimize loop and model.fit)
 // and ConvNetJS 0.3.0. The model is 784→10 softmax with cross-entropy,
@@ -205,7 +205,7 @@ func to92Summary(pack string, runs []to92) string {
 
 // checkBuilt reports what to run if the worker or the peers are missing.
 func checkBuilt(root string) error {
-	for _, f := range []string{"web/worker.js", "web/worker.wasm", "web/wasm_exec.js"} {
+	for _, f := range []string{"web/worker.js", "web/app.wasm", "web/wasm_exec.js"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			return fmt.Errorf("%s is missing: run `make site` first", f)
 		}

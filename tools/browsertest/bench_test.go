@@ -234,6 +234,5 @@ func BenchmarkPageReady(b *testing.B) {
 	b.Logf("bytes on the wire for one first visit, %d in all:%s", total, sb.String())
 	b.ReportMetric(float64(total), "bytes-first-visit")
 	b.ReportMetric(float64(wire["/web/app.wasm"]), "bytes-app.wasm")
-	b.ReportMetric(float64(wire["/web/worker.wasm"]), "bytes-worker.wasm")
 	b.ReportMetric(float64(wire["/web/data/default.mnpk"]), "bytes-data")
 }

@@ -23,7 +23,7 @@ func TestDistUnderPrefix(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make dist: %v\n%s", err, out)
 	}
-	for _, f := range []string{"index.html", "app.js", "app-worker.js", "manifest.webmanifest", "web/app.wasm", "web/worker.wasm", "web/data/default.mnpk", "web/data/manifest.json"} {
+	for _, f := range []string{"index.html", "app.js", "app-worker.js", "manifest.webmanifest", "web/app.wasm", "web/worker.js", "web/data/default.mnpk", "web/data/manifest.json"} {
 		if _, err := os.Stat(filepath.Join(dist, f)); err != nil {
 			t.Errorf("dist lacks %s", f)
 		}

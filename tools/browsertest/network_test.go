@@ -154,7 +154,7 @@ func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []f
 	}
 	b.Logf("%s, %s: ready at %v ms (sorted); bytes sent until ready (median per file), %.0f in all:%s", network, site, ready, total, sb.String())
 	b.ReportMetric(total, "bytes-until-ready"+suffix)
-	for _, f := range []string{"/web/app.wasm", "/web/worker.wasm", "/web/data/default.mnpk"} {
+	for _, f := range []string{"/web/app.wasm", "/web/data/default.mnpk"} {
 		if v := perFile[f]; len(v) > 0 {
 			b.ReportMetric(median(v), "bytes-"+f[strings.LastIndex(f, "/")+1:]+suffix)
 		}
@@ -241,4 +241,44 @@ func (b *bucket) wait(n int) {
 	d := b.next.Sub(now)
 	b.mu.Unlock()
 	time.Sleep(d)
+}
+
+// TestOneProgramForPageAndWorker: the page and its training worker run one
+// program, web/app.wasm, downloaded once: web/boot.js hands the worker the
+// module the page compiled. The worker must run it (its SIMD kernel is in
+// use and it trains). TestBrokenWorkerOffersRestart checks that a worker
+// started after a crash is given it too.
+func TestOneProgramForPageAndWorker(t *testing.T) {
+	needBrowser(t)
+	log := &requestLog{}
+	srv := startServerWith(t, root, log)
+	ctx := openReady(t, srv.URL)
+	if k := attr(t, ctx, "#kernel", "data-kernel"); k != "wasm-simd" {
+		t.Errorf("the worker trains with the %q kernel, want wasm-simd", k)
+	}
+	trainDefault(t, ctx)
+	programs := func(lines []string) (n int, other []string) {
+		for _, line := range lines {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[1] != "GET" || f[3] == "304" {
+				continue // a revalidation (the service worker's, once ready) sends no body
+			}
+			path, _, _ := strings.Cut(f[2], "?")
+			switch {
+			case path == "/web/app.wasm":
+				n++
+			case strings.HasSuffix(path, ".wasm") && path != "/web/kernels.wasm":
+				other = append(other, path)
+			}
+		}
+		return n, other
+	}
+	lines := log.take()
+	if n, other := programs(lines); n != 1 || len(other) > 0 {
+		t.Errorf("the first visit downloaded app.wasm %d times (want 1) and other programs %v:\n%s", n, other, strings.Join(lines, "\n"))
+	}
+	if given, _ := eval[bool](ctx, `globalThis.softmaxProgram instanceof WebAssembly.Module`); !given {
+		t.Error("boot.js did not keep the compiled program for the worker")
+	}
+
 }

@@ -2,6 +2,8 @@ package browsertest
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,9 +40,9 @@ func errorText(ctx context.Context) string {
 // breakFile makes of it, and opens the page as a first visit that bypasses
 // the service worker. It returns the browser and a function that puts the
 // good file back, as a person fixing the network or the build would.
-func openBroken(t *testing.T, rel string, breakFile func(good []byte) []byte) (context.Context, func()) {
+func openBroken(t *testing.T, rel string, breakFile func(good []byte) []byte) (ctx context.Context, repair func(), site string) {
 	t.Helper()
-	site := copySite(t)
+	site = copySite(t)
 	path := filepath.Join(site, rel)
 	good, err := os.ReadFile(path)
 	if err != nil {
@@ -50,7 +52,7 @@ func openBroken(t *testing.T, rel string, breakFile func(good []byte) []byte) (c
 		t.Fatal(err)
 	}
 	srv := startServerAt(t, site)
-	ctx := newBrowser(t, 2*time.Minute)
+	ctx = newBrowser(t, 2*time.Minute)
 	bypassServiceWorker(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
@@ -59,12 +61,12 @@ func openBroken(t *testing.T, rel string, breakFile func(good []byte) []byte) (c
 		if err := os.WriteFile(path, good, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
+	}, site
 }
 
 func TestCorruptDataOffersRetry(t *testing.T) {
 	needBrowser(t)
-	ctx, repair := openBroken(t, "web/data/default.mnpk", func(good []byte) []byte {
+	ctx, repair, _ := openBroken(t, "web/data/default.mnpk", func(good []byte) []byte {
 		bad := append([]byte(nil), good...)
 		for i := len(bad) / 2; i < len(bad)/2+64; i++ {
 			bad[i] ^= 0xff
@@ -92,7 +94,7 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 // and Retry fetches it again rather than reusing what boot.js read.
 func TestCorruptManifestOffersRetry(t *testing.T) {
 	needBrowser(t)
-	ctx, repair := openBroken(t, "web/data/manifest.json", func(good []byte) []byte { return good[:len(good)/2] })
+	ctx, repair, _ := openBroken(t, "web/data/manifest.json", func(good []byte) []byte { return good[:len(good)/2] })
 	waitState(t, ctx, 60*time.Second, "error")
 	if msg := errorText(ctx); !strings.Contains(strings.ToLower(msg), "could not read the list of datasets") {
 		t.Errorf("the page says %q, want it to say the list of datasets is unreadable", msg)
@@ -108,12 +110,19 @@ func TestCorruptManifestOffersRetry(t *testing.T) {
 
 func TestBrokenWorkerOffersRestart(t *testing.T) {
 	needBrowser(t)
-	ctx, repair := openBroken(t, "web/worker.wasm", func([]byte) []byte { return []byte("this is not WebAssembly") })
+	ctx, repair, site := openBroken(t, "web/worker.js", func([]byte) []byte { return []byte("this is not JavaScript") })
 	waitState(t, ctx, 60*time.Second, "error")
 	if a := attr(t, ctx, "#error", "data-action"); a != "restart" {
 		t.Fatalf("the error (%q) offers %q, want restart", errorText(ctx), a)
 	}
 	repair()
+	// The new worker is handed the program the page compiled: with
+	// app.wasm gone from the server it must still start and train.
+	for _, f := range []string{"app.wasm", "app.wasm.gz", "app.wasm.br"} {
+		if err := os.Remove(filepath.Join(site, "web", f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
 	click(t, ctx, "restart")
 	waitState(t, ctx, 60*time.Second, "ready")
 	trainDefault(t, ctx)
@@ -161,7 +170,7 @@ func TestWorksOffline(t *testing.T) {
 			if (!reg || !reg.active) return false;
 			for (const k of await caches.keys()) {
 				const c = await caches.open(k);
-				if (await c.match("/web/worker.wasm") && await c.match("/web/data/default.mnpk") && await c.match("/")) return true;
+				if (await c.match("/web/app.wasm") && await c.match("/web/worker.js") && await c.match("/web/data/default.mnpk") && await c.match("/")) return true;
 			}
 			return false;
 		})()`)
@@ -192,7 +201,7 @@ func TestWorksOffline(t *testing.T) {
 // with the error and what to do.
 func TestBrokenAppWasmIsShown(t *testing.T) {
 	needBrowser(t)
-	ctx, _ := openBroken(t, "web/app.wasm", func(good []byte) []byte { return good[:len(good)/3] })
+	ctx, _, _ := openBroken(t, "web/app.wasm", func(good []byte) []byte { return good[:len(good)/3] })
 	var shown struct {
 		Display, Label string
 	}

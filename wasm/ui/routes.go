@@ -19,7 +19,6 @@ func Routes() {
 var CacheableResources = []string{
 	"/web/worker.js",
 	"/web/wasm_exec.js",
-	"/web/worker.wasm",
 	"/web/kernels.wasm",
 	"/web/data/manifest.json",
 	"/web/data/default.mnpk",

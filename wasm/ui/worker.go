@@ -64,9 +64,18 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	c.funcs = append(c.funcs, onMessage, onError)
 	boot := app.Window().Get("softmaxBoot")
 	app.Window().Set("softmaxBoot", nil) // a restart starts afresh
+	// The worker runs this same program (web/worker.js): it is handed the
+	// module the page compiled, or told to fetch it.
+	give := app.Window().Get("softmaxGiveProgram")
 	if boot.Truthy() && boot.Get("worker").Truthy() {
 		c.w = boot.Get("worker")
 		c.preloaded = boot.Get("loading").String()
+		if !boot.Get("given").Truthy() && give.Truthy() {
+			give.Invoke(c.w)
+		}
+	} else if give.Truthy() {
+		c.w = app.Window().Get("Worker").New(url + "#page")
+		give.Invoke(c.w)
 	} else {
 		c.w = app.Window().Get("Worker").New(url)
 	}

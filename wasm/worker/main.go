@@ -1,16 +1,17 @@
 //go:build js && wasm
 
-// Command worker is web/worker.wasm, the training Web Worker: syscall/js
-// glue around wasm/session. web/worker.js starts it.
+// Package worker is the training Web Worker: syscall/js glue around
+// wasm/session. It is part of web/app.wasm, whose main runs Main when it
+// finds no document (a worker's global scope); web/worker.js starts it.
 //
 // Messages cross in both directions as {env, bulk}: env is the JSON
 // envelope of wasm/protocol as a string, bulk an optional ArrayBuffer
 // (transferred) with the bulk bytes of Weights and Samples.
 //
 // Commands that arrive before Go runs are queued by worker.js in
-// self.goQueue; main installs self.onmessage and drains the queue in the
+// self.goQueue; Main installs self.onmessage and drains the queue in the
 // same JS turn, so none is lost or reordered.
-package main
+package worker
 
 import (
 	"context"
@@ -30,7 +31,8 @@ var (
 	arrayBuf   = js.Global().Get("ArrayBuffer")
 )
 
-func main() {
+// Main runs the worker's session; it never returns.
+func Main() {
 	in := make(chan protocol.Msg, inboxSize)
 	out := make(chan protocol.Msg, 16)
 
