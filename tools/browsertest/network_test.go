@@ -243,12 +243,14 @@ func (b *bucket) wait(n int) {
 	time.Sleep(d)
 }
 
-// TestOneProgramForPageAndWorker: the page and its training worker run one
-// program, web/app.wasm, downloaded once: web/boot.js hands the worker the
-// module the page compiled. The worker must run it (its SIMD kernel is in
-// use and it trains). TestBrokenWorkerOffersRestart checks that a worker
-// started after a crash is given it too.
-func TestOneProgramForPageAndWorker(t *testing.T) {
+// TestFirstVisitDownloadsEachFileOnce: a first visit asks the server for
+// each file once: the manifest boot.js fetched is the page's too, and the
+// page and its training worker run one program, web/app.wasm, since
+// web/boot.js hands the worker the module the page compiled. The worker
+// must run it (its SIMD kernel is in use and it trains).
+// TestBrokenWorkerOffersRestart checks that a worker started after a
+// crash is given it too.
+func TestFirstVisitDownloadsEachFileOnce(t *testing.T) {
 	needBrowser(t)
 	log := &requestLog{}
 	srv := startServerWith(t, root, log)
@@ -257,28 +259,35 @@ func TestOneProgramForPageAndWorker(t *testing.T) {
 		t.Errorf("the worker trains with the %q kernel, want wasm-simd", k)
 	}
 	trainDefault(t, ctx)
-	programs := func(lines []string) (n int, other []string) {
-		for _, line := range lines {
-			f := strings.Fields(line)
-			if len(f) < 4 || f[1] != "GET" || f[3] == "304" {
-				continue // a revalidation (the service worker's, once ready) sends no body
-			}
-			path, _, _ := strings.Cut(f[2], "?")
-			switch {
-			case path == "/web/app.wasm":
-				n++
-			case strings.HasSuffix(path, ".wasm") && path != "/web/kernels.wasm":
-				other = append(other, path)
-			}
-		}
-		return n, other
-	}
 	lines := log.take()
-	if n, other := programs(lines); n != 1 || len(other) > 0 {
-		t.Errorf("the first visit downloaded app.wasm %d times (want 1) and other programs %v:\n%s", n, other, strings.Join(lines, "\n"))
+	downloads := map[string]int{}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[1] != "GET" || f[3] != "200" {
+			continue // a revalidation (the service worker's, once ready) sends no body
+		}
+		path, _, _ := strings.Cut(f[2], "?")
+		downloads[path]++
+	}
+	if downloads["/web/app.wasm"] != 1 || downloads["/web/data/manifest.json"] != 1 || downloads["/web/data/default.mnpk"] != 1 {
+		t.Errorf("the first visit downloaded app.wasm %d times, the manifest %d, the pack %d; want each once",
+			downloads["/web/app.wasm"], downloads["/web/data/manifest.json"], downloads["/web/data/default.mnpk"])
+	}
+	for path, n := range downloads {
+		if n > 1 || strings.HasSuffix(path, ".wasm") && path != "/web/app.wasm" && path != "/web/kernels.wasm" {
+			t.Errorf("the first visit downloaded %s %d times", path, n)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the server's log:\n%s", strings.Join(lines, "\n"))
+	}
+	// Revalidations cost a round trip each too: the page itself (not the
+	// service worker, whose requests are not in the page's timeline) asks
+	// for the manifest once.
+	if n, err := eval[int](ctx, `performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname === "/web/data/manifest.json").length`); err != nil || n != 1 {
+		t.Errorf("the page asked for the manifest %d times (%v), want once", n, err)
 	}
 	if given, _ := eval[bool](ctx, `globalThis.softmaxProgram instanceof WebAssembly.Module`); !given {
 		t.Error("boot.js did not keep the compiled program for the worker")
 	}
-
 }

@@ -22,7 +22,8 @@ type page struct {
 	st       *store
 	worker   *workerClient
 	manifest dataset.Manifest
-	retries  int // Retry presses: each fetches past any cached copy
+	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
+	retries  int    // Retry presses: each fetches past any cached copy
 
 	link     settings // what the page's link says: updated as settings change
 	wantData string   // a pack the link asked for, loaded once it is found
@@ -63,7 +64,8 @@ func (p *page) OnInit() {
 		return
 	}
 	packs := map[string]int{}
-	if b := bootManifest(); b != nil {
+	p.booted = bootManifest()
+	if b := p.booted; b != nil {
 		var man dataset.Manifest
 		if json.Unmarshal(b, &man) == nil {
 			for _, pk := range man.Packs {
@@ -163,7 +165,12 @@ func (p *page) OnDismount() {
 // in the background, whether the full pack was built (make data-full) and
 // offers it if so.
 func (p *page) loadManifest(ctx app.Context) {
-	if b := bootManifest(); b != nil {
+	b := p.booted
+	p.booted = nil // a Retry fetches
+	if b == nil {
+		b = bootManifest()
+	}
+	if b != nil {
 		p.onManifest(ctx, b, nil)
 		return
 	}
