@@ -29,19 +29,29 @@ self.onmessage = (e) => {
   self.goQueue.push(e.data);
 };
 
-// A pack asked for before Go runs is fetched at once, while the program
-// downloads and compiles; Go's fetch (wasm/worker/env.go) takes the
-// response from here.
+// A pack asked for before Go runs is fetched as soon as the program is
+// here, while Go starts; Go's fetch (wasm/worker/env.go) takes the
+// response from here. Not before: on a first visit over a slow network
+// the program and the pack would share the link, and the program, which
+// the page needs to start at all, would arrive later.
 self.prefetched = new Map();
+let programHere = false;
+const wanted = [];
 function prefetch(data) {
   try {
     const m = JSON.parse(data.env);
     if (m.type !== "load" || !m.body || !m.body.url) return;
     const url = new URL(m.body.url, self.location.href).href;
-    if (!self.prefetched.has(url)) self.prefetched.set(url, fetch(url));
+    if (self.prefetched.has(url)) return;
+    if (programHere) self.prefetched.set(url, fetch(url));
+    else wanted.push(url);
   } catch (err) {
     // Not ours to report: Go decodes the same message and says what is wrong.
   }
+}
+function fetchWanted() {
+  programHere = true;
+  for (const url of wanted.splice(0)) if (!self.prefetched.has(url)) self.prefetched.set(url, fetch(url));
 }
 
 function fail(message) {
@@ -93,10 +103,14 @@ async function start() {
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
   const given = self.location.hash === "#page" ? await program : "fetch";
-  const instance =
-    given instanceof WebAssembly.Module
-      ? await WebAssembly.instantiate(given, go.importObject)
-      : (await instantiate(url, go.importObject)).instance;
+  let instance;
+  if (given instanceof WebAssembly.Module) {
+    fetchWanted();
+    instance = await WebAssembly.instantiate(given, go.importObject);
+  } else {
+    instance = (await instantiate(url, go.importObject)).instance;
+    fetchWanted();
+  }
   await kernels(simd, instance.exports.mem);
   await go.run(instance);
   fail("the training worker stopped");

@@ -54,9 +54,20 @@ func run(args []string) error {
 	}
 	h := ui.Handler(version)
 	h.ServiceWorkerTemplate = serviceWorkerJS
+	root := ""
 	if *prefix != "" {
-		h.Resources = app.PrefixedLocation("/" + strings.Trim(*prefix, "/"))
+		root = "/" + strings.Trim(*prefix, "/")
+		h.Resources = app.PrefixedLocation(root)
 	}
+	// The page's program is asked for from the <head>, as soon as the
+	// browser reads it (its preload scanner reads past the scripts), not
+	// when go-app's deferred app.js runs after the page and its scripts:
+	// on a school's network that is a round trip or more of idle link.
+	// app.js's fetch takes the preloaded response: the same URL, mode cors
+	// and credentials same-origin (crossorigin="anonymous"). go-app's own
+	// preloads cannot say crossorigin, so this is a raw header.
+	h.RawHeaders = append(h.RawHeaders, fmt.Sprintf(
+		`<link rel="preload" href="%s/web/app.wasm" as="fetch" crossorigin="anonymous" fetchpriority="high">`, root))
 	if err := app.GenerateStaticWebsite(*out, h); err != nil {
 		return fmt.Errorf("writing the static site: %w", err)
 	}

@@ -15,17 +15,11 @@ import (
 // natively), and its ~200 non-zero pixels per image (raw: ~150) take about
 // 1.3 times the raw images' memory. The gallery stays raw.
 
-// deskew returns the images of pack straightened, converted for training
-// and evaluation, as a data whose deskewed field is nil. It needs the
-// pack's grey levels, so it runs before load drops them.
-func deskew(name string, pack *dataset.Pack) *data {
-	tr, te := digit.DeskewSet(pack.Train), digit.DeskewSet(pack.Test)
-	return &data{
-		name:  name,
-		d:     dataset.Pixels,
-		train: softmax.FromSet[float32](tr),
-		test:  softmax.FromSet[float32](te),
-	}
+// straightened returns the images of set straightened, converted for
+// training and evaluation. It needs the set's grey levels, so it runs
+// before load drops them.
+func straightened(set *dataset.Set) *softmax.Examples[float32] {
+	return softmax.FromSet[float32](digit.DeskewSet(set))
 }
 
 // of returns the images a run with c trains and evaluates on.

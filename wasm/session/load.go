@@ -59,21 +59,18 @@ func (s *session) load(l protocol.Load) {
 		s.failKey("err.empty", hintDecode, l.Name)
 		return
 	}
+	// The training images first: Loaded goes out as soon as a run could
+	// start, and the test images are converted and straightened after it,
+	// before the next command, which is all a run needs (on a first visit
+	// this is the end of the wait for "ready", and this code still runs
+	// from the browser's baseline compilation).
 	s.data = &data{
-		name:  l.Name,
-		d:     dataset.Pixels,
-		train: softmax.FromSet[float32](pack.Train),
-		test:  softmax.FromSet[float32](pack.Test),
+		name:     l.Name,
+		d:        dataset.Pixels,
+		train:    softmax.FromSet[float32](pack.Train),
+		deskewed: &data{name: l.Name, d: dataset.Pixels, train: straightened(pack.Train)},
 	}
-	s.data.deskewed = deskew(l.Name, pack)
 	s.run, s.training = nil, false
-	samples := gallery(pack.Test)
-	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above
-	// Collect the download and the decoder's buffers now, while the person
-	// waits for the data anyway: otherwise that collection falls into the
-	// first epoch, where marking the pack's tens of megabytes in
-	// WebAssembly stalls training for tens of milliseconds.
-	runtime.GC()
 	s.send(protocol.Loaded{
 		Kernel: s.env.Kernel(),
 		Name:   l.Name,
@@ -81,7 +78,17 @@ func (s *session) load(l protocol.Load) {
 		Test:   pack.Test.Len(),
 		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
 	})
+	s.env.Yield() // let it go out now
+	s.data.test = softmax.FromSet[float32](pack.Test)
+	s.data.deskewed.test = straightened(pack.Test)
+	samples := gallery(pack.Test)
+	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above
 	s.send(samples)
+	// Collect the download and the decoder's buffers now, while the person
+	// reads the page: otherwise that collection falls into the first
+	// epoch, where marking the pack's tens of megabytes in WebAssembly
+	// stalls training for tens of milliseconds.
+	runtime.GC()
 }
 
 // warmExamples is how many images warmUp trains on.
