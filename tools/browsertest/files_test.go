@@ -416,12 +416,22 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	text, _ := eval[string](ctx, `document.getElementById("model-status").textContent`)
 	t.Logf("the page says: %s", text)
 	// Training continues from it: a step changes it.
+	keptBefore, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`)
 	click(t, ctx, "step")
 	waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
 
 	// Opened without a link of its own, the page takes the kept settings
-	// (and the kept model, which now has taken one more step).
+	// (and the kept model, which now has taken one more step). The page
+	// keeps a model in a task of its own a moment after it changes
+	// (keepAfter): wait for that before leaving, as a person's Pause-and-
+	// close would, or a loaded machine navigates away first.
 	stepped := waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
+	if !eventually(10*time.Second, func() bool {
+		kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`)
+		return kept != "" && kept != keptBefore
+	}) {
+		t.Fatal("the page did not keep the stepped model")
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}

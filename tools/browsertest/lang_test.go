@@ -141,11 +141,13 @@ func TestChineseBrowserGetsChinese(t *testing.T) {
 	waitState(t, ctx, 5*time.Second, "paused")
 
 	// The choice is remembered: a reload without lang in the link stays
-	// in English, although the browser prefers Chinese.
+	// in English, although the browser prefers Chinese. (The paused run's
+	// model was kept, so the page comes back with it, paused: "ready" is
+	// only the moment between the pack and the kept model.)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	waitState(t, ctx, 60*time.Second, "ready", "paused")
 	if v, _ := eval[string](ctx, `document.getElementById("lang").value`); v != "en" {
 		t.Errorf("after a reload the page speaks %q, want the chosen en", v)
 	}
