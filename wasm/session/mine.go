@@ -56,8 +56,10 @@ func (s *session) useModel(u protocol.UseModel) {
 // myDigits handles MyDigits: the digits replace those kept before, for
 // the current run (at its Config.ExtraRate) and later ones. No digits
 // forget them. Bad digits are refused with Failed and change nothing.
-// (It checks them itself rather than with core/modelfile, whose zip and
-// JSON code the worker does not need: 64 kB more of worker.wasm gzipped.)
+// (It checks them itself rather than with core/modelfile: that kept the
+// file formats' zip and JSON code out of the separate worker.wasm of the
+// third session. The worker now runs app.wasm, which has them anyway, so
+// the reason is gone; the checks are a few lines.)
 func (s *session) myDigits(d protocol.MyDigits) {
 	if len(d.Pixels) != len(d.Labels)*dataset.Pixels || len(d.Labels) > protocol.MaxMyDigits {
 		s.failKey("err.myDigits", hintMyDigits, fmt.Sprintf("%d bytes of pixels for %d digits, want %d (784 per digit, at most %d digits)",
