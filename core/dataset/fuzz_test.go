@@ -54,6 +54,11 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("Decode accepted an invalid set: %v", err)
 			}
 		}
+		train, terr := DecodeTrain(b)
+		test, serr := DecodeTest(b)
+		if terr != nil || serr != nil || !equalSets(train, p.Train) || !equalSets(test, p.Test) {
+			t.Fatalf("Decode succeeds, but DecodeTrain: %v, DecodeTest: %v, or they give other images", terr, serr)
+		}
 		for _, v := range versions {
 			q, err := Decode(encodeVersion(t, p, v))
 			if err != nil {

@@ -21,6 +21,12 @@ type PackInfo struct {
 	Bytes     int64  `json:"bytes"`     // size of the file
 	GzipBytes int64  `json:"gzipBytes"` // size after gzip at best compression
 	SHA256    string `json:"sha256"`    // lowercase hex digest of the file
+
+	// For a version 3 pack, the prefix that holds the training images
+	// (TrainPrefix) and its digest, so that the page can verify them and
+	// start before the test images arrive; zero and empty otherwise.
+	TrainBytes  int64  `json:"trainBytes,omitempty"`
+	TrainSHA256 string `json:"trainSha256,omitempty"`
 }
 
 // Find returns the pack called name and whether m lists it.

@@ -43,7 +43,7 @@ func run() error {
 	idxDir := flag.String("idx", ".cache/mnist/package/data", "`directory` holding the four MNIST IDX files, optionally gzipped")
 	outDir := flag.String("out", "web/data", "`directory` to write the packs and manifest.json to")
 	full := flag.Bool("full", false, "also write full.mnpk with all 60,000 training and 10,000 test images")
-	version := flag.Int("version", defaultVersion, "pack format `version`, 1 or 2")
+	version := flag.Int("version", defaultVersion, "pack format `version`, 1 to 3")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
@@ -55,7 +55,7 @@ func run() error {
 }
 
 // defaultVersion is the pack format the committed web/data files use.
-const defaultVersion = 1
+const defaultVersion = 3
 
 // pack reads the IDX files in idxDir and writes the default pack, the full
 // pack if full is set, and the manifest to outDir.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,6 +60,13 @@ func TestCommittedDefaultPack(t *testing.T) {
 	}
 	if sum := sha256.Sum256(b); int64(len(b)) != info.Bytes || hex.EncodeToString(sum[:]) != info.SHA256 {
 		t.Errorf("%s is %d bytes with SHA-256 %x, manifest says %d bytes, %s", info.File, len(b), sum, info.Bytes, info.SHA256)
+	}
+	prefix, err := dataset.TrainPrefix(b)
+	if err != nil || prefix == 0 {
+		t.Fatalf("%s: TrainPrefix = %d, %v, want the training images in a prefix (version 3)", info.File, prefix, err)
+	}
+	if sum := sha256.Sum256(b[:prefix]); int64(prefix) != info.TrainBytes || hex.EncodeToString(sum[:]) != info.TrainSHA256 {
+		t.Errorf("%s's training images end at byte %d, SHA-256 %x; manifest says %d, %s", info.File, prefix, sum, info.TrainBytes, info.TrainSHA256)
 	}
 	if info.GzipBytes > 2_500_000 {
 		t.Errorf("%s is %d bytes gzipped, want at most 2.5 MB", info.File, info.GzipBytes)
@@ -227,42 +235,47 @@ func TestThousands(t *testing.T) {
 	}
 }
 
-// TestVersion2HoldsTheSameImages encodes the committed default pack in
-// format version 2 and checks that it decodes, bit for bit, to what
-// version 1 decodes and, where the IDX files are there, to the images
-// packing them gives.
-func TestVersion2HoldsTheSameImages(t *testing.T) {
+// TestEveryVersionHoldsTheSameImages encodes the committed default pack in
+// every format version and checks that each decodes, bit for bit, to what
+// the committed pack decodes and, where the IDX files are there, that
+// packing them in that version gives the same bytes: training is the same
+// whichever version the page loads.
+func TestEveryVersionHoldsTheSameImages(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(webData, "default.mnpk"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1, err := dataset.Decode(b)
+	committed, err := dataset.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := dataset.EncodeVersion(&buf, v1, 2); err != nil {
-		t.Fatal(err)
+	encoded := map[int][]byte{}
+	for v := 1; v <= dataset.Version; v++ {
+		var buf bytes.Buffer
+		if err := dataset.EncodeVersion(&buf, committed, v); err != nil {
+			t.Fatal(err)
+		}
+		p, err := dataset.Decode(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePack(t, fmt.Sprintf("version %d", v), p, committed)
+		encoded[v] = buf.Bytes()
+		t.Logf("default pack in version %d: %d bytes", v, buf.Len())
 	}
-	v2, err := dataset.Decode(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
+	if !bytes.Equal(encoded[defaultVersion], b) {
+		t.Errorf("re-encoding the committed pack in version %d gives other bytes", defaultVersion)
 	}
-	samePack(t, "version 2", v2, v1)
-	t.Logf("default pack: version 1 %d bytes, version 2 %d bytes", len(b), buf.Len())
 
 	idx := idxDir(t)
-	packs, _, err := build(idx, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromIDX, err := dataset.Decode(packs[0].data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samePack(t, "version 2 packed from the IDX files", fromIDX, v1)
-	if !bytes.Equal(packs[0].data, buf.Bytes()) {
-		t.Error("packing the IDX files in version 2 gives other bytes than re-encoding the committed pack")
+	for v := 1; v <= dataset.Version; v++ {
+		packs, _, err := build(idx, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(packs[0].data, encoded[v]) {
+			t.Errorf("packing the IDX files in version %d gives other bytes than re-encoding the committed pack", v)
+		}
 	}
 }
 

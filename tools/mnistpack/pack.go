@@ -109,6 +109,15 @@ func encodePack(name string, p *dataset.Pack, version int) (builtPack, error) {
 		return builtPack{}, err
 	}
 	sum := sha256.Sum256(buf.Bytes())
+	prefix, err := dataset.TrainPrefix(buf.Bytes())
+	if err != nil {
+		return builtPack{}, err
+	}
+	var trainSum string
+	if prefix > 0 {
+		s := sha256.Sum256(buf.Bytes()[:prefix])
+		trainSum = hex.EncodeToString(s[:])
+	}
 	return builtPack{
 		info: dataset.PackInfo{
 			Name:      name,
@@ -119,6 +128,9 @@ func encodePack(name string, p *dataset.Pack, version int) (builtPack, error) {
 			Bytes:     int64(buf.Len()),
 			GzipBytes: int64(gz.Len()),
 			SHA256:    hex.EncodeToString(sum[:]),
+
+			TrainBytes:  int64(prefix),
+			TrainSHA256: trainSum,
 		},
 		data: buf.Bytes(),
 	}, nil
