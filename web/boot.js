@@ -153,6 +153,11 @@ globalThis.softmaxGiveProgram = (worker) => {
       const m = JSON.parse(text);
       const p = m.packs.find((p) => p.name === "default");
       const body = { name: p.name, url: new URL("data/" + p.file, base).href, sha256: p.sha256, bytes: p.bytes };
+      if (p.trainBytes && p.trainSha256) {
+        // The training images come first: the worker says Loaded once they are in.
+        body.trainBytes = p.trainBytes;
+        body.trainSha256 = p.trainSha256;
+      }
       boot.worker.postMessage({ env: JSON.stringify({ v: 1, type: "load", body }) });
       boot.loading = p.name;
     })

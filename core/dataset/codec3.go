@@ -43,6 +43,16 @@ func TrainPrefix(b []byte) (int, error) {
 	return headerSize + partsOffset + int(t), nil
 }
 
+// Counts returns the numbers of training and test images the header at the
+// start of b declares, with the checks Decode makes of the header alone.
+func Counts(b []byte) (train, test int, err error) {
+	h, err := parseHeader(b)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(h.n[0]), int(h.n[1]), nil
+}
+
 // trainPart returns the train part's length from the first bytes of a
 // version 3 payload, checked against the header's counts and payload length.
 func trainPart(h header, payload []byte) (uint32, error) {

@@ -254,3 +254,17 @@ func FuzzDecodeV3Parts(f *testing.F) {
 		checkPacksEqual(t, q, p)
 	})
 }
+
+func TestCounts(t *testing.T) {
+	enc := encodeVersion(t, tinyPack(), 3)
+	if n0, n1, err := Counts(enc[:headerSize]); n0 != 2 || n1 != 1 || err != nil {
+		t.Errorf("Counts of tinyPack's header = %d, %d, %v, want 2, 1, nil", n0, n1, err)
+	}
+	if _, _, err := Counts(enc[:headerSize-1]); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("Counts of a short header: %v, want io.ErrUnexpectedEOF", err)
+	}
+	enc[4] = 9
+	if _, _, err := Counts(enc); !errors.Is(err, ErrVersion) {
+		t.Errorf("Counts of a version 9 header: %v, want ErrVersion", err)
+	}
+}

@@ -6,15 +6,22 @@ import (
 	"io"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"softmaxdemo/core/dataset"
 )
 
 // classroomNetworks are the networks BenchmarkPageReadyNetwork emulates: a
@@ -293,5 +300,100 @@ func TestFirstVisitDownloadsEachFileOnce(t *testing.T) {
 	}
 	if given, _ := eval[bool](ctx, `globalThis.softmaxProgram instanceof WebAssembly.Module`); !given {
 		t.Error("boot.js did not keep the compiled program for the worker")
+	}
+}
+
+// holdingProxy serves the site from upstream, except the default pack,
+// which it sends itself, uncompressed, and stops after the training
+// images until release is closed. It counts the pack's requests.
+type holdingProxy struct {
+	URL      string
+	release  chan struct{}
+	mu       sync.Mutex
+	requests int
+}
+
+func startHoldingProxy(t *testing.T, upstream string) *holdingProxy {
+	t.Helper()
+	pack, err := os.ReadFile(filepath.Join(root, "web", "data", "default.mnpk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix, err := dataset.TrainPrefix(pack)
+	if err != nil || prefix == 0 {
+		t.Fatalf("the default pack keeps no training prefix: %d, %v", prefix, err)
+	}
+	target, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &holdingProxy{release: make(chan struct{})}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/web/data/default.mnpk" {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		p.mu.Lock()
+		p.requests++
+		p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Length", strconv.Itoa(len(pack)))
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(pack[:prefix])
+		w.(http.Flusher).Flush()
+		select {
+		case <-p.release:
+		case <-r.Context().Done():
+			return
+		}
+		w.Write(pack[prefix:])
+	}))
+	t.Cleanup(func() {
+		select {
+		case <-p.release:
+		default:
+			close(p.release)
+		}
+		srv.Close()
+	})
+	p.URL = srv.URL
+	return p
+}
+
+// TestReadyBeforeTheTestImages holds the default pack's download after
+// its training images: the page is ready all the same, Train waits for
+// the test images, and the run then is the one a whole download gives, bit
+// for bit. The service worker does not fetch the pack a second time while
+// the first download is still arriving.
+func TestReadyBeforeTheTestImages(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	hold := startHoldingProxy(t, srv.URL)
+	link := "/#epochs=2&seed=5&lang=en"
+	ctx := openReady(t, hold.URL+link)
+	if s := attr(t, ctx, "#gallery", "data-predicted"); s != "" {
+		t.Errorf("the gallery shows %q before the test images arrived", s)
+	}
+	click(t, ctx, "train")
+	time.Sleep(time.Second)
+	if state, step := attr(t, ctx, "#status", "data-state"), attr(t, ctx, "#status", "data-step"); state != "ready" || step != "0" && step != "" {
+		t.Errorf("while the test images were held back the page is %q at step %q, want ready at step 0", state, step)
+	}
+	hold.mu.Lock()
+	n := hold.requests
+	hold.mu.Unlock()
+	if n != 1 {
+		t.Errorf("the pack was asked for %d times while its first download was held, want once", n)
+	}
+	close(hold.release)
+	waitState(t, ctx, 90*time.Second, "done")
+	sum, acc, gallery := settled(t, ctx, 2)
+
+	whole := openReady(t, strings.TrimSuffix(srv.URL, "/")+link)
+	trainDefault(t, whole)
+	sum2, acc2, gallery2 := settled(t, whole, 2)
+	if sum != sum2 || acc != acc2 || gallery != gallery2 {
+		t.Errorf("the run with the test images held back gave %s, %v; with the whole pack at once %s, %v", sum, acc, sum2, acc2)
 	}
 }

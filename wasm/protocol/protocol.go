@@ -77,6 +77,12 @@ type (
 		URL    string `json:"url"`
 		SHA256 string `json:"sha256"`
 		Bytes  int64  `json:"bytes"`
+		// For a pack that keeps its training images in a prefix
+		// (format version 3), the prefix's length and SHA-256, from
+		// the manifest: with nothing loaded yet, Loaded goes out as
+		// soon as they are in, before the test images.
+		TrainBytes  int64  `json:"trainBytes,omitempty"`
+		TrainSHA256 string `json:"trainSha256,omitempty"`
 	}
 	// Train starts or resumes training with Config. If the run has
 	// ended or the seed, batch size, epochs or Deskew (or another option
@@ -237,6 +243,10 @@ type (
 		Fatal   bool     `json:"fatal,omitempty"`
 		Key     string   `json:"key,omitempty"`
 		Args    []string `json:"args,omitempty"`
+		// Unloaded: the pack that Loaded announced could not be
+		// completed (its test images failed) and is dropped; no data
+		// is loaded until the next Load.
+		Unloaded bool `json:"unloaded,omitempty"`
 	}
 )
 

@@ -25,28 +25,67 @@ const wait = 20 * time.Second
 type fakeEnv struct {
 	mu    sync.Mutex
 	files map[string][]byte
+	stops map[string]stop
 	now   time.Time
 	tick  time.Duration
 }
 
-func newEnv(tick time.Duration) *fakeEnv {
-	return &fakeEnv{files: map[string][]byte{}, now: time.Unix(0, 0), tick: tick}
+// A stop interrupts a download after at bytes: it waits until release is
+// closed (if not nil), then fails with err (if not nil) or goes on.
+type stop struct {
+	at      int
+	release chan struct{}
+	err     error
 }
 
-func (e *fakeEnv) Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error) {
+func newEnv(tick time.Duration) *fakeEnv {
+	return &fakeEnv{files: map[string][]byte{}, stops: map[string]stop{}, now: time.Unix(0, 0), tick: tick}
+}
+
+// stopAt makes the next download of url stop as st says.
+func (e *fakeEnv) stopAt(url string, st stop) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stops[url] = st
+}
+
+func (e *fakeEnv) Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error) {
 	if url == "panic" {
 		panic("fetch exploded")
 	}
 	e.mu.Lock()
 	b, ok := e.files[url]
+	st, stopped := e.stops[url]
+	delete(e.stops, url)
 	e.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("fetching %s: HTTP 404 Not Found", url)
 	}
-	for i := int64(0); i < int64(len(b)); i += 1000 {
-		progress(i, 0) // as if Content-Length were missing
+	b = bytes.Clone(b)
+	for i := 0; i < len(b); {
+		next := min(i+1000, len(b))
+		if stopped && i < st.at && st.at <= next {
+			next = st.at
+		}
+		progress(b[:next], 0) // as if Content-Length were missing
+		i = next
+		if stopped && i == st.at {
+			if st.release != nil {
+				select {
+				case <-st.release:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			if st.err != nil {
+				return nil, fmt.Errorf("fetching %s: %w", url, st.err)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 	}
-	return bytes.Clone(b), nil
+	return b, nil
 }
 
 func (e *fakeEnv) Now() time.Time {
@@ -79,7 +118,12 @@ func (e *fakeEnv) serve(name, url string, b []byte) protocol.Load {
 	e.files[url] = b
 	e.mu.Unlock()
 	sum := sha256.Sum256(b)
-	return protocol.Load{Name: name, URL: url, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))}
+	l := protocol.Load{Name: name, URL: url, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))}
+	if n, err := dataset.TrainPrefix(b); err == nil && n > 0 {
+		sum := sha256.Sum256(b[:n])
+		l.TrainBytes, l.TrainSHA256 = int64(n), hex.EncodeToString(sum[:])
+	}
+	return l
 }
 
 // harness runs a session for one test.

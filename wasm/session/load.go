@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"runtime"
@@ -27,68 +28,150 @@ type data struct {
 // load fetches, verifies and decodes the pack l names, then sends Loaded
 // and the gallery's Samples. A successful load drops the current run (it
 // was trained on other data); a failed one changes nothing.
+//
+// When nothing is loaded, so that there is nothing to lose, and the pack
+// keeps its training images in a prefix whose length and digest l gives
+// (version 3), Loaded goes out as soon as that prefix is in and checked:
+// on a first visit the page is ready while the test images still arrive.
+// Commands wait until they are in too, so a run never starts without
+// them; should the rest fail, Failed says that the pack is unloaded.
 func (s *session) load(l protocol.Load) {
 	start := s.env.Now()
 	last := start
 	s.send(protocol.Loading{Name: l.Name, Total: max(l.Bytes, 0)})
-	progress := func(received, total int64) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	early := s.data == nil && l.TrainBytes > 0 && l.TrainSHA256 != ""
+	var (
+		train  *dataset.Set
+		failed *loadError // the prefix's failure
+	)
+	progress := func(b []byte, total int64) {
+		if early && train == nil && failed == nil && int64(len(b)) >= l.TrainBytes {
+			if train, failed = s.prefix(l, b[:l.TrainBytes]); failed != nil {
+				cancel()
+				return
+			}
+			s.announce(l, train, b, start)
+		}
+		if train != nil {
+			return // the page is ready: no more Loading
+		}
 		if total <= 0 {
 			total = max(l.Bytes, 0)
 		}
 		if now := s.env.Now(); now.Sub(last) >= loadingEvery {
 			last = now
-			s.send(protocol.Loading{Name: l.Name, Received: received, Total: total})
+			s.send(protocol.Loading{Name: l.Name, Received: int64(len(b)), Total: total})
 		}
 	}
-	b, err := s.env.Fetch(s.ctx, l.URL, progress)
-	if err != nil {
-		s.failKey("err.fetch", hintFetch, l.Name, err.Error())
+	b, err := s.env.Fetch(ctx, l.URL, progress)
+	loaded := train != nil
+	switch {
+	case failed != nil:
+		s.failLoad(false, *failed)
+		return
+	case err != nil:
+		s.failLoad(loaded, loadError{"err.fetch", hintFetch, []string{l.Name, err.Error()}})
 		return
 	}
-	s.send(protocol.Loading{Name: l.Name, Received: int64(len(b)), Total: int64(len(b))})
+	if !loaded {
+		s.send(protocol.Loading{Name: l.Name, Received: int64(len(b)), Total: int64(len(b))})
+	}
 	if err := verify(l, b, s.env.SHA256); err != nil {
-		s.failKey("err.checksum", hintChecksum, err.Error())
+		s.failLoad(loaded, loadError{"err.checksum", hintChecksum, []string{err.Error()}})
 		return
 	}
-	pack, err := dataset.Decode(b)
+	var test *dataset.Set
+	if loaded {
+		test, err = dataset.DecodeTest(b)
+	} else {
+		var pack *dataset.Pack
+		if pack, err = dataset.Decode(b); err == nil {
+			train, test = pack.Train, pack.Test
+		}
+	}
 	if err != nil {
-		s.failKey("err.decode", hintDecode, l.Name, err.Error())
+		s.failLoad(loaded, loadError{"err.decode", hintDecode, []string{l.Name, err.Error()}})
 		return
 	}
-	if pack.Train.Len() == 0 {
-		s.failKey("err.empty", hintDecode, l.Name)
-		return
+	if !loaded {
+		if train.Len() == 0 {
+			s.failKey("err.empty", hintDecode, l.Name)
+			return
+		}
+		s.announce(l, train, b, start)
 	}
-	// The training images first: Loaded goes out as soon as a run could
-	// start, and the test images are converted and straightened after it,
-	// before the next command, which is all a run needs (on a first visit
-	// this is the end of the wait for "ready", and this code still runs
-	// from the browser's baseline compilation).
-	s.data = &data{
-		name:     l.Name,
-		d:        dataset.Pixels,
-		train:    softmax.FromSet[float32](pack.Train),
-		deskewed: &data{name: l.Name, d: dataset.Pixels, train: straightened(pack.Train)},
-	}
-	s.run, s.training = nil, false
-	s.send(protocol.Loaded{
-		Kernel: s.env.Kernel(),
-		Name:   l.Name,
-		Train:  pack.Train.Len(),
-		Test:   pack.Test.Len(),
-		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
-	})
-	s.env.Yield() // let it go out now
-	s.data.test = softmax.FromSet[float32](pack.Test)
-	s.data.deskewed.test = straightened(pack.Test)
-	samples := gallery(pack.Test)
-	pack.Train.Value, pack.Test.Value = nil, nil // converted to float32 above
+	// The test images after Loaded, before the next command, which is
+	// all a run needs (on a first visit Loaded ends the wait for "ready",
+	// and this code still runs from the browser's baseline compilation).
+	s.data.test = softmax.FromSet[float32](test)
+	s.data.deskewed.test = straightened(test)
+	samples := gallery(test)
 	s.send(samples)
 	// Collect the download and the decoder's buffers now, while the person
 	// reads the page: otherwise that collection falls into the first
 	// epoch, where marking the pack's tens of megabytes in WebAssembly
 	// stalls training for tens of milliseconds.
+	b, train, test = nil, nil, nil
 	runtime.GC()
+}
+
+// loadError is a failed load's catalog key, hint and arguments.
+type loadError struct {
+	key, hint string
+	args      []string
+}
+
+// prefix checks the training images' prefix of a version 3 pack against
+// l and decodes them.
+func (s *session) prefix(l protocol.Load, b []byte) (*dataset.Set, *loadError) {
+	if n, err := dataset.TrainPrefix(b); err != nil || int64(n) != l.TrainBytes {
+		return nil, &loadError{"err.checksum", hintChecksum, []string{fmt.Sprintf("pack %s: checksum mismatch: the training images end at byte %d, the manifest says %d (%v)", l.Name, n, l.TrainBytes, err)}}
+	}
+	if err := verifyDigest(l.Name+"'s training images", b, l.TrainSHA256, s.env.SHA256); err != nil {
+		return nil, &loadError{"err.checksum", hintChecksum, []string{err.Error()}}
+	}
+	train, err := dataset.DecodeTrain(b)
+	if err != nil {
+		return nil, &loadError{"err.decode", hintDecode, []string{l.Name, err.Error()}}
+	}
+	if train.Len() == 0 {
+		return nil, &loadError{"err.empty", hintDecode, []string{l.Name}}
+	}
+	return train, nil
+}
+
+// announce makes train the loaded training set, drops the current run and
+// sends Loaded. b is the pack so far, whose header gives the test count.
+func (s *session) announce(l protocol.Load, train *dataset.Set, b []byte, start time.Time) {
+	_, nTest, _ := dataset.Counts(b) // checked by the decoder already
+	s.data = &data{
+		name:     l.Name,
+		d:        dataset.Pixels,
+		train:    softmax.FromSet[float32](train),
+		deskewed: &data{name: l.Name, d: dataset.Pixels, train: straightened(train)},
+	}
+	s.run, s.training = nil, false
+	s.send(protocol.Loaded{
+		Kernel: s.env.Kernel(),
+		Name:   l.Name,
+		Train:  train.Len(),
+		Test:   nTest,
+		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
+	})
+	s.env.Yield() // let it go out now
+}
+
+// failLoad reports a failed load. If Loaded had gone out for it (its
+// test images failed), the pack is dropped and Failed says so.
+func (s *session) failLoad(loaded bool, e loadError) {
+	if !loaded {
+		s.failKey(e.key, e.hint, e.args...)
+		return
+	}
+	s.data, s.run, s.training = nil, nil, false
+	s.send(protocol.Failed{Message: englishFailure(e.key, e.args), Hint: e.hint, Key: e.key, Args: e.args, Unloaded: true})
 }
 
 // warmExamples is how many images warmUp trains on.
@@ -150,15 +233,20 @@ func verify(l protocol.Load, b []byte, digest func([]byte) ([32]byte, error)) er
 	if l.Bytes > 0 && int64(len(b)) != l.Bytes {
 		return fmt.Errorf("pack %s: checksum mismatch: got %d bytes, the manifest says %d", l.Name, len(b), l.Bytes)
 	}
-	if l.SHA256 == "" {
+	return verifyDigest("pack "+l.Name, b, l.SHA256, digest)
+}
+
+// verifyDigest checks that b's SHA-256 is want (hex; empty is not checked).
+func verifyDigest(what string, b []byte, want string, digest func([]byte) ([32]byte, error)) error {
+	if want == "" {
 		return nil
 	}
 	sum, err := digest(b)
 	if err != nil {
-		return fmt.Errorf("pack %s: computing its checksum: %w", l.Name, err)
+		return fmt.Errorf("%s: computing its checksum: %w", what, err)
 	}
-	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, l.SHA256) {
-		return fmt.Errorf("pack %s: checksum mismatch: SHA-256 %s, the manifest says %s", l.Name, got, l.SHA256)
+	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, want) {
+		return fmt.Errorf("%s: checksum mismatch: SHA-256 %s, the manifest says %s", what, got, want)
 	}
 	return nil
 }

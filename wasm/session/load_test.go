@@ -2,8 +2,12 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,15 +17,32 @@ import (
 )
 
 func TestLoad(t *testing.T) {
-	env := newEnv(time.Millisecond)
-	h := start(t, env)
 	b := synthPack(t, 300, 100)
-	h.send(env.serve("synth", "synth.mnpk", b))
-	all, got := untilType[protocol.Loaded](h)
+	for _, early := range []bool{false, true} {
+		name := "the whole pack"
+		if early {
+			name = "the training images first"
+		}
+		t.Run(name, func(t *testing.T) {
+			env := newEnv(time.Millisecond)
+			h := start(t, env)
+			l := env.serve("synth", "synth.mnpk", b)
+			if !early {
+				l.TrainBytes, l.TrainSHA256 = 0, ""
+			} else if l.TrainBytes == 0 || l.TrainBytes >= int64(len(b)) {
+				t.Fatalf("the pack's training images end at %d of %d bytes", l.TrainBytes, len(b))
+			}
+			h.send(l)
+			all, got := untilType[protocol.Loaded](h)
+			testLoad(t, h, b, l, all, got)
+		})
+	}
+}
 
-	t.Run("reports loading progress up to the whole size", func(t *testing.T) {
+func testLoad(t *testing.T, h *harness, b []byte, l protocol.Load, all []protocol.Msg, got protocol.Loaded) {
+	t.Run("reports loading progress", func(t *testing.T) {
 		ls := only[protocol.Loading](all)
-		if len(ls) < 2 {
+		if len(ls) < 2 && l.TrainBytes == 0 {
 			t.Fatalf("%d Loading events, want at least 2", len(ls))
 		}
 		for _, l := range ls {
@@ -29,8 +50,12 @@ func TestLoad(t *testing.T) {
 				t.Errorf("Loading %+v, want a total of %d", l, len(b))
 			}
 		}
-		if last := ls[len(ls)-1]; last.Received != int64(len(b)) {
-			t.Errorf("the last Loading has %d bytes, want %d", last.Received, len(b))
+		last := ls[len(ls)-1].Received
+		switch {
+		case l.TrainBytes == 0 && last != int64(len(b)):
+			t.Errorf("the last Loading has %d bytes, want %d", last, len(b))
+		case l.TrainBytes > 0 && last > l.TrainBytes:
+			t.Errorf("a Loading has %d bytes, after the training images (%d): Loaded should have gone out", last, l.TrainBytes)
 		}
 	})
 	t.Run("says how many images there are", func(t *testing.T) {
@@ -58,6 +83,133 @@ func TestLoad(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTrainingImagesFirst holds the download just after the training
+// images: Loaded goes out, a Train waits for the test images, and the run
+// is the one a whole download gives, bit for bit.
+func TestTrainingImagesFirst(t *testing.T) {
+	b := synthPack(t, 300, 100)
+	cfg := protocol.Config{LearningRate: 0.5, BatchSize: 10, L2: 1e-4, Epochs: 2, Seed: 3}
+	run := func(early bool) (protocol.Evaluated, protocol.Weights) {
+		env := newEnv(time.Millisecond)
+		h := start(t, env)
+		l := env.serve("synth", "synth.mnpk", b)
+		release := make(chan struct{})
+		if early {
+			env.stopAt(l.URL, stop{at: int(l.TrainBytes), release: release})
+		} else {
+			l.TrainBytes, l.TrainSHA256 = 0, ""
+			close(release)
+		}
+		h.send(l)
+		untilType[protocol.Loaded](h)
+		h.send(protocol.Train{Config: cfg})
+		if early {
+			select {
+			case m := <-h.out:
+				t.Fatalf("while the test images were held back the session sent %#v", m)
+			case <-time.After(50 * time.Millisecond):
+			}
+			close(release)
+			if s, ok := h.next().(protocol.Samples); !ok || len(s.Labels) != 60 {
+				t.Fatalf("after the test images: %d samples (%v), want 60", len(s.Labels), ok)
+			}
+		}
+		all := h.until(done)
+		_, e := untilType[protocol.Evaluated](h)
+		ws := only[protocol.Weights](all)
+		if len(ws) == 0 {
+			_, w := untilType[protocol.Weights](h)
+			ws = append(ws, w)
+		}
+		return e, ws[len(ws)-1]
+	}
+	e1, w1 := run(false)
+	e2, w2 := run(true)
+	if e1.Accuracy != e2.Accuracy || e1.Epoch != 2 || e2.Epoch != 2 {
+		t.Errorf("test accuracy %v (epoch %d) from the whole pack, %v (epoch %d) from the training images first", e1.Accuracy, e1.Epoch, e2.Accuracy, e2.Epoch)
+	}
+	if !slices.Equal(w1.W, w2.W) || !slices.Equal(w1.B, w2.B) {
+		t.Error("the runs' weights differ")
+	}
+}
+
+// TestTestImagesFail: when the test images fail after Loaded, the pack is
+// dropped and Failed says so, and a later load works.
+func TestTestImagesFail(t *testing.T) {
+	good := synthPack(t, 100, 50)
+	corrupt := bytes.Clone(good)
+	corrupt[len(corrupt)-1] ^= 0xff // a test grey level: the prefix is intact
+	tests := []struct {
+		name string
+		load func(env *fakeEnv) protocol.Load
+		want string
+		hint string
+	}{
+		{"a broken connection", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			env.stopAt(l.URL, stop{at: int(l.TrainBytes) + 10, err: errors.New("network error")})
+			return l
+		}, "network error", hintFetch},
+		{"a wrong SHA-256 of the whole pack", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", corrupt)
+			sum := sha256.Sum256(good)
+			l.SHA256 = hex.EncodeToString(sum[:])
+			return l
+		}, "checksum mismatch: SHA-256", hintChecksum},
+		{"a corrupt test part", func(env *fakeEnv) protocol.Load {
+			return env.serve("synth", "a.mnpk", corrupt)
+		}, "dataset: checksum mismatch", hintDecode},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" drops the pack", func(t *testing.T) {
+			env := newEnv(time.Millisecond)
+			h := start(t, env)
+			h.send(tt.load(env))
+			untilType[protocol.Loaded](h)
+			_, f := untilType[protocol.Failed](h)
+			if !f.Unloaded || !strings.Contains(f.Message, tt.want) || f.Hint != tt.hint || f.Fatal {
+				t.Errorf("Failed %+v, want %q, unloaded, with the hint %q", f, tt.want, tt.hint)
+			}
+			h.send(protocol.Evaluate{})
+			if f, ok := h.next().(protocol.Failed); !ok || f.Message != "no data loaded yet" {
+				t.Errorf("after the failure Evaluate gave %#v, want no data", f)
+			}
+			h.send(env.serve("synth", "good.mnpk", good))
+			untilType[protocol.Loaded](h)
+			if s, ok := h.next().(protocol.Samples); !ok || len(s.Labels) != 50 {
+				t.Errorf("a later good load gave %d samples (%v), want all 50 test images", len(s.Labels), ok)
+			}
+		})
+	}
+}
+
+// TestBadTrainingPrefix: a prefix that does not match the manifest fails
+// the load before Loaded, with nothing loaded.
+func TestBadTrainingPrefix(t *testing.T) {
+	good := synthPack(t, 100, 50)
+	tests := []struct {
+		name string
+		edit func(l *protocol.Load)
+		want string
+	}{
+		{"another length", func(l *protocol.Load) { l.TrainBytes-- }, "the training images end at byte"},
+		{"another digest", func(l *protocol.Load) { l.TrainSHA256 = strings.Repeat("0", 64) }, "training images: checksum mismatch: SHA-256"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(time.Millisecond)
+			h := start(t, env)
+			l := env.serve("synth", "a.mnpk", good)
+			tt.edit(&l)
+			h.send(l)
+			all, f := untilType[protocol.Failed](h)
+			if len(only[protocol.Loaded](all)) != 0 || f.Unloaded || !strings.Contains(f.Message, tt.want) || f.Hint != hintChecksum {
+				t.Errorf("events %#v, want Failed with %q and the checksum hint before any Loaded", all, tt.want)
+			}
+		})
+	}
 }
 
 func TestLoadFailures(t *testing.T) {

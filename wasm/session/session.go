@@ -32,11 +32,11 @@ import (
 // Env supplies what differs between the browser and the tests.
 type Env interface {
 	// Fetch returns the body of url. It calls progress, on the calling
-	// goroutine, with the bytes received so far and the expected total
-	// (0 if unknown) as the body arrives. It returns an error naming the
-	// URL for a network failure or an HTTP status other than 2xx, and
-	// should give up when ctx is done.
-	Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error)
+	// goroutine, with the body received so far (valid during the call)
+	// and the expected total (0 if unknown) as the body arrives. It
+	// returns an error naming the URL for a network failure or an HTTP
+	// status other than 2xx, and should give up when ctx is done.
+	Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error)
 	// Now returns the current time; only differences between its results
 	// are used, to cut slices and pace reports.
 	Now() time.Time

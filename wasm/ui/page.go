@@ -259,7 +259,8 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.apply(m)
 	p.filesEvent(ctx, m)
-	if _, ok := m.(protocol.Loaded); ok {
+	switch m.(type) {
+	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
 			p.afterReady()
 			if !p.warmed {
@@ -267,6 +268,13 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 				p.warmPage(ctx)
 			}
 		})
+	case protocol.Samples:
+		// The test images follow Loaded (Samples comes with them): the
+		// whole pack is in, and the service worker may fill its cache
+		// without downloading the pack a second time beside it.
+		if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
+			f.Invoke()
+		}
 	}
 	if held, run, step := p.st.awaitingEval(); held && p.asked != [2]int{run, step} {
 		// The worker sends the final Evaluated right after the Progress
@@ -299,17 +307,15 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 }
 
 // afterReady runs once a loaded pack is on screen: the work kept out of the
-// page's start-up may begin. The worker warms up its kernels, and the
-// service worker fills its cache for offline use (web/boot.js).
+// page's start-up may begin. The worker warms up its kernels; the service
+// worker fills its cache for offline use (web/boot.js) once the whole pack
+// is in (onEvent, on Samples).
 func (p *page) afterReady() {
 	if p.worker != nil && !p.worker.warmed {
 		p.worker.warmed = true
 		p.send(protocol.Warm{})
 	}
 	p.sendPace()
-	if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
-		f.Invoke()
-	}
 }
 
 // load asks the worker for the named pack.
@@ -327,7 +333,7 @@ func (p *page) load(ctx app.Context, name string) {
 		// hold the very copy that failed its checksum.
 		url += "?retry=" + strconv.Itoa(p.retries)
 	}
-	p.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes})
+	p.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes, TrainBytes: pk.TrainBytes, TrainSHA256: pk.TrainSHA256})
 }
 
 func (p *page) send(m protocol.Msg) {

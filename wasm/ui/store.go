@@ -206,6 +206,11 @@ func (s *store) apply(m protocol.Msg) {
 	case protocol.Failed:
 		message, hint := failureText(m)
 		e := &pageError{Message: message, Hint: hint}
+		if m.Unloaded {
+			// The pack Loaded announced lost its test images: no data.
+			s.TrainN, s.TestN = 0, 0
+			s.Samples = protocol.Samples{}
+		}
 		switch {
 		case m.Fatal:
 			e.Action = recoverRestart

@@ -69,6 +69,14 @@ func TestStoreErrors(t *testing.T) {
 			t.Errorf("loading again did not clear the error: %s, %+v", s.Status, s.Err)
 		}
 	})
+	t.Run("test images that fail after Loaded offer Retry", func(t *testing.T) {
+		s := newStore()
+		s.apply(protocol.Loaded{Name: "default", Train: 10, Test: 10})
+		s.apply(protocol.Failed{Message: "loading pack default: network error", Hint: "hint.fetch", Unloaded: true})
+		if s.Status != stateError || s.Err.Action != recoverRetry || s.TrainN != 0 {
+			t.Errorf("%s, %+v, %d training images", s.Status, s.Err, s.TrainN)
+		}
+	})
 	t.Run("a diverged run keeps the page usable", func(t *testing.T) {
 		s := loaded()
 		s.apply(protocol.Progress{Run: 1, State: "done", Stop: "diverged"})

@@ -72,7 +72,7 @@ func (e *env) SHA256(b []byte) ([32]byte, error) {
 // Fetch gets url with fetch(), streaming the body to report progress. The
 // total is the Content-Length, or 0 when the body is compressed on the
 // wire or the header is missing.
-func (e *env) Fetch(ctx context.Context, url string, progress func(received, total int64)) ([]byte, error) {
+func (e *env) Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error) {
 	resp, err := await(prefetched(url))
 	if err != nil {
 		return nil, fmt.Errorf("fetching %s: %w", url, err)
@@ -96,7 +96,7 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(received, tot
 		u := js.Global().Get("Uint8Array").New(buf)
 		b := make([]byte, u.Length())
 		js.CopyBytesToGo(b, u)
-		progress(int64(len(b)), total)
+		progress(b, total)
 		return b, nil
 	}
 	reader := body.Call("getReader")
@@ -117,7 +117,7 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(received, tot
 		n := chunk.Length()
 		b = append(b, make([]byte, n)...)
 		js.CopyBytesToGo(b[len(b)-n:], chunk)
-		progress(int64(len(b)), total)
+		progress(b, total)
 	}
 }
 

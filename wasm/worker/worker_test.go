@@ -130,11 +130,11 @@ func TestFetch(t *testing.T) {
 	want := []byte("softmax regression, in a worker")
 	url := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(want)
 	var last int64
-	b, err := newEnv().Fetch(context.Background(), url, func(received, total int64) { last = received })
+	b, err := newEnv().Fetch(context.Background(), url, func(body []byte, total int64) { last = int64(len(body)) })
 	if err != nil || string(b) != string(want) || last != int64(len(want)) {
 		t.Errorf("got %q, %v, progress to %d", b, err, last)
 	}
-	if _, err := newEnv().Fetch(context.Background(), "nope://x", func(int64, int64) {}); err == nil ||
+	if _, err := newEnv().Fetch(context.Background(), "nope://x", func([]byte, int64) {}); err == nil ||
 		!strings.Contains(err.Error(), "fetching nope://x") {
 		t.Errorf("a bad URL gave %v", err)
 	}
