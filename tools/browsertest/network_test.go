@@ -38,7 +38,10 @@ var classroomNetworks = []struct {
 // BenchmarkPageReadyNetwork is BenchmarkPageReady's first visit (a fresh
 // profile: empty cache, no service worker) on the emulated networks of
 // classroomNetworks. It reports the median time to ready by the page's
-// clock and the median bytes per file until ready.
+// clock, the median bytes the network had carried to the browser by then
+// (the shaper counts them, headers included), and the median size of the
+// big files as sent (whole files: the pack's test images arrive after
+// ready).
 //
 // Chromium's own emulation (Network.emulateNetworkConditionsByRule on the
 // page's target) does not reach the page's dedicated worker, which fetches
@@ -71,11 +74,12 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 	for _, n := range classroomNetworks {
 		b.Run(n.name, func(b *testing.B) {
 			latency := time.Duration(n.latencyMS * float64(time.Millisecond))
-			shapers := make([]string, len(sites))
+			shapers := make([]*shaper, len(sites))
 			for i, srv := range servers {
 				shapers[i] = startShaper(b, srv.URL, latency, n.mbit*1e6/8)
 			}
 			ready := make([][]float64, len(sites))
+			onWire := make([][]float64, len(sites))
 			perFile := make([]map[string][]float64, len(sites))
 			for i := range perFile {
 				perFile[i] = map[string][]float64{}
@@ -87,14 +91,22 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 					ctx := newBrowser(b, 3*time.Minute)
 					probeReady(b, ctx)
 					logs[i].take()
+					shapers[i].reset()
 					b.StartTimer()
-					if err := chromedp.Do(ctx, chromedp.Navigate(shapers[i])); err != nil {
+					if err := chromedp.Do(ctx, chromedp.Navigate(shapers[i].URL)); err != nil {
 						b.Fatal(err)
 					}
 					waitState(b, ctx, 2*time.Minute, "ready")
 					b.StopTimer()
 					at := readyTimes(b, ctx)
 					ready[i] = append(ready[i], math.Round(at["ready"]))
+					origin, err := eval[float64](ctx, `performance.timeOrigin`)
+					if err != nil {
+						b.Fatal(err)
+					}
+					readyAt := time.UnixMicro(int64((origin + at["ready"]) * 1000))
+					onWire[i] = append(onWire[i], float64(shapers[i].sentBy(readyAt)))
+					time.Sleep(latency + time.Second) // the pack's test images arrive, and tools/serve logs the request
 					if round == 0 {
 						logTimeline(b, ctx, n.name, sites[i], at)
 					}
@@ -105,7 +117,7 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 				}
 			}
 			for i := range sites {
-				reportNetworkVisits(b, n.name, sites[i], i, len(sites), ready[i], perFile[i])
+				reportNetworkVisits(b, n.name, sites[i], i, len(sites), ready[i], onWire[i], perFile[i])
 			}
 		})
 	}
@@ -133,8 +145,10 @@ func logTimeline(b *testing.B, ctx context.Context, network, site string, at map
 }
 
 // reportNetworkVisits logs and reports the first visits to site number i
-// (of n) on the named network.
-func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []float64, perFile map[string][]float64) {
+// (of n) on the named network: the time to ready, the bytes the shaper had
+// sent to the browser by then (headers included), and the size of each file
+// as tools/serve sent it (whole files, some of them after ready).
+func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready, onWire []float64, perFile map[string][]float64) {
 	median := func(v []float64) float64 {
 		v = slices.Clone(v)
 		slices.Sort(v)
@@ -145,6 +159,7 @@ func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []f
 		suffix = fmt.Sprintf("-site%d", i+1)
 	}
 	b.ReportMetric(median(ready), "ms-to-ready(median)"+suffix)
+	b.ReportMetric(median(onWire), "bytes-until-ready"+suffix)
 	ready = slices.Clone(ready)
 	slices.Sort(ready)
 	paths := make([]string, 0, len(perFile))
@@ -159,8 +174,8 @@ func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []f
 		total += m
 		fmt.Fprintf(&sb, "\n  %-28s %9.0f B", p, m)
 	}
-	b.Logf("%s, %s: ready at %v ms (sorted); bytes sent until ready (median per file), %.0f in all:%s", network, site, ready, total, sb.String())
-	b.ReportMetric(total, "bytes-until-ready"+suffix)
+	b.Logf("%s, %s: ready at %v ms (sorted); %.0f bytes on the wire until ready (median); the files as sent (median per file, whole files), %.0f in all:%s",
+		network, site, ready, median(onWire), total, sb.String())
 	for _, f := range []string{"/web/app.wasm", "/web/data/default.mnpk"} {
 		if v := perFile[f]; len(v) > 0 {
 			b.ReportMetric(median(v), "bytes-"+f[strings.LastIndex(f, "/")+1:]+suffix)
@@ -168,12 +183,54 @@ func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready []f
 	}
 }
 
-// startShaper starts a TCP proxy to the server at target (an http URL) and
-// returns its URL. Each new connection waits latency before it is
-// connected (the handshake), each chunk the browser sends waits latency
-// (the request's way there and the answer's way back), and the bytes the
-// server sends share bytesPerSec among all connections.
-func startShaper(tb testing.TB, target string, latency time.Duration, bytesPerSec float64) string {
+// A shaper is a TCP proxy to a server that emulates a network (startShaper).
+// It records how many bytes it has sent to the browser over time.
+type shaper struct {
+	URL  string
+	mu   sync.Mutex
+	sent []sentAt // cumulative, in order
+}
+
+type sentAt struct {
+	t     time.Time
+	total int64
+}
+
+// reset forgets the bytes sent so far: a new visit starts.
+func (s *shaper) reset() {
+	s.mu.Lock()
+	s.sent = s.sent[:0]
+	s.mu.Unlock()
+}
+
+// record notes that n more bytes went to the browser now.
+func (s *shaper) record(n int) {
+	s.mu.Lock()
+	var total int64
+	if k := len(s.sent); k > 0 {
+		total = s.sent[k-1].total
+	}
+	s.sent = append(s.sent, sentAt{time.Now(), total + int64(n)})
+	s.mu.Unlock()
+}
+
+// sentBy returns how many bytes had gone to the browser by t.
+func (s *shaper) sentBy(t time.Time) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(s.sent, t, func(e sentAt, t time.Time) int { return e.t.Compare(t) })
+	if i == 0 {
+		return 0
+	}
+	return s.sent[i-1].total
+}
+
+// startShaper starts a TCP proxy to the server at target (an http URL).
+// Each new connection waits latency before it is connected (the
+// handshake), each chunk the browser sends waits latency (the request's
+// way there and the answer's way back), and the bytes the server sends
+// share bytesPerSec among all connections.
+func startShaper(tb testing.TB, target string, latency time.Duration, bytesPerSec float64) *shaper {
 	tb.Helper()
 	u, err := url.Parse(target)
 	if err != nil {
@@ -184,6 +241,7 @@ func startShaper(tb testing.TB, target string, latency time.Duration, bytesPerSe
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { ln.Close() })
+	sh := &shaper{URL: "http://" + ln.Addr().String() + "/"}
 	down := &bucket{rate: bytesPerSec}
 	up := &bucket{rate: bytesPerSec}
 	go func() {
@@ -201,19 +259,20 @@ func startShaper(tb testing.TB, target string, latency time.Duration, bytesPerSe
 				}
 				defer s.Close()
 				go func() {
-					pipe(s, c, up, latency)
+					pipe(s, c, up, latency, nil)
 					s.(*net.TCPConn).CloseWrite()
 				}()
-				pipe(c, s, down, 0)
+				pipe(c, s, down, 0, sh.record)
 			}()
 		}
 	}()
-	return "http://" + ln.Addr().String() + "/"
+	return sh
 }
 
 // pipe copies src to dst in chunks of at most 16 kB, each after a delay
-// and after its turn in the shared bucket.
-func pipe(dst io.Writer, src io.Reader, b *bucket, delay time.Duration) {
+// and after its turn in the shared bucket, and calls sent (if not nil)
+// with the size of each chunk written.
+func pipe(dst io.Writer, src io.Reader, b *bucket, delay time.Duration, sent func(int)) {
 	buf := make([]byte, 16<<10)
 	for {
 		n, err := src.Read(buf)
@@ -222,6 +281,9 @@ func pipe(dst io.Writer, src io.Reader, b *bucket, delay time.Duration) {
 			b.wait(n)
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
+			}
+			if sent != nil {
+				sent(n)
 			}
 		}
 		if err != nil {

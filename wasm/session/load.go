@@ -102,9 +102,11 @@ func (s *session) load(l protocol.Load) {
 		}
 		s.announce(l, train, b, start)
 	}
-	// The test images after Loaded, before the next command, which is
-	// all a run needs (on a first visit Loaded ends the wait for "ready",
-	// and this code still runs from the browser's baseline compilation).
+	// The straightened training images and the test images after Loaded,
+	// before the next command, which is all a run needs (on a first visit
+	// Loaded ends the wait for "ready", and this code still runs from the
+	// browser's baseline compilation).
+	s.data.deskewed.train = straightened(train)
 	s.data.test = softmax.FromSet[float32](test)
 	s.data.deskewed.test = straightened(test)
 	samples := gallery(test)
@@ -150,7 +152,7 @@ func (s *session) announce(l protocol.Load, train *dataset.Set, b []byte, start 
 		name:     l.Name,
 		d:        dataset.Pixels,
 		train:    softmax.FromSet[float32](train),
-		deskewed: &data{name: l.Name, d: dataset.Pixels, train: straightened(train)},
+		deskewed: &data{name: l.Name, d: dataset.Pixels}, // filled in before the next command
 	}
 	s.run, s.training = nil, false
 	s.send(protocol.Loaded{
