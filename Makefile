@@ -16,14 +16,7 @@ FUZZN ?= 200000x
 all: test
 
 GOROOT_WASM := $(shell $(GO) env GOROOT)/lib/wasm
-# Inlining off but in core (the numerical code) and the runtime: app.wasm
-# is 95 kB smaller with brotli (5%), since inlined copies compress worse
-# than calls; the epochs run in core and kernels.wasm and are as fast.
-# With the runtime's inlining off too it was 132 kB smaller, but the
-# page's garbage collection made main-thread tasks over 50 ms while
-# training (TestNoLongTasksWhileTraining). docs/network.md, "Fifth session".
-WASM_GCFLAGS := -gcflags=all=-l -gcflags=softmaxdemo/core/...= -gcflags=runtime=
-WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" $(WASM_GCFLAGS)
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
 GO_SOURCES := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 ## run: build the page and serve it on $(ADDR)
