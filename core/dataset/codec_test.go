@@ -407,5 +407,21 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			})
 		}
+		// What stands between the training images' arrival and "ready".
+		b.Run(p.name+"/version=3/train-prefix", func(b *testing.B) {
+			packed := encodeVersion(b, p.pack, 3)
+			n, err := TrainPrefix(packed)
+			if err != nil || n == 0 {
+				b.Fatal(n, err)
+			}
+			prefix := packed[:n]
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeTrain(prefix); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
