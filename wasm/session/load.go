@@ -128,8 +128,10 @@ type loadError struct {
 // prefix checks the training images' prefix of a version 3 pack against
 // l and decodes them.
 func (s *session) prefix(l protocol.Load, b []byte) (*dataset.Set, *loadError) {
-	if n, err := dataset.TrainPrefix(b); err != nil || int64(n) != l.TrainBytes {
-		return nil, &loadError{"err.checksum", hintChecksum, []string{fmt.Sprintf("pack %s: checksum mismatch: the training images end at byte %d, the manifest says %d (%v)", l.Name, n, l.TrainBytes, err)}}
+	if n, err := dataset.TrainPrefix(b); err != nil {
+		return nil, &loadError{"err.decode", hintDecode, []string{l.Name, err.Error()}}
+	} else if int64(n) != l.TrainBytes {
+		return nil, &loadError{"err.checksum", hintChecksum, []string{fmt.Sprintf("pack %s: checksum mismatch: the training images end at byte %d, the manifest says %d", l.Name, n, l.TrainBytes)}}
 	}
 	if err := verifyDigest(l.Name+"'s training images", b, l.TrainSHA256, s.env.SHA256); err != nil {
 		return nil, &loadError{"err.checksum", hintChecksum, []string{err.Error()}}
