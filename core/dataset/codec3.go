@@ -107,15 +107,25 @@ func DecodeTest(b []byte) (*Set, error) {
 		}
 		return p.Test, nil
 	}
-	payload := b[headerSize:]
-	t, err := trainPart(h, payload)
+	_, test, err := splitV3(h, b)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTrainPart(b[:headerSize+partsOffset+int(t)]); err != nil {
-		return nil, err
+	return decodePart(test, h.n[1], h.nnz[1], 1)
+}
+
+// splitV3 returns the train and test parts of a whole version 3 pack b
+// whose header is h, after checking the train part's length and CRC-32.
+func splitV3(h header, b []byte) (train, test []byte, err error) {
+	payload := b[headerSize:]
+	t, err := trainPart(h, payload)
+	if err != nil {
+		return nil, nil, err
 	}
-	return decodePart(payload[partsOffset+t:], h.n[1], h.nnz[1], 1)
+	if err := checkTrainPart(b[:headerSize+partsOffset+int(t)]); err != nil {
+		return nil, nil, err
+	}
+	return payload[partsOffset : partsOffset+t], payload[partsOffset+t:], nil
 }
 
 // checkTrainPart checks the train part's CRC-32 in a version 3 prefix.
@@ -129,19 +139,15 @@ func checkTrainPart(prefix []byte) error {
 // decodeV3 decodes the payload of a version 3 pack whose header is h and
 // whose whole checksum Decode has checked.
 func decodeV3(h header, b []byte) (*Pack, error) {
-	payload := b[headerSize:]
-	t, err := trainPart(h, payload)
+	first, rest, err := splitV3(h, b)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTrainPart(b[:headerSize+partsOffset+int(t)]); err != nil {
-		return nil, err
-	}
-	train, err := decodePart(payload[partsOffset:partsOffset+t], h.n[0], h.nnz[0], 0)
+	train, err := decodePart(first, h.n[0], h.nnz[0], 0)
 	if err != nil {
 		return nil, err
 	}
-	test, err := decodePart(payload[partsOffset+t:], h.n[1], h.nnz[1], 1)
+	test, err := decodePart(rest, h.n[1], h.nnz[1], 1)
 	if err != nil {
 		return nil, err
 	}
