@@ -46,6 +46,7 @@ type fileState struct {
 	restored    bool            // the model shown came from the browser's storage
 	restoring   []byte          // the kept model, used once the data are loaded
 	restoredSum string          // its checksum: not kept again unchanged
+	forgotSum   string          // the model "start afresh" forgot: never kept again
 	kept        string          // checksum and accuracy of the model last kept
 	loading     bool            // a model from a file was sent to the worker
 	fileRun     int             // the run that holds it: kept though it took no step
@@ -226,8 +227,8 @@ func (p *page) keepModel() {
 	f := &p.files
 	sum := modelChecksum(p.st.Model)
 	key := fmt.Sprintf("%s/%v", sum, p.st.testAccuracy())
-	if key == f.kept || sum == f.restoredSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
-		return // kept already, or a model that has not learnt anything
+	if key == f.kept || sum == f.restoredSum || sum == f.forgotSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
+		return // kept already, forgotten, or a model that has not learnt anything
 	}
 	f.kept = key
 	if app.IsClient {
@@ -283,7 +284,14 @@ func (p *page) onForgetModel(ctx app.Context, a app.Action) {
 	storageSet(modelStorageKey, "")
 	storageSet(settingsStorageKey, "")
 	f := &p.files
-	f.restored, f.restoredSum, f.kept = false, "", ""
+	// The worker may still send the model being forgotten (the kept model
+	// it was given once the data were in, say): those events must not
+	// keep it again.
+	f.forgotSum = f.restoredSum
+	if p.st.Model != nil {
+		f.forgotSum = modelChecksum(p.st.Model)
+	}
+	f.restored, f.kept = false, ""
 	f.modelStatus, f.modelKind = text("model.forgotten"), "forgotten"
 	cfg, _ := parseConfig(p.link.Fields, p.st.TrainN)
 	p.onReset(ctx, app.Action{Value: cfg})
@@ -355,7 +363,7 @@ func (p *page) loadModel(b []byte, name string, refuse func(error)) {
 		refuse(err)
 		return
 	}
-	p.files.restored, p.files.restoredSum = false, ""
+	p.files.restored, p.files.restoredSum, p.files.forgotSum = false, "", "" // a file chosen is kept, even the one forgotten
 	p.files.modelStatus, p.files.modelKind = text("model.loaded", name), "loaded"
 	p.useModel(file)
 }
