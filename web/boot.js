@@ -116,10 +116,33 @@ globalThis.softmaxGiveProgram = (worker) => {
     worker.postMessage({ wasm: "fetch" }); // a browser that cannot send a Module
   }
 };
+//
+// On a slow network the pack is asked for before the program is in, but
+// not from the start: the worker fetches it when the program is half way
+// through its last section (softmaxWatchProgram). The rest of the program
+// and the start of the pack then share the link, the link is never idle
+// between the two, and the program still ends well before the pack's
+// training images, so the page has started by the time they are in.
 (() => {
   const compile = WebAssembly.instantiateStreaming;
   if (!compile) return; // app.js then compiles from bytes, and the page says "fetch"
   WebAssembly.instantiateStreaming = async function (source, imports) {
+    if (WebAssembly.instantiateStreaming !== compile && softmaxSlowLink()) {
+      try {
+        const resp = await source;
+        if (resp && resp.ok && resp.body && resp.clone) {
+          softmaxWatchProgram(resp.clone(), () => {
+            // Only before the program is given, which makes the worker
+            // fetch anyway: worker.js reads this, Go would not.
+            const boot = globalThis.softmaxBoot;
+            if (boot && boot.worker && !boot.given) boot.worker.postMessage({ prefetch: true });
+          });
+        }
+        source = resp;
+      } catch (e) {
+        // A failed fetch: compile below reports it as it always did.
+      }
+    }
     const r = await compile.call(WebAssembly, source, imports);
     if (WebAssembly.instantiateStreaming !== compile) {
       WebAssembly.instantiateStreaming = compile; // only app.wasm's, the first
@@ -133,6 +156,78 @@ globalThis.softmaxGiveProgram = (worker) => {
     return r;
   };
 })();
+// softmaxSlowLink says whether watching the program is worth its copy:
+// only on a network whose round trip is long enough to leave the link idle
+// while the worker asks for the pack (the HTML's own request took 10 ms or
+// more), not on localhost, and not where the service worker answers from
+// its cache.
+globalThis.softmaxSlowLink = () => {
+  try {
+    const sw = navigator.serviceWorker;
+    if (sw && sw.controller) return false;
+    const nav = performance.getEntriesByType("navigation")[0];
+    return !!nav && nav.responseStart - nav.requestStart >= 10;
+  } catch (e) {
+    return false;
+  }
+};
+
+// softmaxWatchProgram reads a copy of the program as it arrives and calls
+// soon() once half of its last section, the data section, is in: Go's
+// WebAssembly ends with its data (a third of the bytes, under half of the
+// compressed ones), and a section's header gives its size. A program
+// without a data section calls soon() at its end, as the handing over of
+// the compiled program did before; a stream that is not WebAssembly, or
+// breaks, at once (the page then reports the program's failure). It never
+// throws and never holds the program up: the copy is a branch of the same
+// stream, dropped once done.
+globalThis.softmaxWatchProgram = async (resp, soon) => {
+  let called = false;
+  const call = () => {
+    if (!called) {
+      called = true;
+      soon();
+    }
+  };
+  try {
+    const reader = resp.body.getReader();
+    let pos = 0; // bytes read so far
+    let next = 8; // where the next section's header starts
+    let header = []; // its bytes, while they straddle chunks
+    let fireAt = Infinity;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (let i = 0; i < value.length && pos + i < 8; i++) {
+        if (value[i] !== [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0][pos + i]) throw new Error("not WebAssembly");
+      }
+      for (let i = Math.max(next - pos, 0); i < value.length && fireAt === Infinity; ) {
+        header.push(value[i++]);
+        if (header.length < 2 || header[header.length - 1] & 0x80) {
+          if (header.length > 6) throw new Error("not a WebAssembly section header");
+          continue;
+        }
+        let size = 0;
+        for (let k = header.length - 1; k >= 1; k--) size = size * 128 + (header[k] & 0x7f);
+        const start = pos + i; // the section's first byte
+        if (header[0] === 11) fireAt = start + size / 2;
+        next = start + size;
+        header = [];
+        i = next - pos;
+      }
+      pos += value.length;
+      if (pos >= fireAt) {
+        call();
+        reader.cancel().catch(() => {});
+        return;
+      }
+    }
+  } catch (e) {
+    // Watching is an optimisation: the worker still asks when given the program.
+  }
+  call();
+};
+
 (() => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/

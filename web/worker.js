@@ -25,15 +25,21 @@ self.onmessage = (e) => {
     givenProgram(e.data.wasm);
     return;
   }
+  if (e.data && e.data.prefetch === true) {
+    fetchWanted(); // the program is nearly in (web/boot.js: softmaxWatchProgram)
+    return;
+  }
   prefetch(e.data);
   self.goQueue.push(e.data);
 };
 
-// A pack asked for before Go runs is fetched as soon as the program is
-// here, while Go starts; Go's fetch (wasm/worker/env.go) takes the
-// response from here. Not before: on a first visit over a slow network
-// the program and the pack would share the link, and the program, which
-// the page needs to start at all, would arrive later.
+// A pack asked for before Go runs is fetched once the program is nearly
+// in (the page posts {prefetch: true} half way through its last section)
+// or here, whichever comes first, while Go starts; Go's fetch
+// (wasm/worker/env.go) takes the response from here. Not from the start:
+// on a first visit over a slow network the program and the pack would
+// share the link all the way, and the program, which the page needs to
+// start at all, would arrive later.
 self.prefetched = new Map();
 let programHere = false;
 const wanted = [];

@@ -459,3 +459,79 @@ func TestReadyBeforeTheTestImages(t *testing.T) {
 		t.Errorf("the run with the test images held back gave %s, %v; with the whole pack at once %s, %v", sum, acc, sum2, acc2)
 	}
 }
+
+// TestPackAskedForBeforeTheProgramEnds: on a first visit the worker asks
+// for the default pack while the page's program, web/app.wasm, is still
+// arriving (web/boot.js watches it and says so half way through its data
+// section), so that the link does not fall idle between the two. A proxy
+// sends app.wasm uncompressed and holds back its last 256 kB until the
+// pack is asked for, or for 20 s; the pack must be asked for while they
+// are held (by the training worker: the service worker's precaching
+// does not count), and the page must then be ready and train. The proxy
+// answers the HTML after 40 ms, as a school's network would: boot.js does
+// not watch on localhost, where no round trip leaves the link idle.
+func TestPackAskedForBeforeTheProgramEnds(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	program, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tail = 256 << 10
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu      sync.Mutex
+		asked   = make(chan struct{})
+		once    sync.Once
+		whileIn bool // the pack was asked for while the tail was held
+		holding bool
+	)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/web/data/default.mnpk":
+			if !strings.HasSuffix(r.Referer(), "/web/worker.js") {
+				break // the service worker's, which goes ahead after 10 s
+			}
+			mu.Lock()
+			whileIn = whileIn || holding
+			mu.Unlock()
+			once.Do(func() { close(asked) })
+		case "/":
+			time.Sleep(40 * time.Millisecond)
+		case "/web/app.wasm":
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Content-Length", strconv.Itoa(len(program)))
+			w.Header().Set("Cache-Control", "no-store")
+			w.Write(program[:len(program)-tail])
+			w.(http.Flusher).Flush()
+			mu.Lock()
+			holding = true
+			mu.Unlock()
+			select {
+			case <-asked:
+			case <-time.After(20 * time.Second):
+			case <-r.Context().Done():
+				return
+			}
+			mu.Lock()
+			holding = false
+			mu.Unlock()
+			w.Write(program[len(program)-tail:])
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hold.Close)
+	ctx := openReady(t, hold.URL+"/#lang=en")
+	mu.Lock()
+	early := whileIn
+	mu.Unlock()
+	if !early {
+		t.Error("the pack was not asked for until the program was in")
+	}
+	trainDefault(t, ctx)
+}
