@@ -177,7 +177,7 @@ func pageText(ctx context.Context) string {
 }
 
 // attr reads one attribute of the first element matching sel.
-func attr(t *testing.T, ctx context.Context, sel, name string) string {
+func attr(t testing.TB, ctx context.Context, sel, name string) string {
 	t.Helper()
 	v, err := eval[string](ctx, fmt.Sprintf(`(document.querySelector(%q)||{getAttribute(){return "<missing>"}}).getAttribute(%q)||""`, sel, name))
 	if err != nil {
@@ -187,7 +187,7 @@ func attr(t *testing.T, ctx context.Context, sel, name string) string {
 }
 
 // setField replaces an input's text by typing, as a person would.
-func setField(t *testing.T, ctx context.Context, id, value string) {
+func setField(t testing.TB, ctx context.Context, id, value string) {
 	t.Helper()
 	sel := "#" + id
 	if err := chromedp.Do(ctx,
@@ -210,7 +210,7 @@ func setField(t *testing.T, ctx context.Context, id, value string) {
 	}
 }
 
-func click(t *testing.T, ctx context.Context, id string) {
+func click(t testing.TB, ctx context.Context, id string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Click("#"+id)); err != nil {
 		t.Fatalf("clicking #%s: %v", id, err)

@@ -81,7 +81,7 @@ func checkGallery(t *testing.T, ctx context.Context) {
 }
 
 // openReady opens the page on a new browser and waits until it is ready.
-func openReady(t *testing.T, url string) context.Context {
+func openReady(t testing.TB, url string) context.Context {
 	t.Helper()
 	ctx := newBrowser(t, 4*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
@@ -93,7 +93,7 @@ func openReady(t *testing.T, url string) context.Context {
 
 // trainDefault presses Train with the settings in the fields and waits
 // until that run is done.
-func trainDefault(t *testing.T, ctx context.Context) {
+func trainDefault(t testing.TB, ctx context.Context) {
 	t.Helper()
 	trainRun(t, ctx, 90*time.Second)
 }
@@ -101,7 +101,7 @@ func trainDefault(t *testing.T, ctx context.Context) {
 // trainRun presses Train and waits until training has moved (#status
 // data-run or data-step changed) and ended, so that a "done" left by the
 // last run does not pass for this one's.
-func trainRun(t *testing.T, ctx context.Context, d time.Duration) {
+func trainRun(t testing.TB, ctx context.Context, d time.Duration) {
 	t.Helper()
 	where := func() string { return attr(t, ctx, "#status", "data-run") + "/" + attr(t, ctx, "#status", "data-step") }
 	before := where()
@@ -295,7 +295,7 @@ func TestPresetsFillTheFields(t *testing.T) {
 
 // choose picks an option of a select, as a person would, and lets the page
 // hear of it.
-func choose(t *testing.T, ctx context.Context, id, value string) {
+func choose(t testing.TB, ctx context.Context, id, value string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.SetValue("#"+id, value),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
