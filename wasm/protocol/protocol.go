@@ -182,7 +182,7 @@ type (
 		Seen      int64   `json:"seen"`
 		PerEpoch  int     `json:"perEpoch"` // examples in one epoch
 		Loss      float64 `json:"loss"`     // latest batch loss
-		Losses    []Point `json:"losses,omitempty"`
+		Losses    []Point `json:"-"` // bulk: step, loss and T as three float64 each
 		EpochLoss float64 `json:"epochLoss,omitempty"`
 		Rate      float64 `json:"rate"`
 		PerSecond float64 `json:"perSecond"`           // examples per second, recent
@@ -383,8 +383,9 @@ type envelope struct {
 // protocol version.
 var ErrVersion = errors.New("protocol: unsupported version")
 
-// Encode returns the wire form of m: the JSON envelope and, for Weights
-// and Samples, the bulk bytes (nil otherwise).
+// Encode returns the wire form of m: the JSON envelope and, for the
+// messages that carry numbers or pixels in bulk (Progress's loss points,
+// Weights, Samples, ...), the bulk bytes (nil otherwise).
 func Encode(m Msg) (env, bulk []byte, err error) {
 	name := Name(m)
 	if name == "" {
@@ -392,6 +393,8 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 	}
 	// A pointer to a message encodes as the message.
 	switch v := deref(m).(type) {
+	case Progress:
+		bulk = packPoints(v.Losses)
 	case Weights:
 		bulk = packFloats(v.W, v.B)
 	case UseModel:
@@ -444,6 +447,8 @@ func Decode(env, bulk []byte) (Msg, error) {
 	}
 	var err error
 	switch v := m.(type) {
+	case *Progress:
+		v.Losses, err = points(bulk)
 	case *Weights:
 		v.W, v.B, err = weights(v.D, bulk, "weights")
 	case *UseModel:

@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -101,6 +103,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"a model with no features", `{"v":1,"type":"useModel","body":{"d":0}}`, nil, "useModel with 0 features"},
 		{"my digits with short pixels", `{"v":1,"type":"myDigits","body":{"labels":[1,2]}}`, make([]byte, 784), "2 myDigits need 1568 bytes, got 784"},
 		{"my digits with a bad label", `{"v":1,"type":"myDigits","body":{"labels":[10]}}`, make([]byte, 784), "myDigits 0 has label 10"},
+		{"loss points cut short", `{"v":1,"type":"progress","body":{"step":3}}`, make([]byte, 25), "25 bytes of loss points"},
+		{"a loss point at a fractional step", `{"v":1,"type":"progress","body":{}}`, floats(1.5, 0.3, 0), "step 1.5"},
+		{"a loss point at a negative step", `{"v":1,"type":"progress","body":{}}`, floats(-1, 0.3, 0), "step -1"},
+		{"a loss point past 2^53", `{"v":1,"type":"progress","body":{}}`, floats(1<<60, 0.3, 0), "not a whole number"},
+		{"a NaN loss", `{"v":1,"type":"progress","body":{}}`, floats(1, 0.3, 0, 2, math.NaN(), 0), "loss point 1 is not finite"},
+		{"an infinite time", `{"v":1,"type":"progress","body":{}}`, floats(1, 0.3, math.Inf(1)), "not finite"},
 		{"too many of my digits", `{"v":1,"type":"myDigits","body":{"labels":[` + strings.Repeat("1,", MaxMyDigits) + `1]}}`, nil, "1001 of my digits"},
 	}
 	for _, tt := range tests {
@@ -114,6 +122,15 @@ func TestDecodeErrors(t *testing.T) {
 	if _, err := Decode([]byte(`{"v":0,"type":"pause"}`), nil); !errors.Is(err, ErrVersion) {
 		t.Errorf("version 0: %v, want ErrVersion", err)
 	}
+}
+
+// floats returns v as little-endian float64 bytes.
+func floats(v ...float64) []byte {
+	var b []byte
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	return b
 }
 
 func FuzzDecode(f *testing.F) {
