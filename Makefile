@@ -17,6 +17,16 @@ all: test
 
 GOROOT_WASM := $(shell $(GO) env GOROOT)/lib/wasm
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
+# app.wasm's inlining: none, but for the numerical code (core), the
+# runtime and syscall/js, and the standard packages the page links but does
+# not run (crypto, net/http, ...: uninlined they grow). Inlined copies of
+# go-app's, the page's, encoding/json's and reflect's functions cost 97 kB
+# with brotli on every first visit, for 9% more main-thread time while
+# training (docs/network.md, sixth session).
+INLINED := softmaxdemo/core/... runtime/... internal/... syscall/js crypto/... vendor/... net/... \
+	math/big regexp/... compress/... mime/... encoding/asn1 encoding/pem hash/... container/... \
+	database/... log/... html html/... text/... archive/... bufio
+APP_GCFLAGS := -gcflags=all=-l $(foreach p,$(INLINED),-gcflags=$(p)=)
 GO_SOURCES := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 ## run: build the page and serve it on $(ADDR)
@@ -66,7 +76,7 @@ web/kernels.wasm: web/kernels.wat
 # wasm/worker where there is no document); a worker.wasm from an older
 # build is removed so that no stale copy is served or deployed.
 web/app.wasm: $(GO_SOURCES) Makefile
-	$(WASM_BUILD) -o $@ ./wasm/app
+	$(WASM_BUILD) $(APP_GCFLAGS) -o $@ ./wasm/app
 	rm -f web/worker.wasm web/worker.wasm.gz web/worker.wasm.br
 
 web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
