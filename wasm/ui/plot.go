@@ -373,23 +373,70 @@ func lossCeiling(losses []protocol.Point) float64 {
 	return ceilingOf(v)
 }
 
-// ceilingOf is lossCeiling of the finite losses v, which it sorts.
+// ceilingOf is lossCeiling of the finite losses v, which it reorders. It
+// selects the 90th percentile instead of sorting: it runs for every frame
+// of the chart, over every loss point of every run shown.
 func ceilingOf(v []float64) float64 {
 	if len(v) == 0 {
 		return 1
 	}
-	slices.Sort(v)
-	limit := 10 * v[int(0.9*float64(len(v)-1))]
-	top := v[0]
+	limit := 10 * kthSmallest(v, int(0.9*float64(len(v)-1)))
+	top, low, found := 0.0, v[0], false
 	for _, x := range v {
-		if x <= limit {
-			top = x
+		low = min(low, x)
+		if x <= limit && (!found || x > top) {
+			top, found = x, true
 		}
+	}
+	if !found {
+		top = low
 	}
 	if top <= 0 {
 		return 1
 	}
 	return top
+}
+
+// kthSmallest returns the k-th smallest of v (from 0), reordering v
+// (quickselect, with the median of three as the pivot). v holds no NaN.
+func kthSmallest(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		pivot := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 // niceTicks returns about n evenly spaced round values covering [lo, hi]:

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,5 +215,64 @@ func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
 	}
 	if !strings.Contains(labels, "0.001") && !strings.Contains(labels, "0.0001") {
 		t.Errorf("the J − J* axis does not reach 1e-3: %s", labels)
+	}
+}
+
+// TestCeilingOfMatchesSorting: ceilingOf selects the 90th percentile
+// instead of sorting; on random losses with ties, outliers, zeros and
+// negative values it gives what sorting gives, and kthSmallest gives every
+// order statistic.
+func TestCeilingOfMatchesSorting(t *testing.T) {
+	bySorting := func(v []float64) float64 {
+		if len(v) == 0 {
+			return 1
+		}
+		s := slices.Clone(v)
+		slices.Sort(s)
+		limit := 10 * s[int(0.9*float64(len(s)-1))]
+		top := s[0]
+		for _, x := range s {
+			if x <= limit {
+				top = x
+			}
+		}
+		if top <= 0 {
+			return 1
+		}
+		return top
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 60 {
+		for trial := range 20 {
+			v := make([]float64, n)
+			for i := range v {
+				switch rng.IntN(6) {
+				case 0:
+					v[i] = float64(rng.IntN(4)) // ties
+				case 1:
+					v[i] = 1e6 * rng.Float64() // outliers
+				case 2:
+					v[i] = -rng.Float64()
+				default:
+					v[i] = 2.3 * rng.Float64()
+				}
+			}
+			if trial == 0 {
+				for i := range v {
+					v[i] = 0.5 // all equal
+				}
+			}
+			want := bySorting(v)
+			sorted := slices.Clone(v)
+			slices.Sort(sorted)
+			for k := range n {
+				if got := kthSmallest(slices.Clone(v), k); got != sorted[k] {
+					t.Fatalf("kthSmallest(%v, %d) = %v, want %v", v, k, got, sorted[k])
+				}
+			}
+			if got := ceilingOf(v); got != want {
+				t.Fatalf("ceilingOf(%v) = %v, sorting gives %v", v, got, want)
+			}
+		}
 	}
 }
