@@ -150,12 +150,14 @@ data-full: mnist-idx
 ## bench-browser: one epoch in headless Chromium: our worker against
 ## TensorFlow.js and ConvNetJS (installed with npm into bench/node_modules,
 ## never loaded by the page), then the page's time to ready on localhost and
-## on emulated classroom networks (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms)
+## on emulated classroom networks (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms),
+## and the page's main-thread time while the worker trains
 bench-browser: site web/data/full.mnpk
 	cd bench && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 
 web/data/full.mnpk:
 	$(MAKE) data-full
