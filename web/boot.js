@@ -116,7 +116,6 @@ globalThis.softmaxGiveProgram = (worker) => {
     worker.postMessage({ wasm: "fetch" }); // a browser that cannot send a Module
   }
 };
-//
 // On a slow network the pack is asked for before the program is in, but
 // not from the start: the worker fetches it when the program is half way
 // through its last section (softmaxWatchProgram). The rest of the program

@@ -35,7 +35,7 @@ self.onmessage = (e) => {
 
 // A pack asked for before Go runs is fetched once the program is nearly
 // in (the page posts {prefetch: true} half way through its last section)
-// or here, whichever comes first, while Go starts; Go's fetch
+// or once it is here, whichever comes first, while Go starts; Go's fetch
 // (wasm/worker/env.go) takes the response from here. Not from the start:
 // on a first visit over a slow network the program and the pack would
 // share the link all the way, and the program, which the page needs to
