@@ -116,4 +116,3 @@ func mainThread(tb testing.TB, ctx context.Context) map[string]float64 {
 	}
 	return m
 }
-

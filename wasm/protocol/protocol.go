@@ -182,7 +182,7 @@ type (
 		Seen      int64   `json:"seen"`
 		PerEpoch  int     `json:"perEpoch"` // examples in one epoch
 		Loss      float64 `json:"loss"`     // latest batch loss
-		Losses    []Point `json:"-"` // bulk: step, loss and T as three float64 each
+		Losses    []Point `json:"-"`        // bulk: step, loss and T as three float64 each
 		EpochLoss float64 `json:"epochLoss,omitempty"`
 		Rate      float64 `json:"rate"`
 		PerSecond float64 `json:"perSecond"`           // examples per second, recent
