@@ -21,8 +21,9 @@ WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
 # runtime and syscall/js, and the standard packages the page links but does
 # not run (crypto, net/http, ...: uninlined they grow). Inlined copies of
 # go-app's, the page's, encoding/json's and reflect's functions cost 97 kB
-# with brotli on every first visit, for 9% more main-thread time while
-# training (docs/network.md, sixth session).
+# with brotli on every first visit; without them the page's main thread
+# does 9% more while training than inlined, still less than before the loss
+# points went into bulk (docs/network.md, sixth session).
 INLINED := softmaxdemo/core/... runtime/... internal/... syscall/js crypto/... vendor/... net/... \
 	math/big regexp/... compress/... mime/... encoding/asn1 encoding/pem hash/... container/... \
 	database/... log/... html html/... text/... archive/... bufio
