@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 
 	"softmaxdemo/core/dataset"
@@ -20,7 +22,7 @@ const maxCellExamples = 60
 type cellExamples struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IExamples *protocol.Examples
 
 	drawn *protocol.Examples

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math"
 	"strings"
 	"testing"
@@ -23,7 +25,7 @@ func render(t *testing.T, c app.Composer) string {
 }
 
 func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
-	p := newTrainPanel().Lang(langEN).Status(stateReady).TrainN(10000)
+	p := newTrainPanel().Lang(i18n.EN).Status(stateReady).TrainN(10000)
 	p.seed()
 	p.f.LR, p.f.Batch = "abc", "20000"
 	if _, ok := p.config(); ok {
@@ -77,7 +79,7 @@ func TestTrainPanelButtonsFollowTheState(t *testing.T) {
 }
 
 func TestStatusBarCarriesRawValues(t *testing.T) {
-	html := render(t, newStatusBar().withState(langEN, stateTraining, text("status.training"), 2, 5, 0.4, 523000, 0.917))
+	html := render(t, newStatusBar().withState(i18n.EN, stateTraining, i18n.Text("status.training"), 2, 5, 0.4, 523000, 0.917))
 	for _, want := range []string{
 		`data-state="training"`, `data-value="0.9170"`, `91.7%`, `523k images/s`, `2 of 5`,
 	} {
@@ -85,7 +87,7 @@ func TestStatusBarCarriesRawValues(t *testing.T) {
 			t.Errorf("the status bar lacks %q", want)
 		}
 	}
-	html = render(t, newStatusBar().withState(langEN, stateReady, text("status.ready", "1", "2"), 0, 0, 0, 0, math.NaN()))
+	html = render(t, newStatusBar().withState(i18n.EN, stateReady, i18n.Text("status.ready", "1", "2"), 0, 0, 0, 0, math.NaN()))
 	if strings.Contains(html, `data-value="NaN"`) || strings.Contains(html, "NaN%") {
 		t.Errorf("before the first evaluation the accuracy shows: %s", html)
 	}
@@ -94,14 +96,14 @@ func TestStatusBarCarriesRawValues(t *testing.T) {
 func TestPredictionBars(t *testing.T) {
 	p := prediction{Ink: true, Ready: true, Digit: 7}
 	p.Probs[7], p.Probs[1] = 0.8, 0.2
-	html := render(t, newPredictionBars().Prediction(langEN, p))
+	html := render(t, newPredictionBars().Prediction(i18n.EN, p))
 	if !strings.Contains(html, `data-digit="7"`) || strings.Count(html, "data-p=") != 10 {
 		t.Errorf("bars: %s", html)
 	}
 	if !strings.Contains(html, `data-p="0.8000"`) || !strings.Contains(html, "80% sure") {
 		t.Errorf("the top bar is not 0.8: %s", html)
 	}
-	html = render(t, newPredictionBars().Prediction(langEN, prediction{Ink: true}))
+	html = render(t, newPredictionBars().Prediction(i18n.EN, prediction{Ink: true}))
 	if !strings.Contains(html, "Train the model first") {
 		t.Error("drawing before training does not say to train first")
 	}
@@ -111,7 +113,7 @@ func TestConfusionTable(t *testing.T) {
 	e := &protocol.Evaluated{Epoch: 3}
 	e.Confusion[4][9] = 12
 	e.Confusion[4][4] = 180
-	html := render(t, newConfusionTable().Eval(langEN, e))
+	html := render(t, newConfusionTable().Eval(i18n.EN, e))
 	if !strings.Contains(html, `data-count="12"`) || !strings.Contains(html, "After epoch 3") {
 		t.Errorf("table: %s", html)
 	}
@@ -123,14 +125,14 @@ func TestConfusionTable(t *testing.T) {
 func TestLossPlotDescribesWhatItDraws(t *testing.T) {
 	losses := []protocol.Point{{Step: 1, Loss: 2.3}, {Step: 50, Loss: 0.7}, {Step: 100, Loss: 0.41}}
 	acc := []accPoint{{Epoch: 1, Step: 100, Acc: 0.905}}
-	html := render(t, &lossPlot{ILang: langEN, ILosses: losses, IAcc: acc, IVersion: 1})
+	html := render(t, &lossPlot{ILang: i18n.EN, ILosses: losses, IAcc: acc, IVersion: 1})
 	for _, want := range []string{`id="loss-chart"`, `data-points="3"`, `data-epochs="1"`,
 		"Batch loss 0.410 at step 100. Test accuracy 90.5% after epoch 1."} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the chart lacks %q:\n%s", want, html)
 		}
 	}
-	if html := render(t, &lossPlot{ILang: langEN}); !strings.Contains(html, "No training yet.") {
+	if html := render(t, &lossPlot{ILang: i18n.EN}); !strings.Contains(html, "No training yet.") {
 		t.Error("an empty chart does not say so")
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 	"strconv"
 
@@ -16,7 +18,7 @@ import (
 type confusionTable struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IEval     *protocol.Evaluated
 	IExamples *protocol.Examples // the test images of the cell last clicked
 	ICells    bool               // make the 100 cells before there are counts (after the page's start)
@@ -24,7 +26,7 @@ type confusionTable struct {
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
 
-func (t *confusionTable) Eval(l lang, e *protocol.Evaluated) *confusionTable {
+func (t *confusionTable) Eval(l i18n.Lang, e *protocol.Evaluated) *confusionTable {
 	t.ILang, t.IEval = l, e
 	return t
 }

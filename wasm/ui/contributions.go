@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 	"strings"
 
@@ -69,7 +71,7 @@ func explain(e *explanation, m *softmax.Model[float32], index []uint16, value []
 type contributions struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IExplain  *explanation
 	IVersion  int
 	rgba      []byte
@@ -115,8 +117,8 @@ func (c *contributions) Render() app.UI {
 					app.Canvas().ID("contribution-"+strconv.Itoa(i)).Width(28).Height(28).Class("pixelated").
 						Aria("label", l.T("contrib.image", t.Class)),
 					app.FigCaption().Body(
-						app.Strong().Text(l.T("contrib.digit", t.Class, fmtPercent(float64(e.P[t.Class])))),
-						app.Span().Class("sum").Text(l.T("contrib.sum", t.Class, fmtWeight(float64(t.Sum)), fmtWeight(float64(t.B)), fmtWeight(float64(z)))),
+						app.Strong().Text(l.T("contrib.digit", t.Class, i18n.Percent(float64(e.P[t.Class])))),
+						app.Span().Class("sum").Text(l.T("contrib.sum", t.Class, i18n.Weight(float64(t.Sum)), i18n.Weight(float64(t.B)), i18n.Weight(float64(z)))),
 					),
 				)
 			}),

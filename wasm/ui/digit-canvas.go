@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/softmax"
 
@@ -22,7 +24,7 @@ const (
 type digitCanvas struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
 	IDeskew  bool // the model reads straightened digits
 	IVersion int

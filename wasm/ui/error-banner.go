@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"softmaxdemo/wasm/ui/i18n"
+)
 
 // errorBanner shows what went wrong and how to recover, with a button for
 // the recovery when there is one. #error is always in the page, empty
@@ -8,13 +12,13 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 type errorBanner struct {
 	app.Compo
 
-	ILang lang
+	ILang i18n.Lang
 	IErr  *pageError
 }
 
 func newErrorBanner() *errorBanner { return &errorBanner{} }
 
-func (b *errorBanner) Err(l lang, e *pageError) *errorBanner {
+func (b *errorBanner) Err(l i18n.Lang, e *pageError) *errorBanner {
 	b.ILang, b.IErr = l, e
 	return b
 }
@@ -33,7 +37,7 @@ func (b *errorBanner) Render() app.UI {
 	}
 	return app.Div().ID("error").Class("error-banner").Attr("role", "alert").Attr("data-action", e.Action).Body(
 		app.P().Class("error-message").Text(capitalise(l.M(e.Message))),
-		app.If(!e.Hint.isZero(), func() app.UI { return app.P().Class("error-hint").Text(capitalise(l.M(e.Hint))) }),
+		app.If(!e.Hint.IsZero(), func() app.UI { return app.P().Class("error-hint").Text(capitalise(l.M(e.Hint))) }),
 		button,
 	)
 }

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"bytes"
 	"encoding/base64"
 	"fmt"
@@ -41,7 +45,7 @@ const (
 
 // fileState is what the page knows about files and my digits.
 type fileState struct {
-	modelStatus msg
+	modelStatus i18n.Msg
 	modelKind   string
 	restored    bool            // the model shown came from the browser's storage
 	restoring   []byte          // the kept model, used once the data are loaded
@@ -55,7 +59,7 @@ type fileState struct {
 	mine         protocol.Samples // my digits: labels and 784 grey levels each
 	mineVersion  int
 	mineRate     string
-	digitsStatus msg
+	digitsStatus i18n.Msg
 	digitsKind   string
 
 	drop app.Func
@@ -79,7 +83,7 @@ func (p *page) initFiles() {
 			f.mineVersion++
 		} else {
 			storageSet(digitsStorageKey, "")
-			f.digitsStatus, f.digitsKind = text("mine.corrupt", err.Error()), "corrupt"
+			f.digitsStatus, f.digitsKind = i18n.Text("mine.corrupt", err.Error()), "corrupt"
 		}
 	}
 	if s := storageGet(modelStorageKey); s != "" {
@@ -166,7 +170,7 @@ func (p *page) restore(b []byte) {
 	file, err := modelfile.Decode(b, dataset.Pixels)
 	if err != nil {
 		storageSet(modelStorageKey, "")
-		f.modelStatus, f.modelKind = text("model.corrupt", err.Error()), "corrupt"
+		f.modelStatus, f.modelKind = i18n.Text("model.corrupt", err.Error()), "corrupt"
 		return
 	}
 	f.restored, f.restoredSum = true, modelChecksum(file.Model)
@@ -174,7 +178,7 @@ func (p *page) restore(b []byte) {
 	if t, err := time.Parse(time.RFC3339, saved); err == nil {
 		saved = t.Local().Format("2006-01-02 15:04")
 	}
-	f.modelStatus, f.modelKind = text("model.restored", saved), "restored"
+	f.modelStatus, f.modelKind = i18n.Text("model.restored", saved), "restored"
 	p.useModel(file)
 	app.Window().Get("performance").Call("mark", "softmax:restored")
 }
@@ -183,7 +187,7 @@ func (p *page) restore(b []byte) {
 // worker, with the Train panel's settings (straightened or not as the
 // model was trained, when its file says), which training continues from.
 func (p *page) useModel(file *modelfile.File) {
-	cfg, _ := parseConfig(p.link.Fields, p.st.TrainN)
+	cfg, _ := params.Parse(p.link.Fields, p.st.TrainN)
 	if file.Format == "json" && file.Version >= 2 {
 		cfg.Deskew = file.Info.Deskew
 	}
@@ -246,9 +250,9 @@ func (p *page) keepModel() {
 		return // a diverged model: nothing worth keeping
 	}
 	if !storageSet(modelStorageKey, string(b)) || !storageSet(settingsStorageKey, encodeLink(p.link)) {
-		f.modelStatus, f.modelKind = text("model.notKept"), "notKept"
+		f.modelStatus, f.modelKind = i18n.Text("model.notKept"), "notKept"
 	} else if f.modelKind == "notKept" {
-		f.modelStatus, f.modelKind = msg{}, ""
+		f.modelStatus, f.modelKind = i18n.Msg{}, ""
 	}
 }
 
@@ -272,11 +276,11 @@ func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
 	}
 	b, name, mime, err := encodeModel(p.st.Model, p.info(), kind)
 	if err != nil {
-		p.files.modelStatus, p.files.modelKind = text("model.cannotSave", err.Error()), fileErrKind(err)
+		p.files.modelStatus, p.files.modelKind = i18n.Text("model.cannotSave", err.Error()), fileErrKind(err)
 		return
 	}
 	if !download(name, mime, b) {
-		p.files.modelStatus, p.files.modelKind = text("file.noDownload"), "download"
+		p.files.modelStatus, p.files.modelKind = i18n.Text("file.noDownload"), "download"
 	}
 }
 
@@ -292,18 +296,18 @@ func (p *page) onForgetModel(ctx app.Context, a app.Action) {
 		f.forgotSum = modelChecksum(p.st.Model)
 	}
 	f.restored, f.kept = false, ""
-	f.modelStatus, f.modelKind = text("model.forgotten"), "forgotten"
-	cfg, _ := parseConfig(p.link.Fields, p.st.TrainN)
+	f.modelStatus, f.modelKind = i18n.Text("model.forgotten"), "forgotten"
+	cfg, _ := params.Parse(p.link.Fields, p.st.TrainN)
 	p.onReset(ctx, app.Action{Value: cfg})
 }
 
 // readFile checks a File's size, reads it and loads it as a model, or as
 // my digits. A file that is refused changes nothing; the message says why.
 func (p *page) readFile(ctx app.Context, file app.Value, digits bool) {
-	name := quoteShort(file.Get("name").String())
+	name := params.Quote(file.Get("name").String())
 	refuse := func(err error) {
 		kind := fileErrKind(err)
-		m := text("file.refused", name, text(fileErrText[kind]), err.Error())
+		m := i18n.Text("file.refused", name, i18n.Text(fileErrText[kind]), err.Error())
 		if digits {
 			p.files.digitsStatus, p.files.digitsKind = m, kind
 		} else {
@@ -364,7 +368,7 @@ func (p *page) loadModel(b []byte, name string, refuse func(error)) {
 		return
 	}
 	p.files.restored, p.files.restoredSum, p.files.forgotSum = false, "", "" // a file chosen is kept, even the one forgotten
-	p.files.modelStatus, p.files.modelKind = text("model.loaded", name), "loaded"
+	p.files.modelStatus, p.files.modelKind = i18n.Text("model.loaded", name), "loaded"
 	p.useModel(file)
 }
 
@@ -377,7 +381,7 @@ func (p *page) loadDigits(b []byte, name string, refuse func(error)) {
 	}
 	labels, pixels := modelfile.DigitsPixels(set)
 	p.setMine(protocol.Samples{Labels: labels, Pixels: pixels})
-	p.files.digitsStatus, p.files.digitsKind = text("mine.loaded", len(labels), name), "loaded"
+	p.files.digitsStatus, p.files.digitsKind = i18n.Text("mine.loaded", len(labels), name), "loaded"
 }
 
 func (p *page) onAddDigit(ctx app.Context, a app.Action) {
@@ -387,17 +391,17 @@ func (p *page) onAddDigit(ctx app.Context, a app.Action) {
 	case !ok:
 		return
 	case d.Label > 9 || len(d.Pixels) != dataset.Pixels:
-		f.digitsStatus, f.digitsKind = text("mine.noInk"), "noInk"
+		f.digitsStatus, f.digitsKind = i18n.Text("mine.noInk"), "noInk"
 		return
 	case len(f.mine.Labels) >= modelfile.MaxDigits:
-		f.digitsStatus, f.digitsKind = text("mine.full", modelfile.MaxDigits), "full"
+		f.digitsStatus, f.digitsKind = i18n.Text("mine.full", modelfile.MaxDigits), "full"
 		return
 	}
 	m := protocol.Samples{
 		Labels: append(append([]uint8(nil), f.mine.Labels...), d.Label),
 		Pixels: append(append([]byte(nil), f.mine.Pixels...), d.Pixels...),
 	}
-	f.digitsStatus, f.digitsKind = msg{}, ""
+	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
 	p.setMine(m)
 }
 
@@ -412,7 +416,7 @@ func (p *page) onRemoveDigit(ctx app.Context, a app.Action) {
 		m.Labels = append(append([]uint8(nil), f.mine.Labels[:i]...), f.mine.Labels[i+1:]...)
 		m.Pixels = append(append([]byte(nil), f.mine.Pixels[:i*dataset.Pixels]...), f.mine.Pixels[(i+1)*dataset.Pixels:]...)
 	}
-	f.digitsStatus, f.digitsKind = msg{}, ""
+	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
 	p.setMine(m)
 }
 
@@ -424,7 +428,7 @@ func (p *page) setMine(m protocol.Samples) {
 	p.sendMine()
 	s, err := encodeKeptDigits(m)
 	if err == nil && !storageSet(digitsStorageKey, s) {
-		f.digitsStatus, f.digitsKind = text("mine.notKept"), "notKept"
+		f.digitsStatus, f.digitsKind = i18n.Text("mine.notKept"), "notKept"
 	}
 }
 
@@ -450,11 +454,11 @@ func (p *page) onDownloadDigits(ctx app.Context, a app.Action) {
 		err = modelfile.EncodeDigits(&buf, set)
 	}
 	if err != nil {
-		f.digitsStatus, f.digitsKind = text("mine.cannotSave", err.Error()), fileErrKind(err)
+		f.digitsStatus, f.digitsKind = i18n.Text("mine.cannotSave", err.Error()), fileErrKind(err)
 		return
 	}
 	if !download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
-		f.digitsStatus, f.digitsKind = text("file.noDownload"), "download"
+		f.digitsStatus, f.digitsKind = i18n.Text("file.noDownload"), "download"
 	}
 }
 

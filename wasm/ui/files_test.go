@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"bytes"
 	"errors"
 	"math"
@@ -119,7 +121,7 @@ func TestFileErrKindNamesEveryRefusal(t *testing.T) {
 		t.Errorf("a browser's error: kind %q", got)
 	}
 	for kind, key := range fileErrText {
-		if catalogEN[key] == "" || catalogZH[key] == "" {
+		if i18n.CatalogEN[key] == "" || i18n.CatalogZH[key] == "" {
 			t.Errorf("kind %q has no text %q", kind, key)
 		}
 	}
@@ -176,7 +178,7 @@ func TestMyDigitsShowLabelsAndReadings(t *testing.T) {
 	m := &softmax.Model[float32]{D: 784, W: make([]float32, 7840), B: make([]float32, 10)}
 	m.B[3] = 1 // reads everything as a 3
 	d := protocol.Samples{Labels: []uint8{3, 7}, Pixels: make([]byte, 2*784)}
-	html := render(t, &myDigits{ILang: langEN, IDigits: d, IModel: m, IRate: "0.1"})
+	html := render(t, &myDigits{ILang: i18n.EN, IDigits: d, IModel: m, IRate: "0.1"})
 	for _, want := range []string{`2 of your digits; the model reads 1 of them right.`, `a 7, read as 3`, `id="mine-rate"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("my digits lack %q:\n%s", want, html)
@@ -193,20 +195,20 @@ func TestMyDigitsShowLabelsAndReadings(t *testing.T) {
 			t.Errorf("digit %d: want %s %s in %q", i, want[0], want[1], figures)
 		}
 	}
-	if html := render(t, &myDigits{ILang: langEN, IRate: "0"}); !strings.Contains(html, "No digits of yours yet.") {
+	if html := render(t, &myDigits{ILang: i18n.EN, IRate: "0"}); !strings.Contains(html, "No digits of yours yet.") {
 		t.Error("no digits: not said")
 	}
 }
 
 func TestModelFilesPanel(t *testing.T) {
-	html := render(t, &modelFiles{ILang: langEN, IHasModel: true, IStatus: text("model.restored", "2026-11-23 17:30"), IKind: "restored", IRestored: true})
+	html := render(t, &modelFiles{ILang: i18n.EN, IHasModel: true, IStatus: i18n.Text("model.restored", "2026-11-23 17:30"), IKind: "restored", IRestored: true})
 	for _, want := range []string{`id="download-model"`, `id="download-npz"`, `id="upload-model"`, `accept=".json,.npz"`,
 		`data-kind="restored"`, `Restored the model trained at 2026-11-23 17:30`, `id="forget-model"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the panel lacks %q:\n%s", want, html)
 		}
 	}
-	if html := render(t, &modelFiles{ILang: langEN}); strings.Contains(html, "forget-model") {
+	if html := render(t, &modelFiles{ILang: i18n.EN}); strings.Contains(html, "forget-model") {
 		t.Error("start afresh offered without a restored model")
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,7 +26,7 @@ import (
 type gallery struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	ISamples protocol.Samples
 	IModel   *softmax.Model[float32] // the model at the latest evaluation
 	IDeskew  bool                    // the model reads straightened digits

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strings"
 	"testing"
 
@@ -62,12 +64,12 @@ func TestGalleryWords(t *testing.T) {
 	if got := predictedText([]int{0, -1, 7}); got != "0·7" {
 		t.Errorf("predictedText %q", got)
 	}
-	g := &gallery{ILang: langEN, ISamples: protocol.Samples{Labels: labels, Pixels: make([]byte, 3*784)}, IModel: softmax.New[float32](784)}
+	g := &gallery{ILang: i18n.EN, ISamples: protocol.Samples{Labels: labels, Pixels: make([]byte, 3*784)}, IModel: softmax.New[float32](784)}
 	g.preds = preds
 	if got := g.summary(misread(labels, preds)); !strings.Contains(got, "1 of 3 test digits misread: a 1 read as 7") {
 		t.Errorf("summary %q", got)
 	}
-	g.ILang = langZH
+	g.ILang = i18n.ZH
 	if got := g.summary(misread(labels, preds)); got != "1 个（共 3 个）测试数字认错了：把 1 认成了 7。" {
 		t.Errorf("summary in Chinese %q", got)
 	}

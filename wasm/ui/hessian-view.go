@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 
 	"softmaxdemo/wasm/protocol"
@@ -17,7 +19,7 @@ import (
 type hessianView struct {
 	app.Compo
 
-	ILang   lang
+	ILang   i18n.Lang
 	IView   *protocol.HessianView
 	IBusy   bool // the worker is computing it
 	IL2     string

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -37,10 +41,10 @@ func verbs(f string) []string {
 
 func TestCatalogs(t *testing.T) {
 	t.Run("both catalogs have the same keys", func(t *testing.T) {
-		for _, l := range langs {
-			for _, o := range langs {
-				for k := range catalogs[l] {
-					if _, ok := catalogs[o][k]; !ok {
+		for _, l := range i18n.Langs {
+			for _, o := range i18n.Langs {
+				for k := range i18n.Catalogs[l] {
+					if _, ok := i18n.Catalogs[o][k]; !ok {
 						t.Errorf("%q is in the %s catalog but not in the %s one", k, l, o)
 					}
 				}
@@ -48,33 +52,33 @@ func TestCatalogs(t *testing.T) {
 		}
 	})
 	t.Run("every entry takes the same arguments in both languages", func(t *testing.T) {
-		for k, en := range catalogEN {
-			if zh, ok := catalogZH[k]; ok && !slices.Equal(verbs(en), verbs(zh)) {
+		for k, en := range i18n.CatalogEN {
+			if zh, ok := i18n.CatalogZH[k]; ok && !slices.Equal(verbs(en), verbs(zh)) {
 				t.Errorf("%q: en has %v, zh has %v", k, verbs(en), verbs(zh))
 			}
 		}
 	})
 	t.Run("no entry is empty or left in English in the Chinese catalog", func(t *testing.T) {
-		for k, zh := range catalogZH {
+		for k, zh := range i18n.CatalogZH {
 			if strings.TrimSpace(zh) == "" {
 				t.Errorf("%q is empty", k)
 			}
 			// Chinese text has Chinese characters, unless it is only
 			// notation, a name or an argument.
-			if zh == catalogEN[k] && hasWords(zh) && k != "lang.en" {
+			if zh == i18n.CatalogEN[k] && hasWords(zh) && k != "lang.en" {
 				t.Errorf("%q is the same in both languages: %q", k, zh)
 			}
 		}
 	})
 	t.Run("every key is used", func(t *testing.T) {
 		used := literals(t, "*.go", "../session/*.go", "../worker/*.go", "../app/*.go")
-		for k := range catalogEN {
+		for k := range i18n.CatalogEN {
 			switch {
 			case used[k]:
-			case strings.HasPrefix(k, "preset.") && slices.ContainsFunc(presets, func(p preset) bool { return "preset."+p.Name == k }):
-			case strings.HasPrefix(k, "lang.") && slices.Contains(langs, lang(strings.TrimPrefix(k, "lang."))):
-			case strings.HasPrefix(k, "pace.") && slices.Contains(paceStops, strings.TrimPrefix(k, "pace.")):
-			case strings.HasPrefix(k, "method.") && slices.Contains(methods, strings.TrimPrefix(k, "method.")):
+			case strings.HasPrefix(k, "preset.") && slices.ContainsFunc(params.Presets, func(p params.Preset) bool { return "preset."+p.Name == k }):
+			case strings.HasPrefix(k, "lang.") && slices.Contains(i18n.Langs, i18n.Lang(strings.TrimPrefix(k, "lang."))):
+			case strings.HasPrefix(k, "pace.") && slices.Contains(params.Paces, strings.TrimPrefix(k, "pace.")):
+			case strings.HasPrefix(k, "method.") && slices.Contains(params.Methods, strings.TrimPrefix(k, "method.")):
 			case strings.HasPrefix(k, "chart.x.") && slices.Contains([]string{axisSteps, axisPasses, axisSeconds}, strings.TrimPrefix(k, "chart.x.")):
 			default:
 				t.Errorf("%q is in the catalogs but no code uses it", k)
@@ -83,7 +87,7 @@ func TestCatalogs(t *testing.T) {
 	})
 	t.Run("every key the code names has text", func(t *testing.T) {
 		spaces := map[string]bool{}
-		for k := range catalogEN {
+		for k := range i18n.CatalogEN {
 			if ns, _, ok := strings.Cut(k, "."); ok {
 				spaces[ns] = true
 			}
@@ -91,14 +95,14 @@ func TestCatalogs(t *testing.T) {
 		key := regexp.MustCompile(`^[a-z]+\.[A-Za-z0-9.]+$`)
 		for lit := range literals(t, "*.go") {
 			ns, _, _ := strings.Cut(lit, ".")
-			if key.MatchString(lit) && spaces[ns] && !strings.HasSuffix(lit, ".") && catalogEN[lit] == "" {
+			if key.MatchString(lit) && spaces[ns] && !strings.HasSuffix(lit, ".") && i18n.CatalogEN[lit] == "" {
 				t.Errorf("the code names %q, which the catalogs lack", lit)
 			}
 		}
 	})
 	t.Run("every key the worker sends has text", func(t *testing.T) {
 		for lit := range literals(t, "../session/*.go", "../worker/*.go") {
-			if (strings.HasPrefix(lit, "err.") || strings.HasPrefix(lit, "hint.")) && catalogEN[lit] == "" {
+			if (strings.HasPrefix(lit, "err.") || strings.HasPrefix(lit, "hint.")) && i18n.CatalogEN[lit] == "" {
 				t.Errorf("the worker uses %q, which the catalogs lack", lit)
 			}
 		}
@@ -192,21 +196,21 @@ func TestPickLang(t *testing.T) {
 	tests := []struct {
 		name, link, stored string
 		preferred          []string
-		want               lang
+		want               i18n.Lang
 	}{
-		{"a Chinese browser gets Chinese", "", "", []string{"zh-CN", "en"}, langZH},
-		{"any Chinese preference counts", "", "", []string{"en-US", "zh-TW"}, langZH},
-		{"an English browser gets English", "", "", []string{"en-GB"}, langEN},
-		{"another language gets English", "", "", []string{"fr", "de"}, langEN},
-		{"no preference gets English", "", "", nil, langEN},
-		{"a stored choice wins over the browser", "", "en", []string{"zh-CN"}, langEN},
-		{"a link wins over a stored choice", "zh", "en", []string{"en"}, langZH},
-		{"a bad stored value is ignored", "", "klingon", []string{"zh"}, langZH},
-		{"a bad link value is ignored", "xx", "", []string{"en"}, langEN},
+		{"a Chinese browser gets Chinese", "", "", []string{"zh-CN", "en"}, i18n.ZH},
+		{"any Chinese preference counts", "", "", []string{"en-US", "zh-TW"}, i18n.ZH},
+		{"an English browser gets English", "", "", []string{"en-GB"}, i18n.EN},
+		{"another language gets English", "", "", []string{"fr", "de"}, i18n.EN},
+		{"no preference gets English", "", "", nil, i18n.EN},
+		{"a stored choice wins over the browser", "", "en", []string{"zh-CN"}, i18n.EN},
+		{"a link wins over a stored choice", "zh", "en", []string{"en"}, i18n.ZH},
+		{"a bad stored value is ignored", "", "klingon", []string{"zh"}, i18n.ZH},
+		{"a bad link value is ignored", "xx", "", []string{"en"}, i18n.EN},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := pickLang(tt.link, tt.stored, tt.preferred); got != tt.want {
+			if got := i18n.Pick(tt.link, tt.stored, tt.preferred); got != tt.want {
 				t.Errorf("pickLang(%q, %q, %v) = %s, want %s", tt.link, tt.stored, tt.preferred, got, tt.want)
 			}
 		})
@@ -217,31 +221,31 @@ func TestNumbersAreTheSameInBothLanguages(t *testing.T) {
 	for _, tt := range []struct {
 		got, want string
 	}{
-		{fmtPercent(0.9166), "91.7%"}, {fmtLoss(0.273149), "0.2731"}, {fmtCount(10000), "10,000"},
-		{fmtCount(999), "999"}, {fmtCount(1234567), "1,234,567"}, {fmtCount(-1500), "-1,500"},
+		{i18n.Percent(0.9166), "91.7%"}, {i18n.Loss(0.273149), "0.2731"}, {i18n.Count(10000), "10,000"},
+		{i18n.Count(999), "999"}, {i18n.Count(1234567), "1,234,567"}, {i18n.Count(-1500), "-1,500"},
 		{fmtRate(523000), "523k"}, {fmtRate(1.25e6), "1.2M"}, {fmtRate(950), "950"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
 	}
-	if en, zh := langEN.T("status.ready", fmtCount(10000), fmtCount(2000)), langZH.T("status.ready", fmtCount(10000), fmtCount(2000)); !strings.Contains(en, "10,000") || !strings.Contains(zh, "10,000") {
+	if en, zh := i18n.EN.T("status.ready", i18n.Count(10000), i18n.Count(2000)), i18n.ZH.T("status.ready", i18n.Count(10000), i18n.Count(2000)); !strings.Contains(en, "10,000") || !strings.Contains(zh, "10,000") {
 		t.Errorf("the languages disagree on digits: %q, %q", en, zh)
 	}
 }
 
 func TestMsgRendersNestedTextInItsLanguage(t *testing.T) {
-	m := text("field.batchHint", text("field.range", text("name.batch"), int64(1), int64(10000), int64(0)), 10000)
-	if got := langEN.M(m); got != "the batch size must be from 1 to 10000 (got 0) (1 is SGD, 10000 is the whole set: full-batch gradient descent)" {
+	m := i18n.Text("field.batchHint", i18n.Text("field.range", i18n.Text("name.batch"), int64(1), int64(10000), int64(0)), 10000)
+	if got := i18n.EN.M(m); got != "the batch size must be from 1 to 10000 (got 0) (1 is SGD, 10000 is the whole set: full-batch gradient descent)" {
 		t.Errorf("en: %q", got)
 	}
-	if got := langZH.M(m); !strings.HasPrefix(got, "批量大小 B应在 1 到 10000 之间") || hasWords(strings.ReplaceAll(got, "B", "")) {
+	if got := i18n.ZH.M(m); !strings.HasPrefix(got, "批量大小 B应在 1 到 10000 之间") || hasWords(strings.ReplaceAll(got, "B", "")) {
 		t.Errorf("zh: %q", got)
 	}
-	if got := langEN.M(m); got != langEN.M(m) {
+	if got := i18n.EN.M(m); got != i18n.EN.M(m) {
 		t.Error("rendering a msg changed it")
 	}
-	if langEN.T("no.such.key") != "no.such.key" {
+	if i18n.EN.T("no.such.key") != "no.such.key" {
 		t.Error("a missing key does not show itself")
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 	"strings"
 
@@ -72,7 +74,7 @@ func exactList(v []float32) string {
 func fmtNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // sourceText says where an inspected image came from.
-func sourceText(l lang, source string) string {
+func sourceText(l i18n.Lang, source string) string {
 	switch source {
 	case sourceGallery:
 		return l.T("inspect.from.gallery")

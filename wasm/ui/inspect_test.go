@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -43,7 +45,7 @@ func TestInspectorShowsCoresNumbers(t *testing.T) {
 	m := softmax.New[float32](dataset.Pixels)
 	m.InitNormal(r, 0.01)
 	e := &inspectExample{Source: sourceGallery, Index: 3, Label: 7, Pixels: testImage(r)}
-	for _, l := range langs {
+	for _, l := range i18n.Langs {
 		html := render(t, &inspector{ILang: l, IModel: m, IExample: e, IRate: 0.5, IL2: 1e-4})
 		set := dataset.NewSet(1, 200)
 		set.Append(7, e.Pixels)
@@ -75,12 +77,12 @@ func TestInspectorShowsCoresNumbers(t *testing.T) {
 				}
 			}
 		}
-		if !strings.Contains(html, l.T("inspect.from.gallery")) || !strings.Contains(html, fmtLoss(want.Loss)) {
+		if !strings.Contains(html, l.T("inspect.from.gallery")) || !strings.Contains(html, i18n.Loss(want.Loss)) {
 			t.Errorf("%s: the source or the loss is missing", l)
 		}
 	}
 	t.Run("without a model it says to train first", func(t *testing.T) {
-		html := render(t, &inspector{ILang: langEN, IExample: e, IRate: 0.5})
+		html := render(t, &inspector{ILang: i18n.EN, IExample: e, IRate: 0.5})
 		if attrOf(t, html, "data-state") != "noModel" || !strings.Contains(html, "Train, or take one step") {
 			t.Error(html)
 		}
@@ -114,7 +116,7 @@ func TestConfusionCellsOpenTheirImages(t *testing.T) {
 	ev.Confusion[4][4] = 180
 	ex := &protocol.Examples{Run: 1, True: 4, Predicted: 9, Count: 70, Index: []int{5, 8}, Pixels: make([]byte, 2*784), Probs: make([]float32, 20)}
 	ex.Probs[9], ex.Probs[19] = 0.75, 0.5
-	html := render(t, &confusionTable{ILang: langEN, IEval: ev, IExamples: ex})
+	html := render(t, &confusionTable{ILang: i18n.EN, IEval: ev, IExamples: ex})
 	cell := regexp.MustCompile(`<td[^>]*data-count="70"[^>]*>`).FindString(html)
 	if !strings.Contains(cell, `data-true="4"`) || !strings.Contains(cell, `data-predicted="9"`) || strings.Count(html, `tabindex="0"`) != 2 {
 		t.Errorf("cells: %s", html)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 
 	"softmaxdemo/core/dataset"
@@ -19,7 +21,7 @@ import (
 type inspector struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
 	IExample *inspectExample
 	IRate    float64 // the Train panel's α
@@ -171,8 +173,8 @@ func (c *inspector) body() app.UI {
 				app.FigCaption().Text(l.T("inspect.x", y, sourceText(l, c.IExample.Source))),
 			),
 			app.Div().Class("inspect-loss").Body(
-				app.P().ID("inspect-loss").Text(l.T("inspect.loss", y, fmtLoss(in.Loss))),
-				app.P().ID("inspect-loss-after").Text(l.T("inspect.lossAfter", fmtLoss(in.LossAfter))),
+				app.P().ID("inspect-loss").Text(l.T("inspect.loss", y, i18n.Loss(in.Loss))),
+				app.P().ID("inspect-loss-after").Text(l.T("inspect.lossAfter", i18n.Loss(in.LossAfter))),
 				app.P().Class("note").Text(l.T("inspect.max", fmtLogit(in.Max))),
 			),
 		),

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"net/url"
 	"slices"
 	"strings"
@@ -10,9 +14,9 @@ import (
 // panel, the data and the language. A link reproduces a run: the seed is
 // in it, and the same settings train to the same weights, bit for bit.
 type settings struct {
-	Fields  fields
+	Fields  params.Fields
 	Dataset string
-	Lang    lang // "" when the link does not name one
+	Lang    i18n.Lang // "" when the link does not name one
 }
 
 // maxLink is the longest fragment parseLink reads; anything longer is not
@@ -61,22 +65,22 @@ func encodeLink(s settings) string {
 // out of range takes its default and adds a notice that names it; so does
 // an unknown dataset, language or setting. Nothing in a link is ever run
 // or rendered as markup: values only fill fields.
-func parseLink(fragment string, packs map[string]int) (settings, []msg) {
-	s := settings{Fields: defaultFields(), Dataset: "default"}
+func parseLink(fragment string, packs map[string]int) (settings, []i18n.Msg) {
+	s := settings{Fields: params.Defaults(), Dataset: "default"}
 	fragment = strings.TrimPrefix(fragment, "#")
 	if fragment == "" {
 		return s, nil
 	}
 	if len(fragment) > maxLink {
-		return s, []msg{text("link.tooLong", fmtCount(len(fragment)))}
+		return s, []i18n.Msg{i18n.Text("link.tooLong", i18n.Count(len(fragment)))}
 	}
 	q, err := url.ParseQuery(fragment)
 	if err != nil {
-		return s, []msg{text("link.unreadable")}
+		return s, []i18n.Msg{i18n.Text("link.unreadable")}
 	}
-	var notes []msg
-	bad := func(key, value string, why msg) {
-		notes = append(notes, text("link.bad", key, quoteShort(value), why))
+	var notes []i18n.Msg
+	bad := func(key, value string, why i18n.Msg) {
+		notes = append(notes, i18n.Text("link.bad", key, params.Quote(value), why))
 	}
 	get := func(key string) (string, bool) {
 		v, ok := q[key]
@@ -91,7 +95,7 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 	}
 	for k := range q {
 		if !known[k] {
-			notes = append(notes, text("link.unknown", quoteShort(k)))
+			notes = append(notes, i18n.Text("link.unknown", params.Quote(k)))
 		}
 	}
 	// The dataset first: it bounds B.
@@ -99,7 +103,7 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 		if _, known := packs[v]; known {
 			s.Dataset = v
 		} else {
-			bad("data", v, text("link.noSuchData"))
+			bad("data", v, i18n.Text("link.noSuchData"))
 		}
 	}
 	m := packs[s.Dataset]
@@ -107,14 +111,14 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 		m = 60000
 	}
 	if v, ok := get("lang"); ok {
-		if l, known := parseLang(v); known {
+		if l, known := i18n.Parse(v); known {
 			s.Lang = l
 		} else {
-			bad("lang", v, text("link.noSuchLang"))
+			bad("lang", v, i18n.Text("link.noSuchLang"))
 		}
 	}
 	f := &s.Fields
-	def := defaultFields()
+	def := params.Defaults()
 	for _, fld := range []struct {
 		key string
 		dst *string
@@ -132,19 +136,19 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 	// method's fields with that method's rules.
 	descent, newton := *f, *f
 	descent.Method, newton.Method = "sgd", "newton"
-	_, errs := parseConfig(descent, m)
-	_, nerrs := parseConfig(newton, m)
+	_, errs := params.Parse(descent, m)
+	_, nerrs := params.Parse(newton, m)
 	for _, e := range []struct {
 		key string
 		dst *string
 		def string
-		why msg
+		why i18n.Msg
 	}{
 		{"lr", &f.LR, def.LR, errs.LR}, {"batch", &f.Batch, def.Batch, errs.Batch}, {"l2", &f.L2, def.L2, errs.L2},
 		{"epochs", &f.Epochs, def.Epochs, errs.Epochs}, {"seed", &f.Seed, def.Seed, errs.Seed}, {"decay", &f.Decay, def.Decay, errs.Decay},
 		{"iters", &f.NewtonIters, def.NewtonIters, nerrs.NewtonIters}, {"gtol", &f.GradTol, def.GradTol, nerrs.GradTol}, {"cg", &f.CGSteps, def.CGSteps, nerrs.CGSteps},
 	} {
-		if !e.why.isZero() {
+		if !e.why.IsZero() {
 			bad(e.key, *e.dst, e.why)
 			*e.dst = e.def
 		}
@@ -154,21 +158,21 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 		case "zeros", "normal":
 			f.Init = v
 		default:
-			bad("init", v, text("link.initValues"))
+			bad("init", v, i18n.Text("link.initValues"))
 		}
 	}
 	if v, ok := get("method"); ok {
-		if slices.Contains(methods, v) {
+		if slices.Contains(params.Methods, v) {
 			f.Method = v
 		} else {
-			bad("method", v, text("link.methodValues", strings.Join(methods, ", ")))
+			bad("method", v, i18n.Text("link.methodValues", strings.Join(params.Methods, ", ")))
 		}
 	}
 	if v, ok := get("pace"); ok {
-		if _, known := paceRate(v); known {
+		if _, known := params.PaceRate(v); known {
 			f.Pace = v
 		} else {
-			bad("pace", v, text("link.paceValues", strings.Join(paceStops, ", ")))
+			bad("pace", v, i18n.Text("link.paceValues", strings.Join(params.Paces, ", ")))
 		}
 	}
 	for _, b := range []struct {
@@ -180,7 +184,7 @@ func parseLink(fragment string, packs map[string]int) (settings, []msg) {
 			case "0", "1":
 				*b.dst = v == "1"
 			default:
-				bad(b.key, v, text("link.bitValues", b.key))
+				bad(b.key, v, i18n.Text("link.bitValues", b.key))
 			}
 		}
 	}

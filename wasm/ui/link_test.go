@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strings"
 	"testing"
 )
 
 func TestLinkRoundTrips(t *testing.T) {
-	s := settings{Fields: defaultFields(), Dataset: "default", Lang: langZH}
+	s := settings{Fields: params.Defaults(), Dataset: "default", Lang: i18n.ZH}
 	s.Fields.LR, s.Fields.Batch, s.Fields.Pin, s.Fields.Deskew, s.Fields.Pace = "0.25", "64", true, false, "3"
 	s.Fields.Method, s.Fields.GradTol = "newton", "1e-6"
 	frag := encodeLink(s)
@@ -21,7 +25,7 @@ func TestLinkRoundTrips(t *testing.T) {
 
 func TestBadLinksFallBackWithANotice(t *testing.T) {
 	packs := map[string]int{"default": 10000}
-	def := defaultFields()
+	def := params.Defaults()
 	tests := []struct {
 		name, frag string
 		check      func(settings) bool
@@ -37,7 +41,7 @@ func TestBadLinksFallBackWithANotice(t *testing.T) {
 		{"an unknown language", "lang=xx", func(s settings) bool { return s.Lang == "" }, "lang"},
 		{"an unknown method", "method=adam", func(s settings) bool { return s.Fields.Method == "sgd" }, "method"},
 		{"a zero tolerance", "gtol=0", func(s settings) bool { return s.Fields.GradTol == def.GradTol }, "gtol"},
-		{"an unknown pace", "pace=warp", func(s settings) bool { return s.Fields.Pace == defaultPace }, "pace"},
+		{"an unknown pace", "pace=warp", func(s settings) bool { return s.Fields.Pace == params.DefaultPace }, "pace"},
 		{"pin as a word", "pin=yes", func(s settings) bool { return !s.Fields.Pin }, "pin"},
 		{"an unknown setting", "colour=red&lr=0.3", func(s settings) bool { return s.Fields.LR == "0.3" }, "colour"},
 		{"a 100 kB link", "lr=" + strings.Repeat("9", 100<<10), func(s settings) bool { return s.Fields == def }, "102,403"},
@@ -55,8 +59,8 @@ func TestBadLinksFallBackWithANotice(t *testing.T) {
 			}
 			all := ""
 			for _, n := range notes {
-				all += langEN.M(n) + "\n"
-				if zh := langZH.M(n); zh == "" || strings.Contains(zh, "%!") {
+				all += i18n.EN.M(n) + "\n"
+				if zh := i18n.ZH.M(n); zh == "" || strings.Contains(zh, "%!") {
 					t.Errorf("the Chinese notice is %q", zh)
 				}
 			}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 
 	"softmaxdemo/wasm/protocol"
@@ -17,7 +19,7 @@ import (
 type lossPlot struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	ILosses  []protocol.Point // the current run's
 	IAcc     []accPoint       // the current run's
 	IRuns    []chartRun       // every run shown, the current one last
@@ -98,7 +100,7 @@ func (p *lossPlot) summary() string {
 	last := p.ILosses[len(p.ILosses)-1]
 	s := l.T("chart.summaryLoss", fmt.Sprintf("%.3f", last.Loss), last.Step)
 	if n := len(p.IAcc); n > 0 {
-		s += l.T("chart.summaryAcc", fmtPercent(p.IAcc[n-1].Acc), p.IAcc[n-1].Epoch)
+		s += l.T("chart.summaryAcc", i18n.Percent(p.IAcc[n-1].Acc), p.IAcc[n-1].Epoch)
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"bytes"
 	"errors"
 	"time"
@@ -18,11 +20,11 @@ import (
 type modelFiles struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IHasModel bool
-	IStatus   msg    // what happened last, shown in #model-status
-	IKind     string // its kind, in data-kind: "loaded", "restored", or an error kind (see fileErrKind)
-	IRestored bool   // the model shown was restored from the browser's storage
+	IStatus   i18n.Msg // what happened last, shown in #model-status
+	IKind     string   // its kind, in data-kind: "loaded", "restored", or an error kind (see fileErrKind)
+	IRestored bool     // the model shown was restored from the browser's storage
 }
 
 func (m *modelFiles) Render() app.UI {

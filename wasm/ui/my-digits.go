@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 
 	"softmaxdemo/core/dataset"
@@ -45,13 +47,13 @@ type myDigit struct {
 type myDigits struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IDigits  protocol.Samples // labels and pixels, in the order added
 	IModel   *softmax.Model[float32]
 	IDeskew  bool
 	IVersion int    // grows when the digits change
 	IRate    string // one of mineRates
-	IStatus  msg
+	IStatus  i18n.Msg
 	IKind    string
 
 	preds []int
@@ -171,7 +173,7 @@ func fmtPercentShort(v float64) string { return strconv.FormatFloat(100*v, 'f', 
 type labelButtons struct {
 	app.Compo
 
-	ILang lang
+	ILang i18n.Lang
 }
 
 func (b *labelButtons) Render() app.UI {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"strconv"
 
 	"softmaxdemo/wasm/protocol"
@@ -17,7 +19,7 @@ import (
 type newtonProgress struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IProgress protocol.Progress
 }
 
@@ -41,19 +43,19 @@ func (n *newtonProgress) Render() app.UI {
 }
 
 // newtonStop is the status text of a Newton run that has ended.
-func newtonStop(p protocol.Progress) msg {
+func newtonStop(p protocol.Progress) i18n.Msg {
 	g := strconv.FormatFloat(p.GradNorm, 'e', 2, 64)
 	switch p.Stop {
 	case "converged":
-		return text("newton.stop.converged", g, p.Iteration)
+		return i18n.Text("newton.stop.converged", g, p.Iteration)
 	case "budget":
-		return text("newton.stop.budget", g, p.Iteration)
+		return i18n.Text("newton.stop.budget", g, p.Iteration)
 	case "line search failed":
-		return text("newton.stop.linesearch", g, p.Iteration)
+		return i18n.Text("newton.stop.linesearch", g, p.Iteration)
 	case "not descent":
-		return text("newton.stop.notdescent", g, p.Iteration)
+		return i18n.Text("newton.stop.notdescent", g, p.Iteration)
 	case "singular":
-		return text("newton.stop.singular", g, p.Iteration)
+		return i18n.Text("newton.stop.singular", g, p.Iteration)
 	}
-	return text("newton.stop.diverged", g, p.Iteration)
+	return i18n.Text("newton.stop.diverged", g, p.Iteration)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
 	"math/rand/v2"
 
 	"softmaxdemo/wasm/protocol"
@@ -32,8 +34,8 @@ func (p *page) handleInspector(ctx app.Context) {
 	})
 	ctx.Handle(actionApply, func(ctx app.Context, a app.Action) {
 		e, ok := a.Value.(inspectExample)
-		c, errs := parseConfig(p.link.Fields, p.st.TrainN)
-		if !ok || !errs.ok() || len(e.Pixels) != 784 {
+		c, errs := params.Parse(p.link.Fields, p.st.TrainN)
+		if !ok || !errs.OK() || len(e.Pixels) != 784 {
 			return
 		}
 		p.st.Applied++
@@ -50,7 +52,7 @@ func (p *page) handleInspector(ctx app.Context) {
 // panel's α and λ.
 func (p *page) inspector() app.UI {
 	s := p.st
-	c, _ := parseConfig(p.link.Fields, s.TrainN)
+	c, _ := params.Parse(p.link.Fields, s.TrainN)
 	pin := c.PinFirst
 	if r := s.current(); r != nil {
 		pin = r.Cfg.PinFirst

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -52,7 +56,7 @@ const (
 )
 
 func newPage() *page {
-	return &page{st: newStore(), link: settings{Fields: defaultFields(), Dataset: "default"}}
+	return &page{st: newStore(), link: settings{Fields: params.Defaults(), Dataset: "default"}}
 }
 
 // OnInit reads the page's link and chooses its language before the first
@@ -85,7 +89,7 @@ func (p *page) OnInit() {
 	}
 	p.initFiles()
 	p.st.Notice = notes
-	p.st.Lang = pickLang(string(link.Lang), storageGet(langStorageKey), browserLanguages())
+	p.st.Lang = i18n.Pick(string(link.Lang), storageGet(langStorageKey), browserLanguages())
 	link.Lang = p.st.Lang
 	p.link = link
 	if link.Dataset != "default" {
@@ -219,7 +223,7 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 		}
 	}
 	if _, ok := man.Find(p.wantData); !ok && p.wantData != "" {
-		p.st.Notice = append(p.st.Notice, text("link.bad", "data", quoteShort(p.wantData), text("link.noSuchData")))
+		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(p.wantData), i18n.Text("link.noSuchData")))
 		p.wantData = ""
 	}
 }
@@ -341,7 +345,7 @@ func (p *page) send(m protocol.Msg) {
 		return
 	}
 	if err := p.worker.send(m); err != nil {
-		p.st.Err = &pageError{Message: text("err.send", err.Error())}
+		p.st.Err = &pageError{Message: i18n.Text("err.send", err.Error())}
 	}
 }
 
@@ -424,9 +428,9 @@ func (p *page) Render() app.UI {
 				app.Div().Class("header-tools").Body(
 					app.Label().For("lang").Class("sr-only").Text(l.T("lang.label")),
 					app.Select().ID("lang").OnChange(p.onLangChange).Body(
-						app.Range(langs).Slice(func(i int) app.UI {
-							return app.Option().Value(string(langs[i])).Attr("lang", htmlLang(langs[i])).
-								Text(l.T("lang." + string(langs[i]))).Selected(langs[i] == l)
+						app.Range(i18n.Langs).Slice(func(i int) app.UI {
+							return app.Option().Value(string(i18n.Langs[i])).Attr("lang", htmlLang(i18n.Langs[i])).
+								Text(l.T("lang." + string(i18n.Langs[i]))).Selected(i18n.Langs[i] == l)
 						}),
 					),
 					app.Button().ID("present").Aria("pressed", strconv.FormatBool(p.present)).Title(l.T("button.presentWhy")).Text(l.T("button.present")).
@@ -484,7 +488,7 @@ func (p *page) notices() app.UI {
 }
 
 // kernelText says which kernels the worker trains with.
-func kernelText(l lang, k string) string {
+func kernelText(l i18n.Lang, k string) string {
 	switch k {
 	case "wasm-simd":
 		return l.T("kernel.simd")
@@ -496,14 +500,14 @@ func kernelText(l lang, k string) string {
 
 // onSettings follows the Train panel's accepted fields in the link.
 func (p *page) onSettings(ctx app.Context, a app.Action) {
-	if f, ok := a.Value.(fields); ok {
+	if f, ok := a.Value.(params.Fields); ok {
 		p.link.Fields = f
 		p.writeLink()
 	}
 }
 
 func (p *page) onLangChange(ctx app.Context, e app.Event) {
-	if l, ok := parseLang(ctx.JSSrc().Get("value").String()); ok {
+	if l, ok := i18n.Parse(ctx.JSSrc().Get("value").String()); ok {
 		ctx.NewActionWithValue(actionLang, l)
 	}
 }
@@ -512,7 +516,7 @@ func (p *page) onLangChange(ctx app.Context, e app.Event) {
 // every setting stay as they are; only text changes. The choice is kept
 // in the browser's storage and in the link.
 func (p *page) onLang(ctx app.Context, a app.Action) {
-	l, ok := a.Value.(lang)
+	l, ok := a.Value.(i18n.Lang)
 	if !ok || l == p.st.Lang {
 		return
 	}
@@ -558,8 +562,8 @@ func (p *page) showLang() {
 }
 
 // htmlLang is the BCP 47 tag of l for lang attributes.
-func htmlLang(l lang) string {
-	if l == langZH {
+func htmlLang(l i18n.Lang) string {
+	if l == i18n.ZH {
 		return "zh-CN"
 	}
 	return "en"
@@ -580,7 +584,7 @@ func (p *page) axes() chartAxes {
 
 // sendPace tells the worker the pace the panel shows.
 func (p *page) sendPace() {
-	if rate, ok := paceRate(p.link.Fields.Pace); ok {
+	if rate, ok := params.PaceRate(p.link.Fields.Pace); ok {
 		p.send(protocol.Pace{StepsPerSecond: rate})
 	}
 }

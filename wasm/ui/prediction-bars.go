@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 	"strconv"
 
@@ -15,13 +17,13 @@ import (
 type predictionBars struct {
 	app.Compo
 
-	ILang lang
+	ILang i18n.Lang
 	IPred prediction
 }
 
 func newPredictionBars() *predictionBars { return &predictionBars{} }
 
-func (b *predictionBars) Prediction(l lang, p prediction) *predictionBars {
+func (b *predictionBars) Prediction(l i18n.Lang, p prediction) *predictionBars {
 	b.ILang, b.IPred = l, p
 	return b
 }

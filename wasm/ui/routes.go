@@ -5,7 +5,11 @@
 // tools/browsertest.
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"softmaxdemo/wasm/ui/i18n"
+)
 
 // Routes registers every route of the site. Both lives of wasm/app call
 // it: the browser to run the page, and the native build to write the
@@ -32,16 +36,16 @@ func Handler(version string) *app.Handler {
 		// index.html is written in defaultLang; the page sets the title in
 		// the person's language as it starts (page.showLang). The web
 		// manifest has one description, so it carries both languages.
-		Name:            defaultLang.T("app.name"),
+		Name:            i18n.Default.T("app.name"),
 		ShortName:       "Softmax",
-		Title:           defaultLang.T("app.title"),
-		Description:     langZH.T("app.description") + " / " + langEN.T("app.description"),
+		Title:           i18n.Default.T("app.title"),
+		Description:     i18n.ZH.T("app.description") + " / " + i18n.EN.T("app.description"),
 		Author:          "The softmax demo authors",
 		Keywords:        []string{"softmax regression", "Softmax 回归", "logistic regression", "MNIST", "gradient descent", "梯度下降", "WebAssembly", "Go"},
-		Lang:            htmlLang(defaultLang),
+		Lang:            htmlLang(i18n.Default),
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#2166ac",
-		LoadingLabel:    langZH.T("app.loading") + " / " + langEN.T("app.loading") + " {progress}%",
+		LoadingLabel:    i18n.ZH.T("app.loading") + " / " + i18n.EN.T("app.loading") + " {progress}%",
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",

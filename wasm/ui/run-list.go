@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math"
 	"strconv"
 
@@ -15,7 +17,7 @@ import (
 type runList struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IRuns    []*runRecord
 	ICurrent int
 	IVersion int // grows when a run's record changes: the records are pointers
@@ -23,7 +25,7 @@ type runList struct {
 
 func newRunList() *runList { return &runList{} }
 
-func (l *runList) Runs(la lang, runs []*runRecord, current, version int) *runList {
+func (l *runList) Runs(la i18n.Lang, runs []*runRecord, current, version int) *runList {
 	l.ILang, l.IRuns, l.ICurrent, l.IVersion = la, runs, current, version
 	return l
 }
@@ -37,10 +39,10 @@ func (l *runList) Render() app.UI {
 			loss, acc := "–", "–"
 			lossAttr, accAttr := "", ""
 			if !math.IsNaN(r.Loss) {
-				loss, lossAttr = fmtLoss(r.Loss), strconv.FormatFloat(r.Loss, 'g', -1, 64)
+				loss, lossAttr = i18n.Loss(r.Loss), strconv.FormatFloat(r.Loss, 'g', -1, 64)
 			}
 			if !math.IsNaN(r.Accuracy) {
-				acc, accAttr = fmtPercent(r.Accuracy), strconv.FormatFloat(r.Accuracy, 'f', 4, 64)
+				acc, accAttr = i18n.Percent(r.Accuracy), strconv.FormatFloat(r.Accuracy, 'f', 4, 64)
 			}
 			cls := "run"
 			if r.ID == l.ICurrent {

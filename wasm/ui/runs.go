@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math"
 	"strconv"
 
@@ -54,7 +56,7 @@ func (r *runRecord) stepsPerEpoch() float64 {
 }
 
 // label is the legend's text for the run: its method and settings.
-func (r *runRecord) label(l lang) string {
+func (r *runRecord) label(l i18n.Lang) string {
 	s := r.settingsLabel(l)
 	if r.Cfg.Deskew {
 		s = l.T("runs.deskewed", s)
@@ -62,7 +64,7 @@ func (r *runRecord) label(l lang) string {
 	return s
 }
 
-func (r *runRecord) settingsLabel(l lang) string {
+func (r *runRecord) settingsLabel(l i18n.Lang) string {
 	c := r.Cfg
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	switch r.method() {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -14,9 +16,9 @@ import (
 type statusBar struct {
 	app.Compo
 
-	ILang     lang
+	ILang     i18n.Lang
 	IState    string
-	IText     msg
+	IText     i18n.Msg
 	IEpoch    int // epochs completed
 	IEpochs   int
 	IFraction float64 // progress through the run, 0..1
@@ -33,12 +35,12 @@ func (s *statusBar) Render() app.UI {
 	l := s.ILang
 	acc, accValue := "–", ""
 	if !math.IsNaN(s.IAccuracy) {
-		acc = fmtPercent(s.IAccuracy)
+		acc = i18n.Percent(s.IAccuracy)
 		accValue = strconv.FormatFloat(s.IAccuracy, 'f', 4, 64)
 	}
 	likeli, likeliValue := "–", ""
 	if !math.IsNaN(s.ILikeli) {
-		likeli = fmtLikelihood(s.ILikeli)
+		likeli = i18n.Likelihood(s.ILikeli)
 		likeliValue = strconv.FormatFloat(s.ILikeli, 'g', -1, 64)
 	}
 	speed := "–"
@@ -98,7 +100,7 @@ func (s *statusBar) Run(id, step int) *statusBar { s.IRun, s.IStep = id, step; r
 func (s *statusBar) Likelihood(v float64) *statusBar { s.ILikeli = v; return s }
 
 // withState sets every input at once.
-func (s *statusBar) withState(l lang, state string, text msg, epoch, epochs int, fraction, perSec, acc float64) *statusBar {
+func (s *statusBar) withState(l i18n.Lang, state string, text i18n.Msg, epoch, epochs int, fraction, perSec, acc float64) *statusBar {
 	s.ILang, s.IState, s.IText, s.IEpoch, s.IEpochs = l, state, text, epoch, epochs
 	s.IFraction, s.IPerSec, s.IAccuracy = fraction, perSec, acc
 	return s

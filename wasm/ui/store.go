@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"fmt"
 	"math"
 
@@ -29,29 +31,29 @@ const (
 // pageError is an error a person can see, with how to recover, as text
 // that renders in the page's language.
 type pageError struct {
-	Message msg
-	Hint    msg
+	Message i18n.Msg
+	Hint    i18n.Msg
 	Action  string
 }
 
 // failureText is the page's text for a Failed event: the catalog's text
 // for its key, or, for a failure the page has no text of its own for, the
 // worker's English message inside a sentence of the page's language.
-func failureText(f protocol.Failed) (message, hint msg) {
-	if _, ok := catalogs[defaultLang][f.Key]; ok && f.Key != "" {
+func failureText(f protocol.Failed) (message, hint i18n.Msg) {
+	if _, ok := i18n.Catalogs[i18n.Default][f.Key]; ok && f.Key != "" {
 		args := make([]any, len(f.Args))
 		for i, a := range f.Args {
 			args[i] = a
 		}
-		message = text(f.Key, args...)
+		message = i18n.Text(f.Key, args...)
 	} else {
-		message = text("err.worker", f.Message)
+		message = i18n.Text("err.worker", f.Message)
 	}
-	switch _, ok := catalogs[defaultLang][f.Hint]; {
+	switch _, ok := i18n.Catalogs[i18n.Default][f.Hint]; {
 	case ok:
-		hint = text(f.Hint)
+		hint = i18n.Text(f.Hint)
 	case f.Hint != "":
-		hint = text("raw", f.Hint)
+		hint = i18n.Text("raw", f.Hint)
 	}
 	return message, hint
 }
@@ -61,10 +63,10 @@ func failureText(f protocol.Failed) (message, hint msg) {
 // message (stale runs, failures, crashes) is tested natively. Components
 // get read-only views of it through their I-fields.
 type store struct {
-	Lang   lang // the language the page speaks
+	Lang   i18n.Lang // the language the page speaks
 	Status string
 	Err    *pageError
-	Notice []msg // what a link asked for that could not be done, and so was not
+	Notice []i18n.Msg // what a link asked for that could not be done, and so was not
 
 	Packs   []dataset.PackInfo // the packs that can be loaded here
 	Dataset string             // the selected pack's name
@@ -118,7 +120,7 @@ type store struct {
 }
 
 func newStore() *store {
-	return &store{Lang: defaultLang, Status: stateLoading, Axes: chartAxes{X: axisSteps, Y: axisLinear}}
+	return &store{Lang: i18n.Default, Status: stateLoading, Axes: chartAxes{X: axisSteps, Y: axisLinear}}
 }
 
 // apply changes the state for one worker event.
@@ -250,8 +252,8 @@ func (s *store) awaitingEval() (held bool, run, step int) {
 func (s *store) crashed(detail string) {
 	s.Status = stateError
 	s.Err = &pageError{
-		Message: text("err.crashed", detail),
-		Hint:    text("hint.crashed"),
+		Message: i18n.Text("err.crashed", detail),
+		Hint:    i18n.Text("hint.crashed"),
 		Action:  recoverRestart,
 	}
 }
@@ -288,35 +290,35 @@ func (s *store) likelihood() float64 {
 }
 
 // statusText is the status line a person reads.
-func (s *store) statusText() msg {
+func (s *store) statusText() i18n.Msg {
 	switch s.Status {
 	case stateLoading:
 		if s.Loading.Total > 0 {
-			return text("status.loadingData", fmt.Sprintf("%.0f%%", 100*float64(s.Loading.Received)/float64(s.Loading.Total)))
+			return i18n.Text("status.loadingData", fmt.Sprintf("%.0f%%", 100*float64(s.Loading.Received)/float64(s.Loading.Total)))
 		}
-		return text("status.loading")
+		return i18n.Text("status.loading")
 	case stateReady:
-		return text("status.ready", fmtCount(s.TrainN), fmtCount(s.TestN))
+		return i18n.Text("status.ready", i18n.Count(s.TrainN), i18n.Count(s.TestN))
 	case stateTraining:
 		if s.Progress.Method == "newton" {
-			return text("status.newton", s.Progress.Iteration)
+			return i18n.Text("status.newton", s.Progress.Iteration)
 		}
-		return text("status.training")
+		return i18n.Text("status.training")
 	case statePaused:
-		return text("status.paused")
+		return i18n.Text("status.paused")
 	case stateDone:
 		if s.Progress.Method == "newton" {
 			return newtonStop(s.Progress)
 		}
 		switch s.Progress.Stop {
 		case "diverged":
-			return text("status.diverged")
+			return i18n.Text("status.diverged")
 		case "converged":
-			return text("status.converged")
+			return i18n.Text("status.converged")
 		}
-		return text("status.done")
+		return i18n.Text("status.done")
 	case stateError:
-		return text("status.error")
+		return i18n.Text("status.error")
 	}
-	return text("raw", s.Status)
+	return i18n.Text("raw", s.Status)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math"
 	"testing"
 
@@ -36,7 +38,7 @@ func TestStoreFollowsARun(t *testing.T) {
 	}
 	s.apply(protocol.Progress{Run: 1, State: "done", Stop: "budget", Step: 500})
 	s.apply(protocol.Evaluated{Run: 1, Epoch: 5, Step: 500, Accuracy: 0.92})
-	if s.Status != stateDone || langEN.M(s.statusText()) != "Done" {
+	if s.Status != stateDone || i18n.EN.M(s.statusText()) != "Done" {
 		t.Errorf("status %s: %q", s.Status, s.statusText())
 	}
 }
@@ -85,7 +87,7 @@ func TestStoreErrors(t *testing.T) {
 		if s.Status != stateDone || s.Err == nil || s.Err.Action != recoverNone {
 			t.Errorf("%s, %+v", s.Status, s.Err)
 		}
-		if langEN.M(s.statusText()) != "Stopped: the loss diverged" {
+		if i18n.EN.M(s.statusText()) != "Stopped: the loss diverged" {
 			t.Errorf("status text %q", s.statusText())
 		}
 	})
@@ -131,7 +133,7 @@ func TestStoreKeepsTheRunsOfTheSession(t *testing.T) {
 	if runs := s.chartRuns(); len(runs) != 2 || len(runs[1].Losses) != 1 || !runs[1].Exact || runs[0].Exact {
 		t.Errorf("the chart gets %+v", runs)
 	}
-	if got := first.label(langZH); got != "小批量随机梯度下降：α = 0.5，B = 100，λ = 0.0001" {
+	if got := first.label(i18n.ZH); got != "小批量随机梯度下降：α = 0.5，B = 100，λ = 0.0001" {
 		t.Errorf("label %q", got)
 	}
 	s.removeRun(2)
@@ -152,7 +154,7 @@ func TestStoreKeepsTheRunsOfTheSession(t *testing.T) {
 	if len(s.Runs) != maxRuns || s.Runs[len(s.Runs)-1].ID != s.Run {
 		t.Errorf("%d runs kept, the last %d, want %d ending with the current %d", len(s.Runs), s.Runs[len(s.Runs)-1].ID, maxRuns, s.Run)
 	}
-	if got := s.Runs[0].label(langEN); got != "Full-batch gradient descent: α = 0.5, λ = 0.0001" {
+	if got := s.Runs[0].label(i18n.EN); got != "Full-batch gradient descent: α = 0.5, λ = 0.0001" {
 		t.Errorf("label %q", got)
 	}
 }

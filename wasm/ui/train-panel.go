@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
 	"slices"
 
 	"softmaxdemo/core/dataset"
@@ -16,29 +20,29 @@ import (
 type trainPanel struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IStatus  string
 	ITrainN  int
 	IPacks   []dataset.PackInfo
 	IDataset string
-	IInit    fields // the fields to start with: the link's, or the defaults
+	IInit    params.Fields // the fields to start with: the link's, or the defaults
 
-	f         fields // what is typed now, read from each input event
-	init      fields // what the inputs were rendered with, which never changes
-	err       fieldErrors
+	f         params.Fields // what is typed now, read from each input event
+	init      params.Fields // what the inputs were rendered with, which never changes
+	err       params.Errors
 	seeded    bool // f and init were taken from IInit
 	folded    bool // the settings are folded away (on a phone, at first)
 	shownOpen bool // whether the settings were last rendered open
 }
 
 func newTrainPanel() *trainPanel {
-	return &trainPanel{IInit: defaultFields()}
+	return &trainPanel{IInit: params.Defaults()}
 }
 
 // Init sets the fields the panel starts with; later changes are ignored,
 // since from then on the fields are the person's.
-func (p *trainPanel) Init(f fields) *trainPanel { p.IInit = f; return p }
-func (p *trainPanel) Lang(l lang) *trainPanel   { p.ILang = l; return p }
+func (p *trainPanel) Init(f params.Fields) *trainPanel { p.IInit = f; return p }
+func (p *trainPanel) Lang(l i18n.Lang) *trainPanel     { p.ILang = l; return p }
 
 // seed takes the starting fields, once.
 func (p *trainPanel) seed() {
@@ -87,7 +91,7 @@ func (p *trainPanel) Render() app.UI {
 	l := p.ILang
 	busy := p.IStatus == stateTraining
 	noData := p.IStatus == stateLoading || p.ITrainN == 0
-	p.shownOpen = !p.folded || !p.err.ok() // a refused field is never hidden
+	p.shownOpen = !p.folded || !p.err.OK() // a refused field is never hidden
 	return app.Section().Class("panel controls").Attr("data-method", p.f.Method).Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
 		app.Div().Class("buttons").Body(
@@ -101,14 +105,14 @@ func (p *trainPanel) Render() app.UI {
 			app.Label().For("pace").Text(l.T("train.pace")),
 			app.Select().ID("pace").Title(l.T("train.paceWhy")).OnChange(func(ctx app.Context, e app.Event) {
 				v := ctx.JSSrc().Get("value").String()
-				if _, ok := paceRate(v); ok {
+				if _, ok := params.PaceRate(v); ok {
 					p.f.Pace = v
 					ctx.NewActionWithValue(actionPace, v)
 					p.changed(ctx)
 				}
 			}).Body(
-				app.Range(paceStops).Slice(func(i int) app.UI {
-					return app.Option().Value(paceStops[i]).Text(l.T("pace." + paceStops[i])).Selected(paceStops[i] == p.init.Pace)
+				app.Range(params.Paces).Slice(func(i int) app.UI {
+					return app.Option().Value(params.Paces[i]).Text(l.T("pace." + params.Paces[i])).Selected(params.Paces[i] == p.init.Pace)
 				}),
 			),
 		),
@@ -117,22 +121,22 @@ func (p *trainPanel) Render() app.UI {
 			app.Div().Class("field").Body(
 				app.Label().For("preset").Text(l.T("train.preset")),
 				app.Select().ID("preset").Disabled(busy).OnChange(p.onPreset).Body(
-					app.Range(presets).Slice(func(i int) app.UI {
-						return app.Option().Value(presets[i].Name).Text(l.T("preset." + presets[i].Name))
+					app.Range(params.Presets).Slice(func(i int) app.UI {
+						return app.Option().Value(params.Presets[i].Name).Text(l.T("preset." + params.Presets[i].Name))
 					}),
 				),
 			),
 			app.Div().Class("field").Body(
 				app.Label().For("method").Text(l.T("train.method")),
 				app.Select().ID("method").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
-					if v := ctx.JSSrc().Get("value").String(); slices.Contains(methods, v) {
+					if v := ctx.JSSrc().Get("value").String(); slices.Contains(params.Methods, v) {
 						p.f.Method = v
-						_, p.err = parseConfig(p.f, p.maxBatch())
+						_, p.err = params.Parse(p.f, p.maxBatch())
 						p.changed(ctx)
 					}
 				}).Body(
-					app.Range(methods).Slice(func(i int) app.UI {
-						return app.Option().Value(methods[i]).Text(l.T("method." + methods[i])).Selected(methods[i] == p.init.Method)
+					app.Range(params.Methods).Slice(func(i int) app.UI {
+						return app.Option().Value(params.Methods[i]).Text(l.T("method." + params.Methods[i])).Selected(params.Methods[i] == p.init.Method)
 					}),
 				),
 			),
@@ -176,7 +180,7 @@ func (p *trainPanel) Render() app.UI {
 				app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
 					app.Range(p.IPacks).Slice(func(i int) app.UI {
 						pk := p.IPacks[i]
-						return app.Option().Value(pk.Name).Text(l.T("data.title", fmtCount(pk.Train), fmtCount(pk.Test))).Selected(pk.Name == p.IDataset)
+						return app.Option().Value(pk.Name).Text(l.T("data.title", i18n.Count(pk.Train), i18n.Count(pk.Test))).Selected(pk.Name == p.IDataset)
 					}),
 				),
 			),
@@ -187,7 +191,7 @@ func (p *trainPanel) Render() app.UI {
 // changed posts the fields for the page's link when all of them are
 // accepted; while one is refused the link keeps the last accepted ones.
 func (p *trainPanel) changed(ctx app.Context) {
-	if _, e := parseConfig(p.f, p.maxBatch()); e.ok() {
+	if _, e := params.Parse(p.f, p.maxBatch()); e.OK() {
 		ctx.NewActionWithValue(actionSettings, p.f)
 	}
 }
@@ -199,7 +203,7 @@ func (p *trainPanel) changed(ctx app.Context) {
 // only names the methods the field is for (see app.css): "descent" for
 // SGD and gradient descent, "sgd" for minibatches only, "newton", or ""
 // for all.
-func (p *trainPanel) field(id, only, label, value string, reason msg, mode string, set func(string)) app.UI {
+func (p *trainPanel) field(id, only, label, value string, reason i18n.Msg, mode string, set func(string)) app.UI {
 	cls := "field"
 	if only != "" {
 		cls += " only-" + only
@@ -207,10 +211,10 @@ func (p *trainPanel) field(id, only, label, value string, reason msg, mode strin
 	return app.Div().Class(cls).Body(
 		app.Label().For(id).Text(label),
 		app.Input().ID(id).Type("text").Attr("inputmode", mode).Attr("autocomplete", "off").Value(value).
-			Aria("invalid", !reason.isZero()).Aria("describedby", id+"-error").
+			Aria("invalid", !reason.IsZero()).Aria("describedby", id+"-error").
 			OnInput(func(ctx app.Context, e app.Event) {
 				set(ctx.JSSrc().Get("value").String())
-				_, p.err = parseConfig(p.f, p.maxBatch())
+				_, p.err = params.Parse(p.f, p.maxBatch())
 				p.changed(ctx)
 			}),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
@@ -227,9 +231,9 @@ func (p *trainPanel) maxBatch() int {
 // config validates every field and returns the configuration, or false
 // with the reasons shown.
 func (p *trainPanel) config() (protocol.Config, bool) {
-	cfg, e := parseConfig(p.f, p.maxBatch())
+	cfg, e := params.Parse(p.f, p.maxBatch())
 	p.err = e
-	return cfg, e.ok()
+	return cfg, e.OK()
 }
 
 func (p *trainPanel) onTrain(ctx app.Context, e app.Event) {
@@ -258,7 +262,7 @@ func (p *trainPanel) onPause(ctx app.Context, e app.Event) {
 // the inputs themselves (they are not re-rendered, see field).
 func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 	name := ctx.JSSrc().Get("value").String()
-	for _, pr := range presets {
+	for _, pr := range params.Presets {
 		if pr.Name != name {
 			continue
 		}
@@ -281,7 +285,7 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 				in.Set("value", v)
 			}
 		}
-		_, p.err = parseConfig(p.f, p.maxBatch())
+		_, p.err = params.Parse(p.f, p.maxBatch())
 		p.changed(ctx)
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"encoding/binary"
 	"hash/fnv"
 	"math"
@@ -18,7 +20,7 @@ import (
 type weightGrid struct {
 	app.Compo
 
-	ILang    lang
+	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
 	IVersion int
 
@@ -91,7 +93,7 @@ func (g *weightGrid) probeView(scale float64) app.UI {
 				return app.Li().Attr("data-class", c).Attr("data-w", strconv.FormatFloat(float64(w[c]), 'g', -1, 32)).Body(
 					app.Span().Class("swatch").Style("background", divergingCSS(float64(w[c]), scale)),
 					app.Span().Class("probe-class").Text(l.T("weights.theta", c)),
-					app.Span().Class("probe-w").Text(fmtWeight(float64(w[c]))),
+					app.Span().Class("probe-w").Text(i18n.Weight(float64(w[c]))),
 				)
 			}),
 		),
@@ -155,12 +157,12 @@ func pixelAt(x, y, w, h float64) (int, bool) {
 
 // scaleLegend shows the diverging scale [−scale, scale] with its end
 // values and 0 (white) in the middle.
-func scaleLegend(l lang, id string, scale float64) app.UI {
+func scaleLegend(l i18n.Lang, id string, scale float64) app.UI {
 	end := func(v float64) string {
 		if scale == 0 {
 			return "–"
 		}
-		return fmtWeight(v)
+		return i18n.Weight(v)
 	}
 	return app.Div().ID(id).Class("scale-legend").Attr("data-min", strconv.FormatFloat(-scale, 'g', -1, 64)).
 		Attr("data-max", strconv.FormatFloat(scale, 'g', -1, 64)).Aria("label", l.T("weights.legend", end(-scale), end(scale))).Body(

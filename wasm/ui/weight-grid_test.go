@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"html"
 	"math"
 	"strings"
@@ -50,10 +52,10 @@ func TestPixelAt(t *testing.T) {
 }
 
 func TestStatusBarShowsTheLikelihood(t *testing.T) {
-	bar := func(l lang, v float64) string {
-		return render(t, newStatusBar().withState(l, stateDone, text("status.done"), 5, 5, 1, 1000, 0.95).Likelihood(v))
+	bar := func(l i18n.Lang, v float64) string {
+		return render(t, newStatusBar().withState(l, stateDone, i18n.Text("status.done"), 5, 5, 1, 1000, 0.95).Likelihood(v))
 	}
-	for _, l := range langs {
+	for _, l := range i18n.Langs {
 		h := bar(l, 0.8370092118187908)
 		for _, want := range []string{`id="likelihood"`, `data-value="0.8370092118187908"`, `>0.837<`, `aria-describedby="likelihood-why"`, html.EscapeString(l.T("stat.likelihoodWhy"))} {
 			if !strings.Contains(h, want) {
@@ -61,7 +63,7 @@ func TestStatusBarShowsTheLikelihood(t *testing.T) {
 			}
 		}
 	}
-	h := bar(langEN, math.NaN())
+	h := bar(i18n.EN, math.NaN())
 	i := strings.Index(h, `id="likelihood"`)
 	span := h[strings.LastIndex(h[:i], "<span"):]
 	span = span[:strings.Index(span, "</span>")]
@@ -75,7 +77,7 @@ func TestFmtWeight(t *testing.T) {
 		v    float64
 		want string
 	}{{0.12345, "+0.123"}, {-1.5, "−1.5"}, {0, "+0"}, {-0.000123456, "−0.000123"}, {12.5, "+12.5"}} {
-		if got := fmtWeight(tt.v); got != tt.want {
+		if got := i18n.Weight(tt.v); got != tt.want {
 			t.Errorf("fmtWeight(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}

@@ -1,9 +1,9 @@
-package ui
+package i18n
 
 // catalogEN is the page's text in English. catalogZH has the same keys
 // (TestCatalogs). Keep the lecture notes' symbols: θ, α, λ, B, h_θ(x),
 // J(θ), softmax.
-var catalogEN = map[string]string{
+var CatalogEN = map[string]string{
 	"raw": "%s",
 
 	"app.name":        "Softmax regression, live",

@@ -1,6 +1,8 @@
-package ui
+package params
 
 import (
+	"softmaxdemo/wasm/ui/i18n"
+
 	"math"
 	"slices"
 	"strconv"
@@ -10,7 +12,7 @@ import (
 )
 
 // fields are the training controls as the person typed or chose them.
-type fields struct {
+type Fields struct {
 	LR, Batch, L2, Epochs, Seed   string
 	Decay                         string // α is multiplied by this after every epoch; "1": no decay
 	Init                          string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
@@ -24,7 +26,7 @@ type fields struct {
 // methods are the three ways of descending the notes teach: minibatch
 // SGD (B = 1 … m), full-batch gradient descent (every step sees the whole
 // set), and Newton's method.
-var methods = []string{"sgd", "gd", "newton"}
+var Methods = []string{"sgd", "gd", "newton"}
 
 // paceStops are the paces a teacher can choose, in steps per second, and
 // "full" for full speed (the benchmarks' pace). The default, 50 steps a
@@ -32,17 +34,17 @@ var methods = []string{"sgd", "gd", "newton"}
 // epoch every 2 s, slow enough to see the loss fall and the templates
 // form while the teacher talks, fast enough not to wait; 1 step a second
 // is for talking through single updates.
-var paceStops = []string{"full", "200", "50", "10", "3", "1"}
+var Paces = []string{"full", "200", "50", "10", "3", "1"}
 
-const defaultPace = "50"
+const DefaultPace = "50"
 
 // paceRate returns the steps per second of a pace stop (0 for full speed)
 // and whether it is one.
-func paceRate(s string) (float64, bool) {
+func PaceRate(s string) (float64, bool) {
 	if s == "full" {
 		return 0, true
 	}
-	if !slices.Contains(paceStops, s) {
+	if !slices.Contains(Paces, s) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -51,15 +53,15 @@ func paceRate(s string) (float64, bool) {
 
 // fieldErrors holds one reason per refused field; the zero msg means
 // accepted.
-type fieldErrors struct {
-	LR, Batch, L2, Epochs, Seed, Decay msg
-	NewtonIters, GradTol, CGSteps      msg
+type Errors struct {
+	LR, Batch, L2, Epochs, Seed, Decay i18n.Msg
+	NewtonIters, GradTol, CGSteps      i18n.Msg
 }
 
 // ok reports whether every field was accepted.
-func (e fieldErrors) ok() bool {
-	for _, m := range []msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay, e.NewtonIters, e.GradTol, e.CGSteps} {
-		if !m.isZero() {
+func (e Errors) OK() bool {
+	for _, m := range []i18n.Msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay, e.NewtonIters, e.GradTol, e.CGSteps} {
+		if !m.IsZero() {
 			return false
 		}
 	}
@@ -67,47 +69,47 @@ func (e fieldErrors) ok() bool {
 }
 
 // defaultFields are the values the page starts with.
-func defaultFields() fields {
-	return withNewton(fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: defaultPace, Method: "sgd"})
+func Defaults() Fields {
+	return withNewton(Fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: DefaultPace, Method: "sgd"})
 }
 
 // withNewton fills Newton's fields with their defaults: at most 20
 // iterations (it needs about 10 on MNIST), until ‖∇J‖ ≤ 10⁻⁵, at most 250
 // conjugate-gradient steps for each.
-func withNewton(f fields) fields {
+func withNewton(f Fields) Fields {
 	f.NewtonIters, f.GradTol, f.CGSteps = "20", "1e-5", "250"
 	return f
 }
 
 // preset is a named set of fields that shows one way of doing gradient
 // descent. Its title is the catalog's "preset."+Name.
-type preset struct {
+type Preset struct {
 	Name   string
-	Fields func(m int) fields // for a training set of m examples
+	Fields func(m int) Fields // for a training set of m examples
 }
 
 // presets are the three regimes the lecture contrasts: B = 1 is stochastic
 // gradient descent, B = m is full-batch gradient descent, minibatches lie
 // between; and the lecture notes' own experiment, full-batch from a random
 // start, which minibatches beat in a second.
-var presets = []preset{
-	{"minibatch", func(int) fields { return defaultFields() }},
-	{"sgd", func(int) fields {
-		return withNewton(fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "sgd"})
+var Presets = []Preset{
+	{"minibatch", func(int) Fields { return Defaults() }},
+	{"sgd", func(int) Fields {
+		return withNewton(Fields{LR: "0.02", Batch: "1", L2: "0", Epochs: "1", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "sgd"})
 	}},
-	{"full", func(m int) fields {
-		return withNewton(fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "gd"})
+	{"full", func(m int) Fields {
+		return withNewton(Fields{LR: "0.5", Batch: strconv.Itoa(max(m, 1)), L2: "0.0001", Epochs: "100", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Method: "gd"})
 	}},
-	{"newton", func(m int) fields {
+	{"newton", func(m int) Fields {
 		// Newton's method needs λ > 0 (or a pinned class): without it H is
 		// singular, as the notes warn.
-		f := defaultFields()
+		f := Defaults()
 		f.Method = "newton"
 		return f
 	}},
-	{"lecture", func(m int) fields {
+	{"lecture", func(m int) Fields {
 		// The notes trained on raw pixels, so their preset does too.
-		return withNewton(fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal", Method: "gd"})
+		return withNewton(Fields{LR: "0.1", Batch: strconv.Itoa(max(m, 1)), L2: "0.001", Epochs: "1000", Seed: "1", Decay: "1", Init: "normal", Method: "gd"})
 	}},
 }
 
@@ -115,9 +117,9 @@ var presets = []preset{
 // training set of m examples. Every field that is not a finite number in
 // range gets a reason a student can act on; the configuration is only
 // meaningful when the returned errors are ok.
-func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
+func Parse(f Fields, m int) (protocol.Config, Errors) {
 	var c protocol.Config
-	var e fieldErrors
+	var e Errors
 	c.LearningRate, e.LR = parseFloat(f.LR, "name.lr", 0, false, 1000)
 	c.L2, e.L2 = parseFloat(f.L2, "name.l2", 0, true, 10)
 	if m < 1 {
@@ -125,8 +127,8 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	}
 	var n int64
 	n, e.Batch = parseInt(f.Batch, "name.batch", 1, int64(m))
-	if !e.Batch.isZero() {
-		e.Batch = text("field.batchHint", e.Batch, m)
+	if !e.Batch.IsZero() {
+		e.Batch = i18n.Text("field.batchHint", e.Batch, m)
 	}
 	c.BatchSize = int(n)
 	n, e.Epochs = parseInt(f.Epochs, "name.epochs", 1, maxEpochs)
@@ -135,8 +137,8 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	c.Seed = uint64(n)
 	var decay float64
 	decay, e.Decay = parseFloat(f.Decay, "name.decay", 0, false, 1)
-	if !e.Decay.isZero() {
-		e.Decay = text("field.decayHint", e.Decay)
+	if !e.Decay.IsZero() {
+		e.Decay = i18n.Text("field.decayHint", e.Decay)
 	} else if decay < 1 {
 		c.Decay, c.DecayEvery = decay, 1
 	}
@@ -147,11 +149,11 @@ func parseConfig(f fields, m int) (protocol.Config, fieldErrors) {
 	switch f.Method {
 	case "gd":
 		// Every step sees the whole set, whatever B says.
-		c.BatchSize, e.Batch = m, msg{}
+		c.BatchSize, e.Batch = m, i18n.Msg{}
 	case "newton":
 		// Newton's method has no α, B, epochs, decay or start of its own:
 		// only its budget, tolerance and CG cap count.
-		e.LR, e.Batch, e.Epochs, e.Decay = msg{}, msg{}, msg{}, msg{}
+		e.LR, e.Batch, e.Epochs, e.Decay = i18n.Msg{}, i18n.Msg{}, i18n.Msg{}, i18n.Msg{}
 		n, e.NewtonIters = parseInt(f.NewtonIters, "name.newtonIters", 1, 200)
 		c.NewtonIters = int(n)
 		c.GradTol, e.GradTol = parseFloat(f.GradTol, "name.gradTol", 0, false, 1)
@@ -170,52 +172,52 @@ const (
 // parseFloat reads a finite number in (lo, hi], or [lo, hi] with
 // inclusive, and returns it with the zero msg or with the reason it is
 // refused; name is the catalog key of the field's name.
-func parseFloat(s, name string, lo float64, inclusive bool, hi float64) (float64, msg) {
+func parseFloat(s, name string, lo float64, inclusive bool, hi float64) (float64, i18n.Msg) {
 	s = strings.TrimSpace(s)
-	n := text(name)
+	n := i18n.Text(name)
 	if s == "" {
-		return 0, text("field.enter", n)
+		return 0, i18n.Text("field.enter", n)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil && !isRangeErr(err):
-		return 0, text("field.notNumber", quoteShort(s))
+		return 0, i18n.Text("field.notNumber", Quote(s))
 	case math.IsNaN(v) || math.IsInf(v, 0) || err != nil:
-		return 0, text("field.finite", n)
+		return 0, i18n.Text("field.finite", n)
 	case inclusive && v < lo:
-		return 0, text("field.atLeast", n, lo, v)
+		return 0, i18n.Text("field.atLeast", n, lo, v)
 	case !inclusive && v <= lo:
-		return 0, text("field.above", n, lo, v)
+		return 0, i18n.Text("field.above", n, lo, v)
 	case v > hi:
-		return 0, text("field.atMost", n, hi, v)
+		return 0, i18n.Text("field.atMost", n, hi, v)
 	}
-	return v, msg{}
+	return v, i18n.Msg{}
 }
 
 // parseInt reads a whole number in [lo, hi].
-func parseInt(s, name string, lo, hi int64) (int64, msg) {
+func parseInt(s, name string, lo, hi int64) (int64, i18n.Msg) {
 	s = strings.TrimSpace(s)
-	n := text(name)
+	n := i18n.Text(name)
 	if s == "" {
-		return 0, text("field.enter", n)
+		return 0, i18n.Text("field.enter", n)
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return 0, text("field.whole", n, quoteShort(s))
+			return 0, i18n.Text("field.whole", n, Quote(s))
 		}
-		return 0, text("field.notWhole", quoteShort(s))
+		return 0, i18n.Text("field.notWhole", Quote(s))
 	}
 	if v < lo || v > hi {
-		return 0, text("field.range", n, lo, hi, v)
+		return 0, i18n.Text("field.range", n, lo, hi, v)
 	}
-	return v, msg{}
+	return v, i18n.Msg{}
 }
 
 // quoteShort returns s for showing inside a message: control characters
 // replaced, and cut to 24 characters, so that a value pasted or linked by
 // mistake (a whole paragraph, markup) cannot flood the page.
-func quoteShort(s string) string {
+func Quote(s string) string {
 	q := strconv.Quote(s)
 	q = q[1 : len(q)-1]
 	if r := []rune(q); len(r) > 24 {

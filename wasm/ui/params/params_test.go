@@ -1,0 +1,125 @@
+package params
+
+import (
+	"softmaxdemo/wasm/ui/i18n"
+
+	"strings"
+	"testing"
+)
+
+func TestParseConfigAcceptsTheDefaults(t *testing.T) {
+	c, e := Parse(Defaults(), 10000)
+	if !e.OK() {
+		t.Fatalf("defaults refused: %+v", e)
+	}
+	if c.LearningRate != 0.5 || c.BatchSize != 100 || c.L2 != 1e-4 || c.Epochs != 5 || c.Seed != 1 {
+		t.Errorf("config %+v", c)
+	}
+}
+
+func TestParseConfigRefusesWithAReason(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*Fields)
+		field func(Errors) i18n.Msg
+		want  string
+	}{
+		{"a word as learning rate", func(f *Fields) { f.LR = "abc" }, func(e Errors) i18n.Msg { return e.LR }, `"abc" is not a number`},
+		{"a negative learning rate", func(f *Fields) { f.LR = "-1" }, func(e Errors) i18n.Msg { return e.LR }, "must be above 0 (got -1)"},
+		{"a zero learning rate", func(f *Fields) { f.LR = "0" }, func(e Errors) i18n.Msg { return e.LR }, "must be above 0"},
+		{"NaN as learning rate", func(f *Fields) { f.LR = "NaN" }, func(e Errors) i18n.Msg { return e.LR }, "finite number"},
+		{"infinity as learning rate", func(f *Fields) { f.LR = "Inf" }, func(e Errors) i18n.Msg { return e.LR }, "finite number"},
+		{"an overflowing learning rate", func(f *Fields) { f.LR = "1e400" }, func(e Errors) i18n.Msg { return e.LR }, "finite number"},
+		{"an empty learning rate", func(f *Fields) { f.LR = " " }, func(e Errors) i18n.Msg { return e.LR }, "enter the learning rate"},
+		{"a batch of zero", func(f *Fields) { f.Batch = "0" }, func(e Errors) i18n.Msg { return e.Batch }, "from 1 to 10000 (got 0)"},
+		{"a batch larger than the set", func(f *Fields) { f.Batch = "10001" }, func(e Errors) i18n.Msg { return e.Batch }, "full-batch gradient descent"},
+		{"a fractional batch", func(f *Fields) { f.Batch = "2.5" }, func(e Errors) i18n.Msg { return e.Batch }, "whole number (got 2.5)"},
+		{"a negative L2", func(f *Fields) { f.L2 = "-0.1" }, func(e Errors) i18n.Msg { return e.L2 }, "at least 0 (got -0.1)"},
+		{"zero epochs", func(f *Fields) { f.Epochs = "0" }, func(e Errors) i18n.Msg { return e.Epochs }, "from 1 to 1000"},
+		{"a negative seed", func(f *Fields) { f.Seed = "-4" }, func(e Errors) i18n.Msg { return e.Seed }, "from 0 to"},
+		{"a decay above 1", func(f *Fields) { f.Decay = "1.5" }, func(e Errors) i18n.Msg { return e.Decay }, "at most 1 (got 1.5)"},
+		{"a decay of 0", func(f *Fields) { f.Decay = "0" }, func(e Errors) i18n.Msg { return e.Decay }, "must be above 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is refused", func(t *testing.T) {
+			f := Defaults()
+			tt.edit(&f)
+			_, e := Parse(f, 10000)
+			if e.OK() {
+				t.Fatal("accepted")
+			}
+			if got := i18n.EN.M(tt.field(e)); !strings.Contains(got, tt.want) {
+				t.Errorf("reason %q, want one containing %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseConfigAcceptsEdges(t *testing.T) {
+	f := Fields{LR: "1e-6", Batch: "10000", L2: "0", Epochs: "1000", Seed: "0", Decay: "1e-9"}
+	if c, e := Parse(f, 10000); !e.OK() || c.BatchSize != 10000 {
+		t.Errorf("edges refused: %+v", e)
+	}
+	f.Batch = "1"
+	if _, e := Parse(f, 10000); !e.OK() {
+		t.Errorf("batch 1 (SGD) refused: %+v", e)
+	}
+}
+
+func TestPresetsAreValid(t *testing.T) {
+	for _, p := range Presets {
+		t.Run(p.Name, func(t *testing.T) {
+			c, e := Parse(p.Fields(10000), 10000)
+			if !e.OK() {
+				t.Fatalf("the preset is refused: %+v", e)
+			}
+			switch p.Name {
+			case "sgd":
+				if c.BatchSize != 1 {
+					t.Errorf("SGD with B = %d", c.BatchSize)
+				}
+			case "full":
+				if c.BatchSize != 10000 {
+					t.Errorf("full batch with B = %d of 10000", c.BatchSize)
+				}
+			}
+		})
+	}
+}
+
+func TestParseConfigInitAndPin(t *testing.T) {
+	f := Defaults()
+	if c, _ := Parse(f, 10000); c.InitNormal || c.PinFirst {
+		t.Errorf("the defaults start from N(0, 1) (%v) or pin digit 0 (%v)", c.InitNormal, c.PinFirst)
+	}
+	f.Init, f.Pin = "normal", true
+	if c, e := Parse(f, 10000); !e.OK() || !c.InitNormal || !c.PinFirst {
+		t.Errorf("random start and pinning lost: %+v, %+v", c, e)
+	}
+}
+
+// TestLecturePreset: the lecture notes' experiment, as the notes run it.
+func TestLecturePreset(t *testing.T) {
+	for _, p := range Presets {
+		if p.Name != "lecture" {
+			continue
+		}
+		c, e := Parse(p.Fields(60000), 60000)
+		if !e.OK() || c.LearningRate != 0.1 || c.L2 != 0.001 || c.BatchSize != 60000 || c.Epochs != 1000 || !c.InitNormal {
+			t.Errorf("lecture preset %+v (%+v), want α 0.1, λ 0.001, B = all, 1000 steps, N(0, 1)", c, e)
+		}
+		return
+	}
+	t.Error("no lecture preset")
+}
+
+func TestParseConfigDecay(t *testing.T) {
+	f := Defaults()
+	if c, e := Parse(f, 10000); !e.OK() || c.Decay != 0 || c.DecayEvery != 0 {
+		t.Errorf("a factor of 1 should mean no decay: %+v %+v", c, e)
+	}
+	f.Decay = "0.5"
+	if c, e := Parse(f, 10000); !e.OK() || c.Decay != 0.5 || c.DecayEvery != 1 {
+		t.Errorf("0.5 after every epoch: got %+v %+v", c, e)
+	}
+}
