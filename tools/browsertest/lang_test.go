@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"softmaxdemo/wasm/ui"
+	"softmaxdemo/wasm/ui/i18n"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -56,13 +56,13 @@ const visibleText = `(() => {
 func englishWords() map[string]bool {
 	zh := map[string]bool{}
 	word := regexp.MustCompile(`[A-Za-z]{3,}`)
-	for _, v := range ui.Catalog("zh") {
+	for _, v := range i18n.Catalog("zh") {
 		for _, w := range word.FindAllString(v, -1) {
 			zh[strings.ToLower(w)] = true
 		}
 	}
 	out := map[string]bool{}
-	for _, v := range ui.Catalog("en") {
+	for _, v := range i18n.Catalog("en") {
 		v = regexp.MustCompile(`%(\[\d+\])?[-+# 0-9.]*[a-zA-Z]`).ReplaceAllString(v, " ")
 		for _, w := range word.FindAllString(v, -1) {
 			if w = strings.ToLower(w); !zh[w] {
