@@ -124,6 +124,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV2Stream$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV3Parts$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
 

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/link"
+
 	"softmaxdemo/wasm/ui/params"
 
 	"softmaxdemo/wasm/ui/i18n"
@@ -93,13 +95,13 @@ func (p *page) initFiles() {
 
 // keptSettings returns the settings kept with the model, for a page
 // opened without a link of its own.
-func keptSettings(packs map[string]int) (settings, bool) {
+func keptSettings(packs map[string]int) (link.Settings, bool) {
 	s := storageGet(settingsStorageKey)
 	if s == "" {
-		return settings{}, false
+		return link.Settings{}, false
 	}
-	link, notes := parseLink(s, packs)
-	return link, len(notes) == 0
+	set, notes := link.Parse(s, packs)
+	return set, len(notes) == 0
 }
 
 // handleFiles registers the files' actions and takes files dropped on the
@@ -249,7 +251,7 @@ func (p *page) keepModel() {
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
-	if !storageSet(modelStorageKey, string(b)) || !storageSet(settingsStorageKey, encodeLink(p.link)) {
+	if !storageSet(modelStorageKey, string(b)) || !storageSet(settingsStorageKey, link.Encode(p.link)) {
 		f.modelStatus, f.modelKind = i18n.Text("model.notKept"), "notKept"
 	} else if f.modelKind == "notKept" {
 		f.modelStatus, f.modelKind = i18n.Msg{}, ""

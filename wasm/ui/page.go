@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/link"
+
 	"softmaxdemo/wasm/ui/params"
 
 	"softmaxdemo/wasm/ui/i18n"
@@ -29,9 +31,9 @@ type page struct {
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
 	retries  int    // Retry presses: each fetches past any cached copy
 
-	link     settings // what the page's link says: updated as settings change
-	wantData string   // a pack the link asked for, loaded once it is found
-	copied   string   // the link as last copied, shown beside the button
+	link     link.Settings // what the page's link says: updated as settings change
+	wantData string        // a pack the link asked for, loaded once it is found
+	copied   string        // the link as last copied, shown beside the button
 
 	pending    bool      // a render is scheduled
 	lastFrame  time.Time // when the page last rendered for worker events
@@ -56,7 +58,7 @@ const (
 )
 
 func newPage() *page {
-	return &page{st: newStore(), link: settings{Fields: params.Defaults(), Dataset: "default"}}
+	return &page{st: newStore(), link: link.Default()}
 }
 
 // OnInit reads the page's link and chooses its language before the first
@@ -82,18 +84,18 @@ func (p *page) OnInit() {
 		packs["full"] = 0
 	}
 	hash := app.Window().Get("location").Get("hash").String()
-	link, notes := parseLink(hash, packs)
+	set, notes := link.Parse(hash, packs)
 	if kept, ok := keptSettings(packs); ok && hash == "" {
-		link = kept // the settings kept with the model, for a page opened without a link
-		hash = "#" + encodeLink(kept)
+		set = kept // the settings kept with the model, for a page opened without a link
+		hash = "#" + link.Encode(kept)
 	}
 	p.initFiles()
 	p.st.Notice = notes
-	p.st.Lang = i18n.Pick(string(link.Lang), storageGet(langStorageKey), browserLanguages())
-	link.Lang = p.st.Lang
-	p.link = link
-	if link.Dataset != "default" {
-		p.wantData = link.Dataset
+	p.st.Lang = i18n.Pick(string(set.Lang), storageGet(langStorageKey), browserLanguages())
+	set.Lang = p.st.Lang
+	p.link = set
+	if set.Dataset != "default" {
+		p.wantData = set.Dataset
 	}
 	p.showLang()
 	if hash != "" {
@@ -548,7 +550,7 @@ func (p *page) writeLink() {
 		p.link.Dataset = p.wantData
 	}
 	p.link.Lang = p.st.Lang
-	replaceFragment(encodeLink(p.link))
+	replaceFragment(link.Encode(p.link))
 }
 
 // showLang sets the document's language and title, which live outside

@@ -1,0 +1,231 @@
+// Package link reads and writes the settings a link to the page carries,
+// in its fragment: #method=sgd&lr=0.5&batch=100&…&data=default&lang=zh.
+//
+// One table, keys, lists every setting with its name and its rule; Encode,
+// Parse and the tests derive from it. A link reproduces a run: the seed is
+// in it, and the same settings train to the same weights, bit for bit.
+package link
+
+import (
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/params"
+)
+
+// Settings are what a link carries: every field of the Train panel, the
+// data and the language.
+type Settings struct {
+	Fields  params.Fields
+	Dataset string
+	Lang    i18n.Lang // "" when the link does not name one
+}
+
+// Default returns the settings of a link that says nothing.
+func Default() Settings {
+	return Settings{Fields: params.Defaults(), Dataset: "default"}
+}
+
+// MaxLen is the longest fragment Parse reads; anything longer is not a
+// link this page wrote, and is ignored whole.
+const MaxLen = 2048
+
+// A key is one setting in a link. Keys of the Train panel's text fields
+// (field != nil) are checked together by params.Parse, with the rules of
+// the method they belong to (why picks the field's error); the others
+// check their value in set.
+type key struct {
+	name string
+	// get returns the setting's value in s ("" leaves it out of a link).
+	get func(s *Settings) string
+	// set stores v in s, or returns why v is refused and leaves s alone.
+	set func(s *Settings, v string, packs map[string]int) i18n.Msg
+	// field points at the text field the key fills.
+	field func(f *params.Fields) *string
+	// why is the field's error under the rules of gradient descent and
+	// of Newton's method.
+	why func(descent, newton params.Errors) i18n.Msg
+}
+
+// keys lists the settings in the order Encode writes them.
+var keys = []key{
+	choice("method", func(f *params.Fields) *string { return &f.Method }, params.Methods,
+		i18n.Text("link.methodValues", strings.Join(params.Methods, ", "))),
+	text("lr", func(f *params.Fields) *string { return &f.LR }, func(d, _ params.Errors) i18n.Msg { return d.LR }),
+	text("batch", func(f *params.Fields) *string { return &f.Batch }, func(d, _ params.Errors) i18n.Msg { return d.Batch }),
+	text("l2", func(f *params.Fields) *string { return &f.L2 }, func(d, _ params.Errors) i18n.Msg { return d.L2 }),
+	text("epochs", func(f *params.Fields) *string { return &f.Epochs }, func(d, _ params.Errors) i18n.Msg { return d.Epochs }),
+	text("seed", func(f *params.Fields) *string { return &f.Seed }, func(d, _ params.Errors) i18n.Msg { return d.Seed }),
+	text("decay", func(f *params.Fields) *string { return &f.Decay }, func(d, _ params.Errors) i18n.Msg { return d.Decay }),
+	choice("init", func(f *params.Fields) *string { return &f.Init }, []string{"zeros", "normal"}, i18n.Text("link.initValues")),
+	bit("pin", func(f *params.Fields) *bool { return &f.Pin }),
+	bit("deskew", func(f *params.Fields) *bool { return &f.Deskew }),
+	text("iters", func(f *params.Fields) *string { return &f.NewtonIters }, func(_, n params.Errors) i18n.Msg { return n.NewtonIters }),
+	text("gtol", func(f *params.Fields) *string { return &f.GradTol }, func(_, n params.Errors) i18n.Msg { return n.GradTol }),
+	text("cg", func(f *params.Fields) *string { return &f.CGSteps }, func(_, n params.Errors) i18n.Msg { return n.CGSteps }),
+	choice("pace", func(f *params.Fields) *string { return &f.Pace }, params.Paces,
+		i18n.Text("link.paceValues", strings.Join(params.Paces, ", "))),
+	{
+		name: "data",
+		get:  func(s *Settings) string { return s.Dataset },
+		set: func(s *Settings, v string, packs map[string]int) i18n.Msg {
+			if _, ok := packs[v]; !ok {
+				return i18n.Text("link.noSuchData")
+			}
+			s.Dataset = v
+			return i18n.Msg{}
+		},
+	},
+	{
+		name: "lang",
+		get:  func(s *Settings) string { return string(s.Lang) },
+		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+			l, ok := i18n.Parse(v)
+			if !ok {
+				return i18n.Text("link.noSuchLang")
+			}
+			s.Lang = l
+			return i18n.Msg{}
+		},
+	},
+}
+
+// text is the key of a text field that params.Parse checks.
+func text(name string, field func(*params.Fields) *string, why func(d, n params.Errors) i18n.Msg) key {
+	return key{
+		name:  name,
+		get:   func(s *Settings) string { return *field(&s.Fields) },
+		set:   func(s *Settings, v string, _ map[string]int) i18n.Msg { *field(&s.Fields) = v; return i18n.Msg{} },
+		field: field,
+		why:   why,
+	}
+}
+
+// choice is the key of a field that takes one of a few words.
+func choice(name string, field func(*params.Fields) *string, values []string, why i18n.Msg) key {
+	return key{
+		name: name,
+		get:  func(s *Settings) string { return *field(&s.Fields) },
+		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+			if !slices.Contains(values, v) {
+				return why
+			}
+			*field(&s.Fields) = v
+			return i18n.Msg{}
+		},
+	}
+}
+
+// bit is the key of a checkbox, written 0 or 1.
+func bit(name string, field func(*params.Fields) *bool) key {
+	return key{
+		name: name,
+		get: func(s *Settings) string {
+			if *field(&s.Fields) {
+				return "1"
+			}
+			return "0"
+		},
+		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+			if v != "0" && v != "1" {
+				return i18n.Text("link.bitValues", name)
+			}
+			*field(&s.Fields) = v == "1"
+			return i18n.Msg{}
+		},
+	}
+}
+
+// Keys returns the names of the settings a link may carry, in the order
+// Encode writes them.
+func Keys() []string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.name
+	}
+	return names
+}
+
+// Encode returns s as the fragment of a link, without the "#".
+func Encode(s Settings) string {
+	var b strings.Builder
+	for _, k := range keys {
+		v := strings.TrimSpace(k.get(&s))
+		if v == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(k.name)
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	}
+	return b.String()
+}
+
+// Parse reads the settings in a link's fragment (with or without the
+// leading "#"). packs maps each dataset the page knows to its number of
+// training images, which bounds B. It is the one place where a link is
+// validated, and it uses the Train panel's own rules (params.Parse): a
+// value that is missing takes its default silently; a value that is
+// invalid or out of range takes its default and adds a notice that names
+// it; so does an unknown dataset, language or setting. Nothing in a link
+// is ever run or rendered as markup: values only fill fields.
+func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
+	s := Default()
+	fragment = strings.TrimPrefix(fragment, "#")
+	if fragment == "" {
+		return s, nil
+	}
+	if len(fragment) > MaxLen {
+		return s, []i18n.Msg{i18n.Text("link.tooLong", i18n.Count(len(fragment)))}
+	}
+	q, err := url.ParseQuery(fragment)
+	if err != nil {
+		return s, []i18n.Msg{i18n.Text("link.unreadable")}
+	}
+	var notes []i18n.Msg
+	bad := func(key, value string, why i18n.Msg) {
+		notes = append(notes, i18n.Text("link.bad", key, params.Quote(value), why))
+	}
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if !slices.ContainsFunc(keys, func(k key) bool { return k.name == name }) {
+			notes = append(notes, i18n.Text("link.unknown", params.Quote(name)))
+		}
+	}
+	for _, k := range keys {
+		v := q[k.name]
+		if len(v) == 0 {
+			continue
+		}
+		value := strings.TrimSpace(v[len(v)-1])
+		if why := k.set(&s, value, packs); !why.IsZero() {
+			bad(k.name, value, why)
+		}
+	}
+	// Every field is checked, whichever method the link names: each
+	// method's fields with that method's rules, B against the link's data.
+	m := packs[s.Dataset]
+	if m < 1 {
+		m = 60000
+	}
+	descent, newton := s.Fields, s.Fields
+	descent.Method, newton.Method = "sgd", "newton"
+	_, derrs := params.Parse(descent, m)
+	_, nerrs := params.Parse(newton, m)
+	def := params.Defaults()
+	for _, k := range keys {
+		if k.field == nil {
+			continue
+		}
+		if why := k.why(derrs, nerrs); !why.IsZero() {
+			bad(k.name, *k.field(&s.Fields), why)
+			*k.field(&s.Fields) = *k.field(&def)
+		}
+	}
+	return s, notes
+}

@@ -1,0 +1,131 @@
+package link
+
+import (
+	"softmaxdemo/wasm/ui/params"
+
+	"softmaxdemo/wasm/ui/i18n"
+
+	"strings"
+	"testing"
+)
+
+func TestLinkRoundTrips(t *testing.T) {
+	s := Settings{Fields: params.Defaults(), Dataset: "default", Lang: i18n.ZH}
+	s.Fields.LR, s.Fields.Batch, s.Fields.Pin, s.Fields.Deskew, s.Fields.Pace = "0.25", "64", true, false, "3"
+	s.Fields.Method, s.Fields.GradTol = "newton", "1e-6"
+	frag := Encode(s)
+	got, notes := Parse("#"+frag, map[string]int{"default": 10000})
+	if len(notes) != 0 || got != s {
+		t.Errorf("%s read back as %+v with notices %v, want %+v", frag, got, notes, s)
+	}
+	if !strings.HasPrefix(frag, "method=newton&lr=0.25&batch=64&") || !strings.Contains(frag, "&lang=zh") {
+		t.Errorf("link %q", frag)
+	}
+}
+
+func TestBadLinksFallBackWithANotice(t *testing.T) {
+	packs := map[string]int{"default": 10000}
+	def := params.Defaults()
+	tests := []struct {
+		name, frag string
+		check      func(Settings) bool
+		names      string
+	}{
+		{"a word as α", "lr=abc", func(s Settings) bool { return s.Fields.LR == def.LR }, "lr"},
+		{"a negative α", "lr=-1", func(s Settings) bool { return s.Fields.LR == def.LR }, "lr"},
+		{"NaN as λ", "l2=NaN", func(s Settings) bool { return s.Fields.L2 == def.L2 }, "l2"},
+		{"B above the set", "batch=10001", func(s Settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
+		{"a huge B", "batch=1e99", func(s Settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
+		{"a negative seed", "seed=-3", func(s Settings) bool { return s.Fields.Seed == def.Seed }, "seed"},
+		{"an unknown dataset", "data=imagenet", func(s Settings) bool { return s.Dataset == "default" }, "data"},
+		{"an unknown language", "lang=xx", func(s Settings) bool { return s.Lang == "" }, "lang"},
+		{"an unknown method", "method=adam", func(s Settings) bool { return s.Fields.Method == "sgd" }, "method"},
+		{"a zero tolerance", "gtol=0", func(s Settings) bool { return s.Fields.GradTol == def.GradTol }, "gtol"},
+		{"an unknown pace", "pace=warp", func(s Settings) bool { return s.Fields.Pace == params.DefaultPace }, "pace"},
+		{"pin as a word", "pin=yes", func(s Settings) bool { return !s.Fields.Pin }, "pin"},
+		{"an unknown setting", "colour=red&lr=0.3", func(s Settings) bool { return s.Fields.LR == "0.3" }, "colour"},
+		{"a 100 kB link", "lr=" + strings.Repeat("9", 100<<10), func(s Settings) bool { return s.Fields == def }, "102,403"},
+		{"markup", "seed=%3Cimg%20src%3Dx%3E", func(s Settings) bool { return s.Fields.Seed == def.Seed }, "<img src=x>"},
+		{"a broken escape", "lr=%zz", func(s Settings) bool { return s.Fields == def }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, notes := Parse(tt.frag, packs)
+			if !tt.check(s) {
+				t.Errorf("settings %+v", s)
+			}
+			if len(notes) == 0 {
+				t.Fatal("no notice")
+			}
+			all := ""
+			for _, n := range notes {
+				all += i18n.EN.M(n) + "\n"
+				if zh := i18n.ZH.M(n); zh == "" || strings.Contains(zh, "%!") {
+					t.Errorf("the Chinese notice is %q", zh)
+				}
+			}
+			if !strings.Contains(all, tt.names) || len(all) > 400 {
+				t.Errorf("notices %q do not name %q", all, tt.names)
+			}
+		})
+	}
+}
+
+func TestKeysAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range Keys() {
+		if seen[k] {
+			t.Errorf("%q is listed twice", k)
+		}
+		seen[k] = true
+	}
+	if len(seen) < 16 {
+		t.Errorf("%d keys: %v", len(seen), Keys())
+	}
+}
+
+// TestEveryKeyRoundTrips sets each key, alone, to a value other than its
+// default that its rule accepts, and reads it back from the link.
+func TestEveryKeyRoundTrips(t *testing.T) {
+	packs := map[string]int{"default": 10000, "full": 60000}
+	def := Default()
+	for _, k := range keys {
+		found := false
+		for _, v := range []string{"newton", "0.125", "7", "normal", "0", "1", "full", "en", "1e-7", "200"} {
+			s := Default()
+			if why := k.set(&s, v, packs); !why.IsZero() || k.get(&s) == k.get(&def) {
+				continue
+			}
+			got, notes := Parse(Encode(s), packs)
+			if len(notes) != 0 {
+				continue // the value passes the key's own rule but not the Train panel's
+			}
+			if got != s {
+				t.Errorf("%s: %q read back as %+v", k.name, Encode(s), got)
+			}
+			found = true
+			break
+		}
+		if !found {
+			t.Errorf("%s: no test value differs from the default and is accepted", k.name)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("method=newton&lr=0.25&batch=64&pin=1&lang=zh")
+	f.Add("lr=%zz&batch=1e99&data=imagenet&colour=red")
+	f.Add("seed=%3Cimg%20src%3Dx%3E&pace=warp")
+	packs := map[string]int{"default": 10000}
+	f.Fuzz(func(t *testing.T, frag string) {
+		s, notes := Parse(frag, packs)
+		if _, errs := params.Parse(s.Fields, packs[s.Dataset]); !errs.OK() {
+			t.Fatalf("%q gave settings the Train panel refuses: %+v", frag, errs)
+		}
+		again, more := Parse(Encode(s), packs)
+		if again != s || len(more) != 0 {
+			t.Fatalf("%q: %+v encodes as %q, which reads back as %+v with %d notices", frag, s, Encode(s), again, len(more))
+		}
+		_ = notes
+	})
+}
