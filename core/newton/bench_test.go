@@ -1,6 +1,7 @@
 package newton
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,6 +106,36 @@ func BenchmarkNewtonFull(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchRun(b, softmax.FromSet[float64](s), dataset.Pixels, softmax.Objective{Lambda: 1e-4}, Settings{GradTol: 1e-5}, 0)
+}
+
+// BenchmarkEigenvalues finds the 500 eigenvalues of each of the
+// null-space view's Hessians (viewHessians). Before the loop it checks
+// that they ascend and add up to the trace within 1e-12 of the largest
+// eigenvalue's scale times n.
+func BenchmarkEigenvalues(b *testing.B) {
+	for _, c := range viewHessians(b) {
+		b.Run(c.name, func(b *testing.B) {
+			ev, err := Eigenvalues(c.h, c.n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			trace, sum := 0.0, 0.0
+			for i := range c.n {
+				trace += c.h[i*c.n+i]
+				sum += ev[i]
+				if i > 0 && ev[i] < ev[i-1] {
+					b.Fatalf("eigenvalue %d (%v) below eigenvalue %d (%v)", i, ev[i], i-1, ev[i-1])
+				}
+			}
+			if math.Abs(sum-trace) > 1e-12*float64(c.n)*ev[c.n-1] {
+				b.Fatalf("the eigenvalues add up to %v, the trace is %v", sum, trace)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				Eigenvalues(c.h, c.n)
+			}
+		})
+	}
 }
 
 // BenchmarkHessVec is one H·v product over the default pack: the unit of
