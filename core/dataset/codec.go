@@ -11,8 +11,12 @@ import (
 )
 
 // Version is the pack format version that Encode writes. Decode reads it
-// and every earlier version, down to 1.
+// and version 1, which core/modelfile writes for "my digits" files, and
+// refuses any other with ErrVersion.
 const Version = 3
+
+// known reports whether Decode reads and EncodeVersion writes version v.
+func known(v int) bool { return v == 1 || v == Version }
 
 // MaxImages is the largest number of images a pack or IDX file may declare
 // per set. Counts are checked against it before anything is allocated.
@@ -49,7 +53,7 @@ var (
 type versionError struct{ got uint16 }
 
 func (e versionError) Error() string {
-	return fmt.Sprintf("dataset: version %d, want 1 to %d; rebuild with `make data`", e.got, Version)
+	return fmt.Sprintf("dataset: version %d, want 1 or %d; rebuild with `make data`", e.got, Version)
 }
 
 func (e versionError) Is(target error) bool { return target == ErrVersion }
@@ -78,7 +82,7 @@ func parseHeader(b []byte) (header, error) {
 	}
 	if len(b) >= 6 {
 		h.version = binary.LittleEndian.Uint16(b[4:])
-		if h.version < 1 || h.version > Version {
+		if !known(int(h.version)) {
 			return h, versionError{h.version}
 		}
 	}
@@ -101,28 +105,15 @@ func parseHeader(b []byte) (header, error) {
 			return h, FormatError(fmt.Sprintf("%d non-zero pixels in %d %s images", h.nnz[s], h.n[s], name))
 		}
 	}
-	// The sums cannot overflow after the checks above.
-	items := uint64(h.n[0]) + uint64(h.n[1]) + uint64(h.nnz[0]) + uint64(h.nnz[1])
-	if h.version != 2 {
-		// Each image costs a label byte and a run count, each non-zero
-		// pixel its grey byte; version 3 adds the train part's length
-		// and checksum.
-		least := items + uint64(h.n[0]) + uint64(h.n[1])
-		if h.version == 3 {
-			least += partsOffset
-		}
-		if uint64(h.payload) < least {
-			return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d for the declared counts", h.payload, least))
-		}
-		return h, nil
+	// Each image costs a label byte and a run count, each non-zero pixel
+	// its grey byte; version 3 adds the train part's length and checksum.
+	// The sum cannot overflow after the checks above.
+	least := 2*(uint64(h.n[0])+uint64(h.n[1])) + uint64(h.nnz[0]) + uint64(h.nnz[1])
+	if h.version == 3 {
+		least += partsOffset
 	}
-	// Version 2: a table size per table, the coder's state, and no more
-	// images and non-zero pixels than the coder can hold (maxItemsPerByte).
-	if uint64(h.payload) < nTables+4 {
-		return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d", h.payload, nTables+4))
-	}
-	if most := maxItemsPerByte * (uint64(h.payload) + 8); items > most {
-		return h, FormatError(fmt.Sprintf("%d images and non-zero pixels, more than a payload of %d bytes can hold (%d)", items, h.payload, most))
+	if uint64(h.payload) < least {
+		return h, FormatError(fmt.Sprintf("payload of %d bytes, want at least %d for the declared counts", h.payload, least))
 	}
 	return h, nil
 }
@@ -133,13 +124,12 @@ var setNames = [2]string{"train", "test"}
 // share memory with b, are allocated once from the header counts and
 // satisfy the invariants documented on Set.
 //
-// It reads versions 1 and 2. Decode returns an error wrapping
+// It reads versions 1 and 3. Decode returns an error wrapping
 // io.ErrUnexpectedEOF if b ends early, an error matching ErrVersion or
-// ErrChecksum for another format version or a corrupted file, one matching
-// ErrStream for a version 2 stream that does not decode consistently, and a
-// FormatError for any other inconsistency: a wrong
-// magic number, absurd counts, trailing bytes, a label above 9, a pixel run
-// past the end of the image. It never panics.
+// ErrChecksum for another format version (2 among them) or a corrupted
+// file, and a FormatError for any other inconsistency: a wrong magic
+// number, absurd counts, trailing bytes, a label above 9, a pixel run past
+// the end of the image. It never panics.
 func Decode(b []byte) (*Pack, error) {
 	h, err := whole(b)
 	if err != nil {
@@ -168,11 +158,8 @@ func whole(b []byte) (header, error) {
 
 // decodePayload decodes the whole pack b, whose header h whole has checked.
 func decodePayload(h header, b []byte) (*Pack, error) {
-	switch h.version {
-	case 3:
+	if h.version == 3 {
 		return decodeV3(h, b)
-	case 2:
-		return decodeV2(h, b[headerSize:])
 	}
 	return decodeV1(h, b[headerSize:])
 }
@@ -302,10 +289,10 @@ func uvarint(b []byte, p int) (v, next int, ok bool) {
 // writes nothing. It returns the first error from w.
 func Encode(w io.Writer, p *Pack) error { return EncodeVersion(w, p, Version) }
 
-// EncodeVersion is Encode for a given format version, 1 to Version.
+// EncodeVersion is Encode for a given format version, 1 or Version.
 func EncodeVersion(w io.Writer, p *Pack, version int) error {
-	if version < 1 || version > Version {
-		return fmt.Errorf("dataset: encode: version %d, want 1 to %d", version, Version)
+	if !known(version) {
+		return fmt.Errorf("dataset: encode: version %d, want 1 or %d", version, Version)
 	}
 	if p == nil || p.Train == nil || p.Test == nil {
 		return errors.New("dataset: encode: pack needs both a train and a test set")
@@ -322,12 +309,9 @@ func EncodeVersion(w io.Writer, p *Pack, version int) error {
 		h.n[s], h.nnz[s] = uint32(set.Len()), uint32(set.NNZ())
 	}
 	var buf []byte
-	switch version {
-	case 1:
+	if version == 1 {
 		buf = encodeV1(sets)
-	case 2:
-		buf = append(make([]byte, headerSize), encodeV2(sets)...)
-	default:
+	} else {
 		buf = encodeV3(sets)
 	}
 	if len(buf)-headerSize > math.MaxUint32 {
@@ -347,11 +331,6 @@ func EncodeVersion(w io.Writer, p *Pack, version int) error {
 		sealV3(buf)
 	}
 	le.PutUint32(buf[crcOffset:], crc32.Update(crc32.ChecksumIEEE(buf[:crcOffset]), crc32.IEEETable, buf[headerSize:]))
-	if _, err := parseHeader(buf); err != nil {
-		// Only version 2's bound on items per byte could refuse it, and
-		// the coder's frequencies are capped so that it cannot.
-		return fmt.Errorf("dataset: encode: %w", err)
-	}
 	_, err := w.Write(buf)
 	return err
 }

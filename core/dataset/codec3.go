@@ -23,7 +23,7 @@ func leastPart(n, nnz uint32) uint64 { return 2*uint64(n) + uint64(nnz) }
 
 // TrainPrefix returns how many bytes at the start of a pack hold its header
 // and its training images, so that DecodeTrain can decode them before the
-// rest arrives: for version 3, from its first 36 bytes. For versions 1 and 2,
+// rest arrives: for version 3, from its first 36 bytes. For version 1,
 // whose payload interleaves the two sets, it returns 0 and no error: the
 // whole pack is needed. A b too short to tell gives an error wrapping
 // io.ErrUnexpectedEOF; a bad header or an impossible length, the error
@@ -66,8 +66,8 @@ func trainPart(h header, payload []byte) (uint32, error) {
 
 // DecodeTrain decodes the training set from the start of b. For version 3
 // the first TrainPrefix(b) bytes are enough (b may be longer, or the whole
-// pack), and are checked with the train part's own CRC-32; earlier versions
-// need the whole pack, which Decode checks and decodes. Errors are those of
+// pack), and are checked with the train part's own CRC-32; version 1
+// needs the whole pack, which Decode checks and decodes. Errors are those of
 // Decode, and io.ErrUnexpectedEOF if b ends before the training images do.
 func DecodeTrain(b []byte) (*Set, error) {
 	n, err := TrainPrefix(b)

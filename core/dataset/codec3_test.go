@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
@@ -97,24 +98,46 @@ func TestTrainPrefix(t *testing.T) {
 	}
 }
 
-// TestEarlierVersionsHaveNoTrainPrefix: versions 1 and 2 interleave the
-// sets, so TrainPrefix says 0 and DecodeTrain and DecodeTest need the whole
-// pack.
-func TestEarlierVersionsHaveNoTrainPrefix(t *testing.T) {
+// TestVersion1HasNoTrainPrefix: version 1 interleaves the sets, so
+// TrainPrefix says 0 and DecodeTrain and DecodeTest need the whole pack.
+func TestVersion1HasNoTrainPrefix(t *testing.T) {
 	p := tinyPack()
-	for _, v := range []int{1, 2} {
-		enc := encodeVersion(t, p, v)
-		if n, err := TrainPrefix(enc); n != 0 || err != nil {
-			t.Errorf("version %d: TrainPrefix = %d, %v, want 0, nil", v, n, err)
-		}
-		if train, err := DecodeTrain(enc); err != nil || !equalSets(train, p.Train) {
-			t.Errorf("version %d: DecodeTrain of the whole pack: %v, or other images", v, err)
-		}
-		if test, err := DecodeTest(enc); err != nil || !equalSets(test, p.Test) {
-			t.Errorf("version %d: DecodeTest of the whole pack: %v, or other images", v, err)
-		}
-		if _, err := DecodeTrain(enc[:len(enc)-1]); !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Errorf("version %d: DecodeTrain of all but the last byte: %v, want io.ErrUnexpectedEOF", v, err)
+	enc := encodeVersion(t, p, 1)
+	if n, err := TrainPrefix(enc); n != 0 || err != nil {
+		t.Errorf("TrainPrefix = %d, %v, want 0, nil", n, err)
+	}
+	if train, err := DecodeTrain(enc); err != nil || !equalSets(train, p.Train) {
+		t.Errorf("DecodeTrain of the whole pack: %v, or other images", err)
+	}
+	if test, err := DecodeTest(enc); err != nil || !equalSets(test, p.Test) {
+		t.Errorf("DecodeTest of the whole pack: %v, or other images", err)
+	}
+	if _, err := DecodeTrain(enc[:len(enc)-1]); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("DecodeTrain of all but the last byte: %v, want io.ErrUnexpectedEOF", err)
+	}
+}
+
+// TestVersion2IsRefused: every entry point refuses a version 2 header with
+// ErrVersion, whatever follows it.
+func TestVersion2IsRefused(t *testing.T) {
+	b := encodeVersion(t, tinyPack(), 1)
+	b[4] = 2
+	for _, f := range []struct {
+		name string
+		call func([]byte) error
+	}{
+		{"Decode", func(b []byte) error { _, err := Decode(b); return err }},
+		{"DecodeTrain", func(b []byte) error { _, err := DecodeTrain(b); return err }},
+		{"DecodeTest", func(b []byte) error { _, err := DecodeTest(b); return err }},
+		{"TrainPrefix", func(b []byte) error { _, err := TrainPrefix(b); return err }},
+		{"Counts", func(b []byte) error { _, _, err := Counts(b); return err }},
+		{"Read", func(b []byte) error { _, err := Read(bytes.NewReader(b), 1<<20); return err }},
+	} {
+		for _, n := range []int{6, len(b)} {
+			err := f.call(b[:n])
+			if !errors.Is(err, ErrVersion) || !strings.Contains(fmt.Sprint(err), "version 2, want 1 or 3") {
+				t.Errorf("%s of the first %d bytes of a version 2 pack: %v, want ErrVersion naming versions 1 and 3", f.name, n, err)
+			}
 		}
 	}
 }

@@ -30,8 +30,7 @@ func tinyPack() *Pack {
 }
 
 // goldens are the packs kept in testdata, which also seed FuzzDecode:
-// each pack in format version 1 (file.mnpk), 2 (file.v2.mnpk) and 3
-// (file.v3.mnpk).
+// each pack in format version 1 (file.mnpk) and 3 (file.v3.mnpk).
 var goldens = []struct {
 	file string
 	pack func() *Pack
@@ -45,7 +44,7 @@ var goldens = []struct {
 }
 
 // versions are the format versions Encode can write.
-var versions = []int{1, 2, 3}
+var versions = []int{1, 3}
 
 // encode returns the encoding of p in version 1, failing t on error.
 func encode(t testing.TB, p *Pack) []byte {
@@ -245,8 +244,10 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"wrong magic is rejected", tiny(func(b []byte) []byte { b[0] = 'X'; return b }), nil, `magic "XNPK"`},
 		{"wrong magic in a short input is rejected", func() []byte { return []byte("MX") }, nil, `magic "MX"`},
-		{"version 4 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 4; return b }), ErrVersion, "version 4, want 1 to 3; rebuild with `make data`"},
-		{"version 0 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 0; return b }), ErrVersion, "version 0, want 1 to 3"},
+		{"version 4 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 4; return b }), ErrVersion, "version 4, want 1 or 3; rebuild with `make data`"},
+		{"version 2 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 2; return b }), ErrVersion, "version 2, want 1 or 3"},
+		{"version 0 returns ErrVersion", tiny(func(b []byte) []byte { b[4] = 0; return b }), ErrVersion, "version 0, want 1 or 3"},
+		{"version 257 returns ErrVersion", tiny(func(b []byte) []byte { b[5] = 1; return b }), ErrVersion, "version 257, want 1 or 3"},
 		{"27 rows are rejected", tiny(func(b []byte) []byte { b[6] = 27; return b }), nil, "27×28"},
 		{"too many train images are rejected", func() []byte { return build(MaxImages+1, 0, 0, 0, 0, 0) }, nil, "1048577 train images, more than"},
 		{"too many test images are rejected", func() []byte { return build(0, 1<<31, 0, 0) }, nil, "2147483648 test images, more than"},
@@ -332,6 +333,7 @@ func TestReadErrors(t *testing.T) {
 		{"a failing reader in the payload returns its error", io.MultiReader(bytes.NewReader(enc[:40]), iotest.ErrReader(errBoom)), 1 << 20, errBoom, "pack ends after 40"},
 		{"a failing reader after the payload returns its error", io.MultiReader(bytes.NewReader(enc), iotest.ErrReader(errBoom)), 1 << 20, errBoom, "read"},
 		{"a bad version returns ErrVersion before reading on", bytes.NewReader([]byte("MNPK\x07\x00")), 1 << 20, ErrVersion, "version 7"},
+		{"version 2 returns ErrVersion before reading on", bytes.NewReader([]byte("MNPK\x02\x00")), 1 << 20, ErrVersion, "version 2, want 1 or 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,80 +349,28 @@ func TestEncodeErrors(t *testing.T) {
 	bad := tinyPack().Train
 	bad.Labels[1] = 10
 	tests := []struct {
-		name string
-		p    *Pack
-		text string
+		name    string
+		p       *Pack
+		version int
+		text    string
 	}{
-		{"a nil pack is rejected", nil, "needs both"},
-		{"a missing test set is rejected", &Pack{Train: NewSet(0, 0)}, "needs both"},
-		{"a zero Set is rejected", &Pack{Train: &Set{}, Test: NewSet(0, 0)}, "encode train set"},
-		{"an invalid label is rejected", &Pack{Train: NewSet(0, 0), Test: bad}, "encode test set: dataset: image 1 has label 10"},
+		{"a nil pack is rejected", nil, Version, "needs both"},
+		{"a missing test set is rejected", &Pack{Train: NewSet(0, 0)}, Version, "needs both"},
+		{"a zero Set is rejected", &Pack{Train: &Set{}, Test: NewSet(0, 0)}, Version, "encode train set"},
+		{"an invalid label is rejected", &Pack{Train: NewSet(0, 0), Test: bad}, Version, "encode test set: dataset: image 1 has label 10"},
+		{"version 2 is not written", tinyPack(), 2, "encode: version 2, want 1 or 3"},
+		{"version 4 is not written", tinyPack(), 4, "encode: version 4, want 1 or 3"},
+		{"version 0 is not written", tinyPack(), 0, "encode: version 0, want 1 or 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			err := Encode(&buf, tt.p)
+			err := EncodeVersion(&buf, tt.p, tt.version)
 			if err == nil || !strings.Contains(err.Error(), tt.text) {
-				t.Errorf("Encode error %v, want one containing %q", err, tt.text)
+				t.Errorf("EncodeVersion error %v, want one containing %q", err, tt.text)
 			}
 			if buf.Len() != 0 {
 				t.Errorf("Encode wrote %d bytes before failing", buf.Len())
-			}
-		})
-	}
-}
-
-// BenchmarkDecode decodes 10,000 stroke images and, where the committed
-// default pack is there, its 10,000 + 2,000 MNIST images, in each version.
-func BenchmarkDecode(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
-	packs := []struct {
-		name string
-		pack *Pack
-	}{{"strokes", &Pack{Train: strokeSet(r, 10_000), Test: NewSet(0, 0)}}}
-	if raw, err := os.ReadFile(filepath.Join("..", "..", "web", "data", "default.mnpk")); err == nil {
-		p, err := Decode(raw)
-		if err != nil {
-			b.Fatal(err)
-		}
-		packs = append(packs, struct {
-			name string
-			pack *Pack
-		}{"default", p})
-	}
-	for _, p := range packs {
-		for _, v := range versions {
-			b.Run(fmt.Sprintf("%s/version=%d", p.name, v), func(b *testing.B) {
-				packed := encodeVersion(b, p.pack, v)
-				got, err := Decode(packed)
-				if err != nil {
-					b.Fatal(err)
-				}
-				checkPacksEqual(b, got, p.pack)
-				b.SetBytes(int64(len(packed)))
-				b.ReportAllocs()
-				b.ReportMetric(float64(len(packed)), "bytes")
-				for b.Loop() {
-					if _, err := Decode(packed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-		// What stands between the training images' arrival and "ready".
-		b.Run(p.name+"/version=3/train-prefix", func(b *testing.B) {
-			packed := encodeVersion(b, p.pack, 3)
-			n, err := TrainPrefix(packed)
-			if err != nil || n == 0 {
-				b.Fatal(n, err)
-			}
-			prefix := packed[:n]
-			b.SetBytes(int64(n))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := DecodeTrain(prefix); err != nil {
-					b.Fatal(err)
-				}
 			}
 		})
 	}

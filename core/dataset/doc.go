@@ -7,7 +7,7 @@
 //
 //	offset  size  field
 //	     0     4  magic "MNPK"
-//	     4     2  format version: 1, 2 or 3 (Version), see below
+//	     4     2  format version: 1 or 3 (Version), see below
 //	     6     1  rows, 28
 //	     7     1  columns, 28
 //	     8     4  train images, at most MaxImages
@@ -47,34 +47,9 @@
 //
 // The header's CRC-32 covers the whole payload, as in every version.
 //
-// Version 2 has the same header; its payload codes the same images and
-// labels with static context models and a rANS coder (12-bit frequencies,
-// 32-bit state kept in [2^23, 2^31), bytes read first to last):
-//
-//	tables  710 frequency tables, in order: label (10 symbols), top row of
-//	        the image's box of non-zero pixels (0–27, or 28: no pixel),
-//	        row count − 1, left column, column count − 1 (28 symbols each),
-//	        pixel bucket (17 symbols) in 625 contexts, low bits (16
-//	        symbols) in 80 contexts. Each table is a uvarint count of its
-//	        symbols with a non-zero frequency (0: unused), then per symbol
-//	        the uvarint gap from the previous one (+1) and the uvarint
-//	        frequency, 1–4064; a used table sums to 4096
-//	stream  the coder's initial state, 4 bytes big-endian, then the bytes
-//	        it reads; it ends with the state 2^23, every byte read
-//
-// Per image, train then test, the stream holds the label, the top row and,
-// unless the image is blank, the row count, left column and column count;
-// then each pixel of the box, row by row: its bucket, 0 for zero or k for
-// grey 16(k−1)+1 … 16k, in the context of the levels (0–4: zero, grey
-// 1–80, 81–160, 161–240, 241–255) of its neighbours W, N, NW and NE
-// (zero outside the box); for a non-zero pixel then its low bits,
-// (grey−1) mod 16, in the context of its bucket and W's level. A pixel
-// of grey 256 is an error (ErrStream), as is a stream that ends early, a
-// symbol from an unused table, a box outside the image, or a wrong final
-// state. The header's counts are checked against the payload length before
-// anything is allocated: a symbol costs at least log2(4096/4064) bits, so a
-// payload of p bytes cannot hold more than 512·(p+8) images and non-zero
-// pixels.
+// Decode reads versions 1 and 3 and refuses any other, 2 included (a
+// denser coding that no shipped file used), with an error matching
+// ErrVersion that names the versions it reads.
 //
 // Decode allocates its output once from the header counts, after checking
 // them against each other, against MaxImages and against the input size,

@@ -59,6 +59,6 @@ func ExampleDecode_errors() {
 	fmt.Println(errors.Is(err, dataset.ErrChecksum))
 	// Output:
 	// dataset: checksum mismatch: computed 5643ef8a, header says 2144df1c
-	// true dataset: version 4, want 1 to 3; rebuild with `make data`
+	// true dataset: version 4, want 1 or 3; rebuild with `make data`
 	// true
 }

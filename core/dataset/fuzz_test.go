@@ -44,7 +44,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			var fe FormatError
 			if !errors.As(err, &fe) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrChecksum) &&
-				!errors.Is(err, ErrStream) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				!errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("Decode error %v is of no documented kind", err)
 			}
 			return

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 )
 
 // webData is the committed output directory, relative to this package.
@@ -54,10 +55,10 @@ func TestCommittedDefaultPack(t *testing.T) {
 	if !ok {
 		t.Fatal("manifest has no default pack")
 	}
-	b, err := os.ReadFile(filepath.Join(webData, info.File))
-	if err != nil {
-		t.Fatal(err)
+	if want := filepath.Base(datasettest.DefaultPath); info.File != want {
+		t.Fatalf("manifest lists the default pack as %s, want %s", info.File, want)
 	}
+	b := datasettest.DefaultBytes(t)
 	if sum := sha256.Sum256(b); int64(len(b)) != info.Bytes || hex.EncodeToString(sum[:]) != info.SHA256 {
 		t.Errorf("%s is %d bytes with SHA-256 %x, manifest says %d bytes, %s", info.File, len(b), sum, info.Bytes, info.SHA256)
 	}
@@ -71,10 +72,7 @@ func TestCommittedDefaultPack(t *testing.T) {
 	if info.GzipBytes > 2_500_000 {
 		t.Errorf("%s is %d bytes gzipped, want at most 2.5 MB", info.File, info.GzipBytes)
 	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatalf("decode %s: %v", info.File, err)
-	}
+	p := datasettest.Default(t)
 	for _, c := range []struct {
 		name     string
 		set      *dataset.Set
@@ -125,12 +123,12 @@ func TestPackReproducesCommittedFiles(t *testing.T) {
 	if err := pack(idx, out, true, defaultVersion); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"default.mnpk", manifestFile} {
+	manifest, err := os.ReadFile(filepath.Join(webData, manifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{"default.mnpk": datasettest.DefaultBytes(t), manifestFile: manifest} {
 		got, err := os.ReadFile(filepath.Join(out, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join(webData, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,22 +233,31 @@ func TestThousands(t *testing.T) {
 	}
 }
 
+// packVersions are the pack format versions -version accepts.
+var packVersions = []int{1, dataset.Version}
+
+func TestCheckVersion(t *testing.T) {
+	for v := -1; v <= dataset.Version+1; v++ {
+		err := checkVersion(v)
+		if slices.Contains(packVersions, v) {
+			if err != nil {
+				t.Errorf("checkVersion(%d) = %v, want nil", v, err)
+			}
+		} else if want := fmt.Sprintf("-version %d, want 1 or 3", v); err == nil || err.Error() != want {
+			t.Errorf("checkVersion(%d) = %v, want %q", v, err, want)
+		}
+	}
+}
+
 // TestEveryVersionHoldsTheSameImages encodes the committed default pack in
 // every format version and checks that each decodes, bit for bit, to what
 // the committed pack decodes and, where the IDX files are there, that
 // packing them in that version gives the same bytes: training is the same
 // whichever version the page loads.
 func TestEveryVersionHoldsTheSameImages(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(webData, "default.mnpk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	committed, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, committed := datasettest.DefaultBytes(t), datasettest.Default(t)
 	encoded := map[int][]byte{}
-	for v := 1; v <= dataset.Version; v++ {
+	for _, v := range packVersions {
 		var buf bytes.Buffer
 		if err := dataset.EncodeVersion(&buf, committed, v); err != nil {
 			t.Fatal(err)
@@ -268,7 +275,7 @@ func TestEveryVersionHoldsTheSameImages(t *testing.T) {
 	}
 
 	idx := idxDir(t)
-	for v := 1; v <= dataset.Version; v++ {
+	for _, v := range packVersions {
 		packs, _, err := build(idx, v)
 		if err != nil {
 			t.Fatal(err)
