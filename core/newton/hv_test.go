@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"softmaxdemo/core/softmax"
@@ -224,36 +225,89 @@ func jacobiEigenvalues(a []float64, n int) []float64 {
 
 func TestEigenvalues(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 3, 10, 40} {
-		t.Run(fmt.Sprintf("n=%d agrees with Jacobi rotations", n), func(t *testing.T) {
-			a := make([]float64, n*n)
-			for i := range n {
-				for j := 0; j <= i; j++ {
-					a[i*n+j] = r.NormFloat64()
-					a[j*n+i] = a[i*n+j]
+	symmetric := func(n int) []float64 {
+		a := make([]float64, n*n)
+		for i := range n {
+			for j := 0; j <= i; j++ {
+				a[i*n+j] = r.NormFloat64()
+				a[j*n+i] = a[i*n+j]
+			}
+		}
+		return a
+	}
+	diagonal := func(n int) []float64 { // double eigenvalues and a zero one
+		a := make([]float64, n*n)
+		for i := range n {
+			a[i*n+i] = float64(i / 2)
+		}
+		return a
+	}
+	blocks := func(n int) []float64 { // two blocks that the reduction must keep apart
+		a := symmetric(n)
+		for i := range n {
+			for j := range n {
+				if (i < n/2) != (j < n/2) {
+					a[i*n+j] = 0
 				}
 			}
-			if n == 40 { // a double eigenvalue and a zero one
-				for i := range n {
-					for j := range n {
-						a[i*n+j] = 0
-					}
-					a[i*n+i] = float64(i / 2)
+		}
+		return a
+	}
+	tests := []struct {
+		name string
+		n    int
+		a    []float64
+	}{
+		{"n=1", 1, symmetric(1)},
+		{"n=2", 2, symmetric(2)},
+		{"n=3", 3, symmetric(3)},
+		{"n=10", 10, symmetric(10)},
+		{"n=120", 120, symmetric(120)},
+		{"n=40 diagonal with double and zero eigenvalues", 40, diagonal(40)},
+		{"n=30 with two uncoupled blocks", 30, blocks(30)},
+		{"n=12 rank one", 12, func() []float64 {
+			u := symmetric(12)[:12]
+			a := make([]float64, 144)
+			for i := range 12 {
+				for j := range 12 {
+					a[i*12+j] = u[i] * u[j]
 				}
 			}
-			got, err := Eigenvalues(a, n)
+			return a
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" agrees with Jacobi rotations", func(t *testing.T) {
+			orig := append([]float64(nil), tt.a...)
+			got, err := Eigenvalues(tt.a, tt.n)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := jacobiEigenvalues(a, n)
+			if !slices.Equal(tt.a, orig) {
+				t.Error("Eigenvalues changed its input")
+			}
+			want := jacobiEigenvalues(tt.a, tt.n)
 			sortAsc(want)
-			for i := range n {
+			for i := range tt.n {
 				if math.Abs(got[i]-want[i]) > 1e-10 {
 					t.Fatalf("eigenvalue %d: %v, Jacobi %v", i, got[i], want[i])
 				}
 			}
 		})
 	}
+	t.Run("n=0 has none", func(t *testing.T) {
+		ev, err := Eigenvalues(nil, 0)
+		if err != nil || len(ev) != 0 {
+			t.Errorf("Eigenvalues(nil, 0) = %v, %v", ev, err)
+		}
+	})
+	t.Run("a NaN entry returns an error", func(t *testing.T) {
+		a := symmetric(5)
+		a[2*5+1] = math.NaN()
+		if ev, err := Eigenvalues(a, 5); err == nil {
+			t.Errorf("no error; eigenvalues %v", ev)
+		}
+	})
 }
 
 func sortAsc(s []float64) {
