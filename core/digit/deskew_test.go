@@ -7,11 +7,10 @@ import (
 	"image"
 	"maps"
 	"math"
-	"os"
-	"sync"
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 )
 
 // imageMoments returns the centre of mass of img in continuous coordinates and
@@ -63,24 +62,6 @@ func referenceDeskew(src *[Pixels]uint8) (*[Pixels]uint8, float64) {
 	return &out, alpha
 }
 
-// defaultPack is the committed pack, decoded once per process.
-var defaultPack = sync.OnceValues(func() (*dataset.Pack, error) {
-	b, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		return nil, err
-	}
-	return dataset.Decode(b)
-})
-
-func packOrSkip(t testing.TB) *dataset.Pack {
-	t.Helper()
-	p, err := defaultPack()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // upright is an "8" on a 280×280 canvas: two rings on the vertical axis
 // x = 140, symmetric about it.
 func upright() *canvas {
@@ -111,7 +92,7 @@ func sheared(c *canvas, a, cy float64) *canvas {
 }
 
 func TestDeskewMatchesReference(t *testing.T) {
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	var in, got [Pixels]uint8
 	worst := 0
 	for i := range 2000 {
@@ -135,7 +116,7 @@ func TestDeskewMatchesReference(t *testing.T) {
 }
 
 func TestDeskewStraightens(t *testing.T) {
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	var in, out [Pixels]uint8
 	var before, after, worstCentre float64
 	off := 0 // images still slanted or off centre: ink slid past the frame
@@ -293,7 +274,7 @@ func rowCentre(img *[Pixels]uint8, r int) (cx, sum float64) {
 }
 
 func TestDeskewInPlace(t *testing.T) {
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	var in, out [Pixels]uint8
 	for i := range 200 {
 		p.Test.Dense(in[:], i)
@@ -313,7 +294,7 @@ func TestDeskewInPlace(t *testing.T) {
 const deskewGolden = "571c9906ec1d11c7e81795766a34237e1d1294e9067af9427c50565c6eaa9201"
 
 func TestDeskewGolden(t *testing.T) {
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	h := sha256.New()
 	var in, out [Pixels]uint8
 	for i := range 1000 {
@@ -327,7 +308,7 @@ func TestDeskewGolden(t *testing.T) {
 }
 
 func TestDeskewSet(t *testing.T) {
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	for _, tt := range []struct {
 		name string
 		s    *dataset.Set

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
@@ -50,7 +52,7 @@ func TestDeskewedConvergence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains twice on 10,000 images")
 	}
-	p := packOrSkip(t)
+	p := datasettest.Default(t)
 	raw := accuracyAfter(t, p.Train, p.Test, 1, 3, 5)
 	straight := accuracyAfter(t, DeskewSet(p.Train), DeskewSet(p.Test), 1, 3, 5)
 	for i, e := range []int{1, 3, 5} {
@@ -118,36 +120,42 @@ func fullMNIST() (*dataset.Pack, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return benchPacks[1].load()
+	return fullPack()
 }
 
-// benchPacks are the packs the benchmarks run on: the committed one and,
-// if `make data-full` wrote it, the full one (60,000 + 10,000 images).
+// fullPack reads web/data/full.mnpk, which is not committed (make
+// data-full writes it), once per process.
+var fullPack = sync.OnceValues(func() (*dataset.Pack, error) {
+	root, err := datasettest.ModuleRoot()
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(root, "web", "data", "full.mnpk"))
+	if err != nil {
+		return nil, err
+	}
+	return dataset.Decode(b)
+})
+
+// benchPacks are the packs the benchmarks run on: the committed one, which
+// datasettest gives or fails the benchmark without, and, if `make
+// data-full` wrote it, the full one (60,000 + 10,000 images).
 var benchPacks = []struct {
 	name string
-	load func() (*dataset.Pack, error)
+	load func(b *testing.B) *dataset.Pack
 }{
-	{"default", defaultPack},
-	{"full", sync.OnceValues(func() (*dataset.Pack, error) {
-		b, err := os.ReadFile("../../web/data/full.mnpk")
-		if err != nil {
-			return nil, err
+	{"default", func(b *testing.B) *dataset.Pack { return datasettest.Default(b) }},
+	{"full", func(b *testing.B) *dataset.Pack {
+		b.Helper()
+		p, err := fullPack()
+		if errors.Is(err, fs.ErrNotExist) {
+			b.Skip("the pack is absent: `make data-full` writes web/data/full.mnpk")
 		}
-		return dataset.Decode(b)
-	})},
-}
-
-// benchPack returns the pack, skipping b if its file is absent.
-func benchPack(b *testing.B, load func() (*dataset.Pack, error)) *dataset.Pack {
-	b.Helper()
-	p, err := load()
-	if errors.Is(err, fs.ErrNotExist) {
-		b.Skip("the pack is absent: `make data-full` writes web/data/full.mnpk")
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}},
 }
 
 // BenchmarkDeskewSet measures deskewing a pack's training and test images,
@@ -155,7 +163,7 @@ func benchPack(b *testing.B, load func() (*dataset.Pack, error)) *dataset.Pack {
 func BenchmarkDeskewSet(b *testing.B) {
 	for _, bp := range benchPacks {
 		b.Run("pack="+bp.name, func(b *testing.B) {
-			p := benchPack(b, bp.load)
+			p := bp.load(b)
 			b.ReportAllocs()
 			for b.Loop() {
 				DeskewSet(p.Train)
@@ -170,7 +178,7 @@ func BenchmarkDeskewSet(b *testing.B) {
 
 // BenchmarkDeskew measures one image.
 func BenchmarkDeskew(b *testing.B) {
-	p := packOrSkip(b)
+	p := datasettest.Default(b)
 	var in, out [Pixels]uint8
 	p.Train.Dense(in[:], 0)
 	want, _ := referenceDeskew(&in)
@@ -194,7 +202,7 @@ func BenchmarkEpoch(b *testing.B) {
 	for _, bp := range benchPacks {
 		for _, deskew := range []bool{false, true} {
 			b.Run(fmt.Sprintf("pack=%s/deskew=%v", bp.name, deskew), func(b *testing.B) {
-				p := benchPack(b, bp.load)
+				p := bp.load(b)
 				s := p.Train
 				if deskew {
 					s = DeskewSet(s)
@@ -236,7 +244,7 @@ func BenchmarkEpoch(b *testing.B) {
 func BenchmarkEpochInterleaved(b *testing.B) {
 	for _, bp := range benchPacks {
 		b.Run("pack="+bp.name, func(b *testing.B) {
-			p := benchPack(b, bp.load)
+			p := bp.load(b)
 			var trs []*train.Trainer
 			for _, s := range []*dataset.Set{p.Train, DeskewSet(p.Train)} {
 				cfg := train.Defaults()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -40,14 +41,7 @@ func needNumPy(t *testing.T) {
 // agrees with softmax.Model.Predict on every test image.
 func TestNumPyPredictsLikeGo(t *testing.T) {
 	needNumPy(t)
-	packed, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dataset.Decode(packed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := datasettest.Default(t)
 	cfg := train.Defaults()
 	cfg.Epochs = 1
 	tr, err := train.New(softmax.FromSet[float32](p.Train), dataset.Pixels, cfg)

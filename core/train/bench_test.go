@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 )
@@ -19,39 +21,61 @@ type benchData struct {
 	train, test *softmax.Examples[float32]
 }
 
-// benchPacks loads each pack of web/data at most once per process; the
-// full pack is not committed (make data-full writes it).
-var benchPacks = map[string]func() (benchData, error){
-	"default": sync.OnceValues(func() (benchData, error) { return readBenchPack("default.mnpk") }),
-	"full":    sync.OnceValues(func() (benchData, error) { return readBenchPack("full.mnpk") }),
-}
-
-func readBenchPack(file string) (benchData, error) {
-	b, err := os.ReadFile("../../web/data/" + file)
+// fullPack reads web/data/full.mnpk once per process. The full pack is not
+// committed (make data-full writes it).
+var fullPack = sync.OnceValues(func() (*dataset.Pack, error) {
+	root, err := datasettest.ModuleRoot()
 	if err != nil {
-		return benchData{}, err
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(root, "web", "data", "full.mnpk"))
+	if err != nil {
+		return nil, err
 	}
 	p, err := dataset.Decode(b)
 	if err != nil {
-		return benchData{}, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("full.mnpk: %w", err)
 	}
-	return benchData{softmax.FromSet[float32](p.Train), softmax.FromSet[float32](p.Test)}, nil
+	return p, nil
+})
+
+// benchPacks holds each pack's examples, converted at most once per process.
+var benchPacks struct {
+	sync.Mutex
+	m map[string]benchData
 }
 
-// benchPack returns the named pack, skipping the benchmark if it is absent.
+// benchPack returns the named pack's examples. "default" is the committed
+// pack, from datasettest, which fails b if it is missing; "full" skips b if
+// web/data/full.mnpk is absent, since it is not committed.
 func benchPack(b *testing.B, name string) benchData {
 	b.Helper()
-	d, err := benchPacks[name]()
-	if errors.Is(err, fs.ErrNotExist) {
-		target := "data"
-		if name == "full" {
-			target = "data-full"
+	benchPacks.Lock()
+	defer benchPacks.Unlock()
+	if d, ok := benchPacks.m[name]; ok {
+		return d
+	}
+	var p *dataset.Pack
+	switch name {
+	case "default":
+		p = datasettest.Default(b)
+	case "full":
+		var err error
+		p, err = fullPack()
+		if errors.Is(err, fs.ErrNotExist) {
+			b.Skip("web/data/full.mnpk is absent: run `make data-full` to write it")
 		}
-		b.Skipf("web/data/%s.mnpk is absent: run `make %s` to write it", name, target)
+		if err != nil {
+			b.Fatal(err)
+		}
+	default:
+		b.Fatalf("no pack named %q", name)
 	}
-	if err != nil {
-		b.Fatal(err)
+	d := benchData{softmax.FromSet[float32](p.Train), softmax.FromSet[float32](p.Test)}
+	if benchPacks.m == nil {
+		benchPacks.m = map[string]benchData{}
 	}
+	benchPacks.m[name] = d
 	return d
 }
 
@@ -154,9 +178,7 @@ func BenchmarkEpoch(b *testing.B) {
 	for _, c := range epochCases {
 		m := 0
 		if c.batch == 0 { // the name says the batch size
-			if d, err := benchPacks[c.pack](); err == nil {
-				m = d.train.Len()
-			}
+			m = benchPack(b, c.pack).train.Len()
 		}
 		b.Run(c.name(m), func(b *testing.B) {
 			d := benchPack(b, c.pack)

@@ -1,26 +1,19 @@
 package train
 
 import (
-	"os"
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 )
 
-// loadPack reads the committed default pack: 10,000 training images and a
-// stratified sample of 2,000 test images.
+// loadPack returns the committed default pack's examples: 10,000
+// training images and a stratified sample of 2,000 test images.
 func loadPack(t *testing.T) (trainX, testX *softmax.Examples[float32]) {
 	t.Helper()
-	b, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := datasettest.Default(t)
 	return softmax.FromSet[float32](p.Train), softmax.FromSet[float32](p.Test)
 }
 
