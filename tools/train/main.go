@@ -16,6 +16,7 @@
 //
 //	go run ./tools/train -save model.npz
 //	go run ./tools/train -load model.json -mine my.digits.mnpk -mine-rate 0.1 -epochs 1
+//	go run ./tools/train -figure mydigits  # docs/modelfile.md's table: my digits mixed in at six rates
 package main
 
 import (
@@ -49,7 +50,7 @@ func main() {
 
 type options struct {
 	data, idx, preset, save, init string
-	load, mine                    string
+	load, mine, figure            string
 	every                         int
 	deskew                        bool
 	cfg                           train.Config
@@ -71,6 +72,7 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.mine, "mine", "", "mix the digits of this my-digits file ("+modelfile.DigitsExt+") into every batch")
 	fs.Float64Var(&o.cfg.ExtraRate, "mine-rate", 0.1, "with -mine: my digits per batch, as a fraction of the batch size")
 	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
+	fs.StringVar(&o.figure, "figure", "", `"mydigits": print the table of accuracy as off-centre my digits are mixed in at a few rates, instead of training once`)
 	fs.BoolVar(&o.deskew, "deskew", false, "train and test on the images deskewed by their moments (core/digit.DeskewSet)")
 	c := &o.cfg
 	fs.Float64Var(&c.LearningRate, "lr", c.LearningRate, "learning rate α")
@@ -200,6 +202,9 @@ func run(args []string, out io.Writer) error {
 	o, err := parse(args, out)
 	if err != nil {
 		return err
+	}
+	if o.figure != "" {
+		return runFigure(o, out)
 	}
 	trainSet, testSet, err := load(o)
 	if err != nil {

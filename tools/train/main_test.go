@@ -9,13 +9,24 @@ import (
 	"strings"
 	"testing"
 
-	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/modelfile"
 )
 
-const pack = "../../web/data/default.mnpk"
+// packPath returns the path of the committed default pack, for -data,
+// failing t if the pack is missing.
+func packPath(t *testing.T) string {
+	t.Helper()
+	datasettest.DefaultBytes(t)
+	root, err := datasettest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, datasettest.DefaultPath)
+}
 
 func TestTrainsAndSaves(t *testing.T) {
+	pack := packPath(t)
 	save := filepath.Join(t.TempDir(), "model.json")
 	var out bytes.Buffer
 	if err := run([]string{"-data", pack, "-epochs", "2", "-save", save}, &out); err != nil {
@@ -52,6 +63,7 @@ func TestTrainsAndSaves(t *testing.T) {
 }
 
 func TestSavesAndLoadsNPZ(t *testing.T) {
+	pack := packPath(t)
 	dir := t.TempDir()
 	npz, json := filepath.Join(dir, "model.npz"), filepath.Join(dir, "model.json")
 	if err := run([]string{"-data", pack, "-epochs", "1", "-save", npz}, new(bytes.Buffer)); err != nil {
@@ -78,14 +90,7 @@ func TestSavesAndLoadsNPZ(t *testing.T) {
 }
 
 func TestMine(t *testing.T) {
-	b, err := os.ReadFile(pack)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pack, p := packPath(t), datasettest.Default(t)
 	// Ten test images of 1, labelled 7: digits the data contradict.
 	var pos []int
 	for i, y := range p.Test.Labels {
@@ -123,6 +128,7 @@ func TestMine(t *testing.T) {
 }
 
 func TestDeskew(t *testing.T) {
+	pack := packPath(t)
 	accuracy := func(args ...string) (float64, string) {
 		t.Helper()
 		var out bytes.Buffer
@@ -148,6 +154,7 @@ func TestDeskew(t *testing.T) {
 }
 
 func TestLecturePresetIsFullBatch(t *testing.T) {
+	pack := packPath(t)
 	var out bytes.Buffer
 	// A few iterations only: the whole experiment is in docs/BENCHMARKS.md.
 	if err := run([]string{"-data", pack, "-preset", "lecture", "-iters", "3"}, &out); err != nil {
@@ -159,6 +166,7 @@ func TestLecturePresetIsFullBatch(t *testing.T) {
 }
 
 func TestBadFlagsAreRefused(t *testing.T) {
+	pack := packPath(t)
 	tests := []struct {
 		name string
 		args []string
@@ -174,6 +182,7 @@ func TestBadFlagsAreRefused(t *testing.T) {
 		{"a model that is not one", []string{"-data", pack, "-load", "main.go"}, "-load main.go: modelfile: not a model file"},
 		{"my digits that are a dataset", []string{"-data", pack, "-mine", pack}, "is it a dataset pack?"},
 		{"an unknown method", []string{"-method", "magic"}, `unknown -method "magic"`},
+		{"an unknown figure", []string{"-data", pack, "-figure", "magic"}, `unknown -figure "magic" (want "mydigits")`},
 		{"a size that does not divide 28", []string{"-resize", "5"}, "-resize 5"},
 		{"a negative gradient tolerance", []string{"-method", "newton", "-grad-tol", "-1"}, "gradient tolerance -1"},
 		{"a CG cap of 0", []string{"-method", "newton", "-cg", "0"}, "must be above 0"},
@@ -191,6 +200,7 @@ func TestBadFlagsAreRefused(t *testing.T) {
 }
 
 func TestNewton(t *testing.T) {
+	pack := packPath(t)
 	tests := []struct {
 		name  string
 		args  []string
@@ -227,6 +237,7 @@ func TestNewton(t *testing.T) {
 }
 
 func TestResizeWithSGD(t *testing.T) {
+	pack := packPath(t)
 	var out bytes.Buffer
 	if err := run([]string{"-data", pack, "-resize", "7", "-epochs", "1"}, &out); err != nil {
 		t.Fatal(err)
@@ -234,4 +245,46 @@ func TestResizeWithSGD(t *testing.T) {
 	if !strings.Contains(out.String(), "after 100 steps, 1 epochs") {
 		t.Errorf("unexpected output:\n%s", out.String())
 	}
+}
+
+// TestFigureMyDigits prints the my-digits table after one epoch per rate:
+// a header, one row per rate in order, and more of my digits read right
+// when they fill half of each batch than when they are left out.
+func TestFigureMyDigits(t *testing.T) {
+	pack := packPath(t)
+	var out bytes.Buffer
+	if err := run([]string{"-data", pack, "-figure", "mydigits", "-epochs", "1"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "1 epochs, B = 100, α 0.5, λ 0.0001, seed 1, on 10000 training images\n") ||
+		!strings.Contains(out.String(), "| MNIST test (2000) | my 50 digits read right | held-out off-centre digits (1000) |") {
+		t.Errorf("no settings line or header:\n%s", out.String())
+	}
+	rows := regexp.MustCompile(`(?m)^\| (\d+) \| ([0-9.]+) \| ([0-9.]+)% \| (\d+) of 50 \| ([0-9.]+)% \|$`).FindAllStringSubmatch(out.String(), -1)
+	if len(rows) != len(figureRates) {
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(figureRates), out.String())
+	}
+	for i, r := range rows {
+		if r[2] != strconv.FormatFloat(figureRates[i], 'g', -1, 64) {
+			t.Errorf("row %d is for rate %s, want %g", i, r[2], figureRates[i])
+		}
+		if acc, _ := strconv.ParseFloat(r[3], 64); acc < 85 {
+			t.Errorf("rate %s: MNIST test accuracy %v%%, want at least 85%%", r[2], acc)
+		}
+	}
+	if rows[0][1] != "0" {
+		t.Errorf("rate 0 put %s of my digits in the last batch, want 0", rows[0][1])
+	}
+	if none, half := rows[0][4], rows[len(rows)-1][4]; atoi(t, half) <= atoi(t, none) {
+		t.Errorf("my digits read right: %s without them, %s at rate 0.5; want more at 0.5", none, half)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
