@@ -3,10 +3,9 @@ package newton
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
-	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/softmax"
 )
 
@@ -67,14 +66,7 @@ func relErr(a, b float64) float64 { return math.Abs(a-b) / max(math.Abs(a)+math.
 // defaultPack reads the committed default pack's training and test sets.
 func defaultPack(t testing.TB) (train, test *softmax.Examples[float64]) {
 	t.Helper()
-	b, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := datasettest.Default(t)
 	return softmax.FromSet[float64](p.Train), softmax.FromSet[float64](p.Test)
 }
 

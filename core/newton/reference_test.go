@@ -7,55 +7,31 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 )
 
-var export = flag.String("export", "", "TestExport writes the default pack for reference.py into this folder")
+var update = flag.Bool("update", false, "rewrite the golden files of the tests that run: reference.golden with testdata/reference.py (needs /usr/bin/python3 with NumPy and scikit-learn), eigenvalues.golden with testdata/eigh.py (NumPy)")
 
-var update = flag.Bool("update", false, "rewrite testdata/reference.golden with testdata/reference.py (needs /usr/bin/python3 with NumPy and scikit-learn)")
-
-// exportPack writes the default pack as dense grey levels for
-// reference.py: NAME-x.u8 (m×784) and NAME-y.u8 for train and test.
+// exportPack writes the default pack into dir as reference.py reads it,
+// with tools/newtonref (go is on the PATH that go test gives a test).
 func exportPack(t *testing.T, dir string) {
 	t.Helper()
-	b, err := os.ReadFile("../../web/data/default.mnpk")
+	root, err := datasettest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command("go", "run", "./tools/newtonref", "-data", datasettest.DefaultPath, "-out", dir)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tools/newtonref: %v\n%s", err, out)
 	}
-	for name, s := range map[string]*dataset.Set{"train": p.Train, "test": p.Test} {
-		px := make([]byte, s.Len()*dataset.Pixels)
-		for i := range s.Len() {
-			for k := s.Start[i]; k < s.Start[i+1]; k++ {
-				px[i*dataset.Pixels+int(s.Index[k])] = s.Value[k]
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+"-x.u8"), px, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+"-y.u8"), s.Labels, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// TestExport writes the default pack as reference.py reads it, when
-// -export names a folder (testdata/compare.sh uses it).
-func TestExport(t *testing.T) {
-	if *export == "" {
-		t.Skip("no -export folder")
-	}
-	exportPack(t, *export)
 }
 
 type reference struct {

@@ -19,7 +19,7 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 if [ "${FULL:-}" = 1 ]; then
 	go_args=(-idx "$IDX") py_args=("$IDX" --idx)
 else
-	go test ./core/newton -run '^TestExport$' -export "$dir" >/dev/null
+	go run ./tools/newtonref -out "$dir"
 	GOOS=js GOARCH=wasm go test -c -o "$dir/newton.wasm" ./core/newton
 	go_args=() py_args=("$dir")
 fi

@@ -18,7 +18,8 @@ go test ./core/newton -run TestMatchesReference -update):
                                 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1)
 
 DIR holds NAME-x.u8 (m×784 grey levels, row-major) and NAME-y.u8 (labels) for
-NAME in train, test, as written by the Go test's -update flag; with
+NAME in train, test, as written by tools/newtonref (go run ./tools/newtonref
+-out DIR, which the Go test's -update flag also runs); with
 --side 7 the images are averaged down to 7×7 (4×4 block means) first. With
 --idx, DIR holds the four original MNIST IDX files instead (the full set:
 reference.py .cache/mnist/package/data --idx --bench --runs 1).
