@@ -78,14 +78,15 @@ type handler struct {
 // Every response has X-Content-Type-Options: nosniff and
 // Cache-Control: no-cache, except a file whose URL names its version (see
 // versioned), which gets Cache-Control: public, max-age=31536000,
-// immutable, so that a second visit does not even revalidate it; files also
-// have a strong ETag and Last-Modified, and a matching If-None-Match gets
-// 304. When Accept-Encoding allows it, a
-// file is served from a sibling file.br or file.gz no older than the file
-// (br preferred), or, for compressible types of at least minGzipSize bytes,
-// gzipped in memory; the gzipped bytes are cached per path until the file's
-// modification time or size changes. Encoded responses carry the original
-// file's Content-Type and Vary: Accept-Encoding, and ignore Range.
+// immutable, so that a second visit does not even revalidate it. When
+// Accept-Encoding allows it, a file is served from a sibling file.br or
+// file.gz no older than the file (br preferred), or, for compressible types
+// of at least minGzipSize bytes, gzipped in memory; the gzipped bytes are
+// cached per path until the file's modification time or size changes. A
+// coded response carries the file's Content-Type, and one that could have
+// been coded carries Vary: Accept-Encoding. Each representation is served
+// by http.ServeContent with its own strong ETag and Last-Modified, so
+// conditional requests and Range work on whichever was chosen.
 //
 // The root directory is opened per request with os.OpenRoot, so the handler
 // holds no file descriptors and sees the root replaced by a rebuild.
@@ -191,39 +192,43 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Roo
 	}
 	hdr.Set("Content-Type", ctype)
 	ae := r.Header.Values("Accept-Encoding")
+	// The response varies with Accept-Encoding if the file has a coded
+	// representation at all, whether or not this client gets it.
+	gzippable := compressible[ext] && fi.Size() >= minGzipSize && fi.Size() <= maxGzipSize
+	vary := gzippable
 
-	for _, enc := range [...]struct{ coding, suffix string }{{"br", ".br"}, {"gzip", ".gz"}} {
+	for _, enc := range codings {
 		if !acceptsEncoding(ae, enc.coding) {
+			if sfi, err := root.Stat(name + enc.suffix); err == nil && fresh(sfi, fi) {
+				vary = true
+			}
 			continue
 		}
 		f, sfi, err := openRegular(root, name+enc.suffix)
 		if err != nil {
 			continue
 		}
-		if sfi.ModTime().Before(fi.ModTime()) {
-			// A stale sibling left over from an earlier build.
+		if !fresh(sfi, fi) {
 			f.Close()
 			h.logf("%s%s is older than %s; ignoring it", name, enc.suffix, name)
 			continue
 		}
 		hdr.Add("Vary", "Accept-Encoding")
-		hdr.Set("Content-Encoding", enc.coding)
-		serveEncoded(w, r, sfi.ModTime(), etag(sfi, enc.coding), f, sfi.Size())
+		serveContent(w, r, enc.coding, sfi.ModTime(), sfi.Size(), f)
 		f.Close()
 		return
 	}
-
-	if compressible[ext] && fi.Size() >= minGzipSize && fi.Size() <= maxGzipSize {
+	if vary {
 		hdr.Add("Vary", "Accept-Encoding")
-		if acceptsEncoding(ae, "gzip") {
-			data, err := h.gz.get(root, name, fi)
-			if err == nil {
-				hdr.Set("Content-Encoding", "gzip")
-				serveEncoded(w, r, fi.ModTime(), etag(fi, "gzip"), bytes.NewReader(data), int64(len(data)))
-				return
-			}
-			h.logf("gzip %s: %v; serving it uncompressed", name, err)
+	}
+
+	if gzippable && acceptsEncoding(ae, "gzip") {
+		data, err := h.gz.get(root, name, fi)
+		if err == nil {
+			serveContent(w, r, "gzip", fi.ModTime(), int64(len(data)), bytes.NewReader(data))
+			return
 		}
+		h.logf("gzip %s: %v; serving it uncompressed", name, err)
 	}
 
 	f, ofi, err := openRegular(root, name)
@@ -232,8 +237,26 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Roo
 		return
 	}
 	defer f.Close()
-	hdr.Set("Etag", etag(ofi, ""))
-	http.ServeContent(w, r, "", ofi.ModTime(), f)
+	serveContent(w, r, "", ofi.ModTime(), ofi.Size(), f)
+}
+
+// fresh reports whether the sibling sfi may stand for the file fi: one
+// older than the file is left over from an earlier build.
+func fresh(sfi, fi fs.FileInfo) bool {
+	return sfi.Mode().IsRegular() && !sfi.ModTime().Before(fi.ModTime())
+}
+
+// serveContent serves body, the size bytes of a file's representation in
+// the content coding ("" for identity), with http.ServeContent: it answers
+// If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since, If-Range
+// and Range against the representation's own ETag, so a range of a coded
+// representation is a range of its coded bytes. Content-Type must be set.
+func serveContent(w http.ResponseWriter, r *http.Request, coding string, modtime time.Time, size int64, body io.ReadSeeker) {
+	w.Header().Set("Etag", etag(modtime, size, coding))
+	if coding != "" {
+		w = codedWriter{w, coding}
+	}
+	http.ServeContent(w, r, "", modtime, body)
 }
 
 // immutableCache is the Cache-Control of a versioned file: a year, and no
@@ -309,102 +332,17 @@ func notFound(w http.ResponseWriter) {
 	http.Error(w, "404 page not found", http.StatusNotFound)
 }
 
-// etag returns a strong entity tag for fi's version of a file in the given
-// content coding ("" for none).
-func etag(fi fs.FileInfo, coding string) string {
-	t := `"` + strconv.FormatInt(fi.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(fi.Size(), 36)
+// etag returns a strong entity tag for the version of a file last modified
+// at modtime, in the given content coding ("" for identity) and size in that
+// coding. The on-the-fly gzip is a function of the file's version; its size
+// is in the tag too, so that a change of compressor between runs changes
+// the tag as well as the bytes, and a stale If-Range cannot splice them.
+func etag(modtime time.Time, size int64, coding string) string {
+	t := `"` + strconv.FormatInt(modtime.UnixNano(), 36) + "-" + strconv.FormatInt(size, 36)
 	if coding != "" {
 		t += "-" + coding
 	}
 	return t + `"`
-}
-
-// serveEncoded serves size bytes of content-coded body with Content-Length,
-// ETag and Last-Modified, or 304 if the request's If-None-Match (or, without
-// it, If-Modified-Since) says the client already has it. Range is ignored.
-// Content-Type and Content-Encoding must already be set.
-func serveEncoded(w http.ResponseWriter, r *http.Request, modtime time.Time, tag string, body io.Reader, size int64) {
-	hdr := w.Header()
-	hdr.Set("Etag", tag)
-	if notModified(r, tag, modtime) {
-		delete(hdr, "Content-Type")
-		delete(hdr, "Content-Encoding")
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	hdr.Set("Last-Modified", modtime.UTC().Format(http.TimeFormat))
-	hdr.Set("Content-Length", strconv.FormatInt(size, 10))
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
-	}
-	// An error here is the client going away.
-	if b, ok := body.(*bytes.Reader); ok {
-		b.WriteTo(w) // one Write, no copy buffer
-	} else {
-		io.CopyN(w, body, size) // never more than Content-Length
-	}
-}
-
-// notModified reports whether a GET or HEAD for the representation with
-// entity tag tag, last modified at modtime, should get 304 (RFC 9110 §13.1.2
-// and §13.1.3): If-None-Match is compared weakly and, when present,
-// If-Modified-Since is ignored.
-func notModified(r *http.Request, tag string, modtime time.Time) bool {
-	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
-		for _, v := range inm {
-			for t := range strings.SplitSeq(v, ",") {
-				t = strings.TrimSpace(t)
-				if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(tag, "W/") {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
-	if err != nil || modtime.IsZero() {
-		return false
-	}
-	return !modtime.Truncate(time.Second).After(ims)
-}
-
-// acceptsEncoding reports whether the Accept-Encoding field values allow the
-// content coding (RFC 9110 §12.5.3): an entry for it, or else "*", with a
-// q-value above 0. "x-gzip" counts as "gzip".
-func acceptsEncoding(values []string, coding string) bool {
-	q, star := -1.0, -1.0
-	for _, v := range values {
-		for entry := range strings.SplitSeq(v, ",") {
-			name, params, _ := strings.Cut(entry, ";")
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
-			}
-			w := 1.0
-			for p := range strings.SplitSeq(params, ";") {
-				k, val, _ := strings.Cut(p, "=")
-				if strings.EqualFold(strings.TrimSpace(k), "q") {
-					f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-					if err != nil || f < 0 {
-						f = 0
-					}
-					w = f
-				}
-			}
-			switch {
-			case strings.EqualFold(name, coding),
-				coding == "gzip" && strings.EqualFold(name, "x-gzip"):
-				q = max(q, w)
-			case name == "*":
-				star = max(star, w)
-			}
-		}
-	}
-	if q >= 0 {
-		return q > 0
-	}
-	return star > 0
 }
 
 // loggingWriter records the status and body size of a response for the

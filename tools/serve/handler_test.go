@@ -624,25 +624,6 @@ func TestConditional(t *testing.T) {
 	})
 }
 
-func TestRange(t *testing.T) {
-	h := newHandler(newSite(t), nil)
-	t.Run("identity range is 206", func(t *testing.T) {
-		resp, body := get(t, h, http.MethodGet, "/web/app.wasm", "Range", "bytes=0-3")
-		if resp.StatusCode != http.StatusPartialContent || string(body) != "\x00asm" {
-			t.Fatalf("status %d body %q, want 206 \"\\x00asm\"", resp.StatusCode, body)
-		}
-	})
-	t.Run("range is ignored when gzipping", func(t *testing.T) {
-		resp, body := get(t, h, http.MethodGet, "/web/app.wasm", "Range", "bytes=0-3", "Accept-Encoding", "gzip")
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("status %d, want 200", resp.StatusCode)
-		}
-		if !bytes.Equal(gunzip(t, body), siteFiles["web/app.wasm"]) {
-			t.Error("body is not the whole file")
-		}
-	})
-}
-
 func TestRequestLog(t *testing.T) {
 	root := newSite(t)
 	t.Run("each request logs one line", func(t *testing.T) {

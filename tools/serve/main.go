@@ -17,7 +17,8 @@
 // when the client accepts it, Cache-Control: no-cache with ETag and
 // Last-Modified (or, when the URL names the file's version, ?v=… or a hash
 // in the name, a year's immutable caching), and X-Content-Type-Options:
-// nosniff. There are no directory
+// nosniff; conditional and Range requests are answered for whichever of
+// those representations is sent. There are no directory
 // listings; nothing outside the root, even through a symlink, and no URL
 // with a segment starting with '.' (.git, .cache, ...) is served. See
 // newHandler.
