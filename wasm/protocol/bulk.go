@@ -70,3 +70,107 @@ func points(b []byte) ([]Point, error) {
 	}
 	return ps, nil
 }
+
+// How each message's bulk bytes are checked and stored into the message
+// decoded from its JSON body (codec.go's table names them).
+
+func readProgress(m *Progress, bulk []byte) (err error) {
+	m.Losses, err = points(bulk)
+	return err
+}
+
+func readWeights(m *Weights, bulk []byte) (err error) {
+	m.W, m.B, err = weights(m.D, bulk, "weights")
+	return err
+}
+
+func readUseModel(m *UseModel, bulk []byte) (err error) {
+	m.W, m.B, err = weights(m.D, bulk, "useModel")
+	return err
+}
+
+func readSamples(m *Samples, bulk []byte) (err error) {
+	m.Pixels, err = images(m.Labels, bulk, "samples")
+	return err
+}
+
+func readMyDigits(m *MyDigits, bulk []byte) (err error) {
+	if len(m.Labels) > MaxMyDigits {
+		return fmt.Errorf("protocol: %d of my digits, more than %d", len(m.Labels), MaxMyDigits)
+	}
+	m.Pixels, err = images(m.Labels, bulk, "myDigits")
+	return err
+}
+
+func readHessianView(m *HessianView, bulk []byte) error {
+	if m.N < 1 || m.N > 1000 || len(bulk) != m.N*m.N {
+		return fmt.Errorf("protocol: a Hessian of %d parameters needs %d bytes, got %d", m.N, m.N*m.N, len(bulk))
+	}
+	m.Image = make([]int8, len(bulk))
+	for i, b := range bulk {
+		m.Image[i] = int8(b)
+	}
+	return nil
+}
+
+func readApply(m *Apply, bulk []byte) error {
+	if len(bulk) != 784 || m.Label > 9 {
+		return fmt.Errorf("protocol: apply needs 784 bytes and a label 0 to 9, got %d bytes and label %d", len(bulk), m.Label)
+	}
+	m.Pixels = bulk
+	return nil
+}
+
+func readPicked(m *Picked, bulk []byte) error {
+	if len(bulk) != 784 || m.Label > 9 {
+		return fmt.Errorf("protocol: picked needs 784 bytes and a label 0 to 9, got %d bytes and label %d", len(bulk), m.Label)
+	}
+	m.Pixels = bulk
+	return nil
+}
+
+func readExamples(m *Examples, bulk []byte) error {
+	n := len(m.Index)
+	if len(bulk) != 784*n || len(m.Probs) != 10*n {
+		return fmt.Errorf("protocol: %d examples need %d bytes and %d probabilities, got %d and %d", n, 784*n, 10*n, len(bulk), len(m.Probs))
+	}
+	if n == 0 {
+		bulk = nil
+	}
+	m.Pixels = bulk
+	return nil
+}
+
+// weights splits the bulk bytes of a model of d features into W and B.
+func weights(d int, bulk []byte, name string) (w, b []float32, err error) {
+	if d < 1 || d > 1<<16 {
+		return nil, nil, fmt.Errorf("protocol: %s with %d features", name, d)
+	}
+	if len(bulk) != 4*(d*10+10) {
+		return nil, nil, fmt.Errorf("protocol: %s for %d features need %d bytes, got %d", name, d, 4*(d*10+10), len(bulk))
+	}
+	f := unpackFloats(bulk)
+	return f[:d*10], f[d*10:], nil
+}
+
+// images checks the bulk bytes of len(labels) images of 784 pixels.
+func images(labels []uint8, bulk []byte, name string) ([]byte, error) {
+	if len(bulk) != 784*len(labels) {
+		return nil, fmt.Errorf("protocol: %d %s need %d bytes, got %d", len(labels), name, 784*len(labels), len(bulk))
+	}
+	for i, y := range labels {
+		if y > 9 {
+			return nil, fmt.Errorf("protocol: %s %d has label %d", name, i, y)
+		}
+	}
+	return bulk, nil
+}
+
+// int8Bytes returns the bytes of v, two's complement.
+func int8Bytes(v []int8) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
+}

@@ -33,6 +33,7 @@ func allMessages() []Msg {
 		MyDigits{Labels: []uint8{7, 0, 9}, Pixels: append(make([]byte, 3*784-1), 255)},
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},
+		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 9, Kernel: "go", KernelRefused: "gradient 12 is 0.5, the Go code's 0.25"},
 		Progress{Run: 2, State: "training", Epoch: 1, Epochs: 5, Step: 130, Seen: 13000, PerEpoch: 10000,
 			Loss: 0.31, Losses: []Point{{Step: 129, Loss: 0.3, T: 0.25}, {Step: 130, Loss: 0.31, T: 0.26}}, Rate: 0.5, PerSecond: 1e6},
 		Progress{Run: 3, State: "done", Stop: "converged", Epoch: 283, Step: 9, Seen: 2830000, PerEpoch: 10000,
@@ -75,8 +76,13 @@ func TestRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	if len(seen) != len(names) {
-		t.Errorf("the table covers %d of %d message types", len(seen), len(names))
+	for _, e := range messages {
+		if !seen[e.name] {
+			t.Errorf("allMessages has no %s message", e.name)
+		}
+	}
+	if len(seen) != len(messages) {
+		t.Errorf("allMessages has %d message types, the table %d", len(seen), len(messages))
 	}
 }
 
@@ -216,26 +222,16 @@ func pixels(n int) []byte {
 }
 
 // TestPointersEncodeAsValues: a pointer to a message has the message's
-// wire form, bulk bytes included.
+// name and wire form, bulk bytes included.
 func TestPointersEncodeAsValues(t *testing.T) {
-	for _, m := range []Msg{
-		Weights{Run: 1, D: 1, W: make([]float32, 10), B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
-		MyDigits{Labels: []uint8{7}, Pixels: make([]byte, 784)},
-		HessianView{N: 1, Image: []int8{-3}, Cases: []HessianCase{{Zero: 1}}},
-	} {
+	for _, m := range allMessages() {
+		p := reflect.New(reflect.TypeOf(m))
+		p.Elem().Set(reflect.ValueOf(m))
+		pm := p.Interface().(Msg)
 		env, bulk, err := Encode(m)
-		var penv, pbulk []byte
-		var perr error
-		switch v := m.(type) {
-		case Weights:
-			penv, pbulk, perr = Encode(&v)
-		case MyDigits:
-			penv, pbulk, perr = Encode(&v)
-		case HessianView:
-			penv, pbulk, perr = Encode(&v)
-		}
-		if err != nil || perr != nil || string(env) != string(penv) || string(bulk) != string(pbulk) || len(bulk) == 0 {
-			t.Errorf("%s: value %s/%d bytes (%v), pointer %s/%d bytes (%v)", Name(m), env, len(bulk), err, penv, len(pbulk), perr)
+		penv, pbulk, perr := Encode(pm)
+		if err != nil || perr != nil || string(env) != string(penv) || string(bulk) != string(pbulk) || Name(pm) != Name(m) {
+			t.Errorf("%s: value %s/%d bytes (%v), pointer %s %s/%d bytes (%v)", Name(m), env, len(bulk), err, Name(pm), penv, len(pbulk), perr)
 		}
 	}
 }
