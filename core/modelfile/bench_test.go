@@ -38,22 +38,32 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkEncode writes a 784×10 model in each form.
+// BenchmarkEncode writes a 784×10 model in each form, after checking once
+// that what it writes decodes to the same model.
 func BenchmarkEncode(b *testing.B) {
 	m := trainedLike(rand.New(rand.NewPCG(1, 2)), 784)
-	var buf bytes.Buffer
-	b.Run("json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			buf.Reset()
-			EncodeJSON(&buf, m, info)
-		}
-	})
-	b.Run("npz", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			buf.Reset()
-			EncodeNPZ(&buf, m)
-		}
-	})
+	for _, c := range []struct {
+		name   string
+		encode func(*bytes.Buffer) error
+	}{
+		{"json", func(buf *bytes.Buffer) error { return EncodeJSON(buf, m, info) }},
+		{"npz", func(buf *bytes.Buffer) error { return EncodeNPZ(buf, m) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			if err := c.encode(&buf); err != nil {
+				b.Fatal(err)
+			}
+			if f, err := Decode(buf.Bytes(), 784); err != nil || !sameBits(f.Model, m) {
+				b.Fatalf("Decode of what Encode wrote: %v (or the model differs)", err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := c.encode(&buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

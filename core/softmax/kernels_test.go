@@ -360,6 +360,10 @@ func TestPredict(t *testing.T) {
 	}
 }
 
+// BenchmarkGrad measures Grad on float32 MNIST-like batches, after
+// checking it once against the float64 instantiation (the Go code, never a
+// batch kernel) and the naive loss on the same values, so that a fast
+// wrong kernel fails instead of winning.
 func BenchmarkGrad(b *testing.B) {
 	for _, n := range []int{1, 32, 100} {
 		b.Run("batch="+itoa(n), func(b *testing.B) {
@@ -368,12 +372,45 @@ func BenchmarkGrad(b *testing.B) {
 			m := randomModel[float32](r, 784, 0.01)
 			gw, gb := make([]float32, 784*K), make([]float32, K)
 			batch := iota32(n)
+			checkGrad32(b, m, x, batch)
 			b.ReportAllocs()
 			for b.Loop() {
 				Grad(gw, gb, m.W, m.B, x, batch)
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "examples/s")
 		})
+	}
+}
+
+// checkGrad32 fails b unless the float32 Grad of m on x's batch gives the
+// loss and gradient that the float64 Grad gives on the same values, within
+// float32 rounding, and the loss that naiveLoss gives.
+func checkGrad32(b *testing.B, m *Model[float32], x *Examples[float32], batch []int32) {
+	b.Helper()
+	widen := func(v []float32) []float64 {
+		w := make([]float64, len(v))
+		for i, f := range v {
+			w[i] = float64(f)
+		}
+		return w
+	}
+	m64 := &Model[float64]{D: m.D, W: widen(m.W), B: widen(m.B)}
+	x64 := &Examples[float64]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: widen(x.Value)}
+	g32, b32 := make([]float32, len(m.W)), make([]float32, K)
+	g64, b64 := make([]float64, len(m.W)), make([]float64, K)
+	l32, l64 := Grad(g32, b32, m.W, m.B, x, batch), Grad(g64, b64, m64.W, m64.B, x64, batch)
+	if ref := naiveLoss(m64, x64, batch, Objective{}) * float64(len(batch)); math.Abs(l64-ref) > 1e-9*ref || math.Abs(l32-l64) > 1e-4*l64 {
+		b.Fatalf("loss %v in float32, %v in float64, naive %v", l32, l64, ref)
+	}
+	worst := 0.0
+	for i := range g64 {
+		worst = math.Max(worst, math.Abs(float64(g32[i])-g64[i]))
+	}
+	for i := range b64 {
+		worst = math.Max(worst, math.Abs(float64(b32[i])-b64[i]))
+	}
+	if worst > 1e-4*float64(len(batch)) {
+		b.Fatalf("float32 and float64 gradients differ by up to %v", worst)
 	}
 }
 
