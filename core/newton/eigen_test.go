@@ -1,7 +1,18 @@
 package newton
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"softmaxdemo/core/softmax"
@@ -49,4 +60,184 @@ func viewHessians(tb testing.TB) []hessianCase {
 		out[i] = hessianCase{c.name, h, (d + 1) * K}
 	}
 	return out
+}
+
+// python is the interpreter with Debian's NumPy (python3-numpy).
+const python = "/usr/bin/python3"
+
+// eigenGolden holds NumPy's eigenvalues of viewHessians' matrices.
+const eigenGolden = "testdata/eigenvalues.golden"
+
+// needNumPy skips the test under WebAssembly (no processes) and, outside
+// CI, when python3 or NumPy is missing; under CI=true a missing NumPy fails.
+func needNumPy(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no processes under WebAssembly: run natively to compare with NumPy")
+	}
+	err := exec.Command(python, "-c", "import numpy").Run()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s with NumPy is needed under CI (apt-get install -y python3-numpy): %v", python, err)
+	}
+	t.Skipf("SKIPPED: %s with NumPy is not installed (apt-get install -y python3-numpy): %v", python, err)
+}
+
+// numpyEigenvalues writes each case's matrix as NAME.f64 (n² little-endian
+// float64s, row-major) into a temporary folder and returns what
+// testdata/eigh.py prints for them: the text of eigenvalues.golden.
+func numpyEigenvalues(t *testing.T, cases []hessianCase) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"testdata/eigh.py"}
+	for _, c := range cases {
+		b := make([]byte, 0, 8*len(c.h))
+		for _, v := range c.h {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		path := filepath.Join(dir, c.name+".f64")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, path)
+	}
+	cmd := exec.Command(python, args...)
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("eigh.py: %v\n%s", err, stderr.String())
+	}
+	return out
+}
+
+// parseEigenvalues reads eigh.py's output: after comment lines, for each
+// matrix a line "case NAME n" and then n eigenvalues, one per line.
+func parseEigenvalues(b []byte) (map[string][]float64, error) {
+	out := map[string][]float64{}
+	var name string
+	want := 0
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		switch {
+		case text == "" || strings.HasPrefix(text, "#"):
+		case strings.HasPrefix(text, "case "):
+			if len(out[name]) != want {
+				return nil, fmt.Errorf("case %s: %d eigenvalues, want %d", name, len(out[name]), want)
+			}
+			f := strings.Fields(text)
+			n, err := 0, error(nil)
+			if len(f) == 3 {
+				n, err = strconv.Atoi(f[2])
+			}
+			if len(f) != 3 || err != nil || n < 0 {
+				return nil, fmt.Errorf("line %d: %q is not \"case NAME n\"", line, text)
+			}
+			if _, ok := out[f[1]]; ok {
+				return nil, fmt.Errorf("line %d: case %s twice", line, f[1])
+			}
+			name, want = f[1], n
+			out[name] = make([]float64, 0, n)
+		default:
+			v, err := strconv.ParseFloat(text, 64)
+			if err != nil || name == "" || len(out[name]) == want {
+				return nil, fmt.Errorf("line %d: %q is not an eigenvalue of a case", line, text)
+			}
+			out[name] = append(out[name], v)
+		}
+	}
+	if len(out[name]) != want {
+		return nil, fmt.Errorf("case %s: %d eigenvalues, want %d", name, len(out[name]), want)
+	}
+	return out, sc.Err()
+}
+
+// compareWithNumPy checks Eigenvalues on each case against NumPy's
+// eigenvalues of the same matrix (ref, from parseEigenvalues).
+//
+// The tolerance is 1e-12·λ_max, the same for every eigenvalue. Both
+// solvers are backward stable: each returns the exact eigenvalues of some
+// A + E with ‖E‖₂ ≤ p(n)·ε·‖A‖₂ (Golub & Van Loan §8.3; LAPACK's dsyevd
+// likewise), and by Weyl's inequality no eigenvalue moves more than
+// ‖E‖₂. These H are positive semidefinite, so ‖A‖₂ = λ_max. With the
+// generous p(n) = n (rounding errors grow like √n in practice), each side
+// is within 500·2⁻⁵² ≈ 1.1e-13·λ_max of the truth, and the two within
+// 2.2e-13·λ_max: 1e-12 leaves a factor 4.5. An eigenvalue far below
+// λ_max (the null space, ~1e-17·λ_max) is known only to that absolute
+// accuracy, which is why the bound is not relative to each eigenvalue.
+func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float64, source string) {
+	t.Helper()
+	if len(ref) != len(cases) {
+		t.Errorf("%s has %d cases, want %d", source, len(ref), len(cases))
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want, ok := ref[c.name]
+			if !ok || len(want) != c.n {
+				t.Fatalf("%s has %d eigenvalues for %s, want %d", source, len(want), c.name, c.n)
+			}
+			got, err := Eigenvalues(c.h, c.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			big := want[c.n-1]
+			tol := 1e-12 * big
+			worst, bad := 0.0, 0
+			for i := range c.n {
+				diff := math.Abs(got[i] - want[i])
+				worst = max(worst, diff)
+				if diff > tol {
+					bad++
+					if bad <= 5 {
+						t.Errorf("eigenvalue %d: %.17g, NumPy %.17g (difference %.2g·λ_max)", i, got[i], want[i], diff/big)
+					}
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d eigenvalues differ from NumPy's by more than 1e-12·λ_max", bad, c.n)
+			}
+			t.Logf("largest difference from NumPy %.2g·λ_max (λ_max = %.6g)", worst/big, big)
+		})
+	}
+}
+
+// TestEigenvaluesMatchNumPy compares Eigenvalues with NumPy's eigh on the
+// null-space view's Hessians, using the eigenvalues committed in
+// testdata/eigenvalues.golden, so it runs without Python and under
+// WebAssembly. -update rewrites the file with testdata/eigh.py. If the
+// Hessians change on purpose, the file must be rewritten.
+func TestEigenvaluesMatchNumPy(t *testing.T) {
+	cases := viewHessians(t)
+	if *update {
+		needNumPy(t)
+		if err := os.WriteFile(eigenGolden, numpyEigenvalues(t, cases), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(eigenGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := parseEigenvalues(b)
+	if err != nil {
+		t.Fatalf("%s: %v", eigenGolden, err)
+	}
+	compareWithNumPy(t, cases, ref, eigenGolden)
+}
+
+// TestEigenvaluesNumPyLive runs NumPy's eigh on the same Hessians now, so
+// that the comparison does not rest on the committed file alone. It is
+// skipped under WebAssembly and, outside CI, without NumPy.
+func TestEigenvaluesNumPyLive(t *testing.T) {
+	needNumPy(t)
+	cases := viewHessians(t)
+	ref, err := parseEigenvalues(numpyEigenvalues(t, cases))
+	if err != nil {
+		t.Fatalf("eigh.py: %v", err)
+	}
+	compareWithNumPy(t, cases, ref, "eigh.py")
 }
