@@ -21,7 +21,8 @@ const maxExamples = 60
 
 // apply takes one SGD step with B = 1 on a's image, with a's α and λ, on
 // the current run's model (starting a run for a.Config if there is none),
-// as the run's trainer would step on that image alone (train.StepOn). It
+// as the run's trainer would step on that image alone (train.StepOn; a
+// Newton run refuses it with Failed). It
 // then sends the weights and, unless training goes on anyway, their
 // evaluation, so the confusion matrix shows the changed model.
 func (s *session) apply(a protocol.Apply) {
@@ -35,7 +36,7 @@ func (s *session) apply(a protocol.Apply) {
 	x := sparse(a.Label, a.Pixels)
 	index, value := x.Example(0)
 	obj := softmax.Objective{Lambda: a.Config.L2, PinFirst: r.cfg.PinFirst}
-	st, err := train.StepOn(r.tr.Model(), index, value, a.Label, a.Config.LearningRate, obj)
+	st, err := r.meth.stepOn(index, value, a.Label, a.Config.LearningRate, obj)
 	if err != nil {
 		s.failKey("err.config", hintConfig, err.Error())
 		return
@@ -61,9 +62,9 @@ func (s *session) findExamples(f protocol.FindExamples) {
 	model := softmax.New[float32](s.data.d)
 	out := protocol.Examples{True: f.True, Predicted: f.Predicted}
 	if r := s.run; r != nil {
-		model = r.tr.Model()
+		model = r.meth.model()
 		out.Run = r.id
-		out.Step, _, _ = r.tr.Progress()
+		out.Step, _ = r.meth.at()
 	}
 	if f.True < 0 || f.True >= softmax.K || f.Predicted < 0 || f.Predicted >= softmax.K {
 		s.send(out)

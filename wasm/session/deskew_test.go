@@ -1,11 +1,11 @@
 package session
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
@@ -35,10 +35,7 @@ func TestDeskewedRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains twice on 10,000 images")
 	}
-	b, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		t.Fatal("the committed pack web/data/default.mnpk cannot be read:", err)
-	}
+	b := datasettest.DefaultBytes(t)
 	env := newEnv(time.Millisecond)
 	h := start(t, env)
 	h.send(env.serve("default", "default.mnpk", b))
@@ -57,10 +54,7 @@ func TestDeskewedRun(t *testing.T) {
 		t.Errorf("test accuracy %.2f%% deskewed, %.2f%% raw: want at least 93.5%% and above raw", 100*ed.Accuracy, 100*er.Accuracy)
 	}
 
-	pack, err := dataset.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pack := datasettest.Default(t)
 	t.Run("the weights are core/train's on DeskewSet's images", func(t *testing.T) {
 		tc, err := trainConfig(straight, pack.Train.Len())
 		if err != nil {
@@ -104,14 +98,7 @@ func TestSwitchingDeskewStartsANewRun(t *testing.T) {
 // BenchmarkDeskewPack measures what Deskew adds to loading the committed
 // pack: straightening its 12,000 images and converting them for training.
 func BenchmarkDeskewPack(b *testing.B) {
-	raw, err := os.ReadFile("../../web/data/default.mnpk")
-	if err != nil {
-		b.Skip("web/data is not there yet:", err)
-	}
-	pack, err := dataset.Decode(raw)
-	if err != nil {
-		b.Fatal(err)
-	}
+	pack := datasettest.Default(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		straightened(pack.Train)

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/wasm/protocol"
 )
 
@@ -301,10 +303,14 @@ func TestDefaultPack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains on 10,000 images")
 	}
-	b, err := os.ReadFile("../../web/data/default.mnpk")
-	mb, err2 := os.ReadFile("../../web/data/manifest.json")
-	if err != nil || err2 != nil {
-		t.Skip("web/data is not there yet:", err, err2)
+	b := datasettest.DefaultBytes(t)
+	root, err := datasettest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := os.ReadFile(filepath.Join(root, "web/data/manifest.json"))
+	if err != nil {
+		t.Fatal("the committed manifest cannot be read:", err)
 	}
 	var man dataset.Manifest
 	if err := json.Unmarshal(mb, &man); err != nil {

@@ -19,8 +19,9 @@ const (
 // useModel handles UseModel: it starts a new run with u.Config from the
 // page's model, without training, and sends its Progress, Weights and
 // Evaluated. Training then continues from that model. A model of another
-// shape, or with a parameter that is not finite, is refused with Failed
-// and changes nothing.
+// shape, or with a parameter that is not finite, or a Config for Newton's
+// method (which starts from θ = 0), is refused with Failed and changes
+// nothing.
 func (s *session) useModel(u protocol.UseModel) {
 	if !s.needData() {
 		return
@@ -34,16 +35,12 @@ func (s *session) useModel(u protocol.UseModel) {
 		s.failKey("err.modelNaN", hintModel)
 		return
 	}
-	tc, err := trainConfig(u.Config, s.data.train.Len())
+	meth, err := methodFor(u.Config, s.data.train.Len())
 	if err != nil {
 		s.failKey("err.config", hintConfig, err.Error())
 		return
 	}
-	if !s.newRun(u.Config, tc) {
-		return
-	}
-	if err := s.run.tr.SetModel(m); err != nil {
-		s.failKey("err.config", hintModel, err.Error()) // checked above: not expected
+	if !s.newRun(u.Config, meth, m) {
 		return
 	}
 	s.training = false
@@ -87,7 +84,7 @@ func (s *session) myDigits(d protocol.MyDigits) {
 		if r.cfg.Deskew {
 			extra = xd
 		}
-		if err := r.tr.SetExtra(extra); err != nil {
+		if err := r.meth.setExtra(extra); err != nil {
 			s.failKey("err.myDigits", hintMyDigits, err.Error())
 			return
 		}

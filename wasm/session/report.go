@@ -22,14 +22,10 @@ func (s *session) evaluate() {
 func (s *session) evaluated() protocol.Evaluated {
 	var e protocol.Evaluated
 	var model *softmax.Model[float32]
-	if r := s.run; r != nil && r.nt != nil {
-		model = r.nt.model // the latest iteration's weights, as snapshots carry them
+	if r := s.run; r != nil {
+		model = r.meth.model() // the weights as snapshots carry them
 		e.Run = r.id
-		e.Step, e.Epoch = r.nt.st.Iteration, r.nt.st.Passes
-	} else if r != nil {
-		model = r.tr.Model()
-		e.Run = r.id
-		e.Step, e.Epoch, _ = r.tr.Progress()
+		e.Step, e.Epoch = r.meth.at()
 		e.T = (r.totalBusy + r.busy).Seconds()
 	} else {
 		model = softmax.New[float32](s.data.d)

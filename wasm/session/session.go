@@ -220,12 +220,6 @@ func (s *session) send(m protocol.Msg) {
 	}
 }
 
-// fail sends a non-fatal Failed event whose text the page shows as the
-// generic "the worker reported a problem" with message as its detail.
-func (s *session) fail(message, hint string) {
-	s.send(protocol.Failed{Message: message, Hint: hint})
-}
-
 // failKey sends a non-fatal Failed event with the page's text for it: the
 // catalog key and its arguments. Message is the English text, for logs.
 func (s *session) failKey(key, hint string, args ...string) {
