@@ -28,6 +28,8 @@ type fakeEnv struct {
 	stops map[string]stop
 	now   time.Time
 	tick  time.Duration
+
+	refused string // Kernel's reason for not using the SIMD kernel
 }
 
 // A stop interrupts a download after at bytes: it waits until release is
@@ -110,7 +112,9 @@ func (e *fakeEnv) After(d time.Duration) <-chan time.Time {
 
 func (e *fakeEnv) SHA256(b []byte) ([32]byte, error) { return sha256.Sum256(b), nil }
 
-func (e *fakeEnv) Kernel() string { return "go" }
+// Kernel says Go's kernel runs, refusing the SIMD kernel for the reason
+// in refused, if any.
+func (e *fakeEnv) Kernel() (name, refused string) { return "go", e.refused }
 
 // serve makes b available at url and returns the Load command for it.
 func (e *fakeEnv) serve(name, url string, b []byte) protocol.Load {

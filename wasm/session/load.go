@@ -157,12 +157,14 @@ func (s *session) announce(l protocol.Load, train *dataset.Set, b []byte, start 
 		deskewed: &data{name: l.Name, d: dataset.Pixels}, // filled in before the next command
 	}
 	s.run, s.training = nil, false
+	kernel, refused := s.env.Kernel()
 	s.send(protocol.Loaded{
-		Kernel: s.env.Kernel(),
-		Name:   l.Name,
-		Train:  train.Len(),
-		Test:   nTest,
-		Millis: float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
+		Kernel:        kernel,
+		KernelRefused: refused,
+		Name:          l.Name,
+		Train:         train.Len(),
+		Test:          nTest,
+		Millis:        float64(s.env.Now().Sub(start)) / float64(time.Millisecond),
 	})
 	s.env.Yield() // let it go out now
 }

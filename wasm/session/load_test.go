@@ -27,6 +27,7 @@ func TestLoad(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			env := newEnv(time.Millisecond)
+			env.refused = "gradient 3 is 0.5, the Go code's 0.25"
 			h := start(t, env)
 			l := env.serve("synth", "synth.mnpk", b)
 			if !early {
@@ -36,6 +37,9 @@ func TestLoad(t *testing.T) {
 			}
 			h.send(l)
 			all, got := untilType[protocol.Loaded](h)
+			if got.Kernel != "go" || got.KernelRefused != env.refused {
+				t.Errorf("Loaded names kernel %q, refused for %q: want the Env's %q, %q", got.Kernel, got.KernelRefused, "go", env.refused)
+			}
 			testLoad(t, h, b, l, all, got)
 		})
 	}

@@ -48,8 +48,10 @@ type Env interface {
 	// compiled to WebAssembly: 2.4 MB take 24 ms in Go there.
 	SHA256(b []byte) ([32]byte, error)
 	// Kernel names the training kernel in use, for the page to show:
-	// "wasm-simd" or "go".
-	Kernel() string
+	// "wasm-simd" or "go". If the SIMD kernel loaded but was refused
+	// (it failed its bitwise check against the Go code), refused says
+	// why, in English; it is empty otherwise.
+	Kernel() (name, refused string)
 	// After returns a channel that delivers once d has passed (time.After
 	// in the browser; at once, with the clock moved on, in tests). A slowed
 	// run waits on it between steps, and on the commands at the same time.

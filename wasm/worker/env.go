@@ -14,12 +14,13 @@ import (
 
 // env is session.Env in a Web Worker.
 type env struct {
-	port   js.Value      // posts wake-ups to ...
-	woken  chan struct{} // ... the handler that fills this
-	kernel string        // the training kernel in use
+	port    js.Value      // posts wake-ups to ...
+	woken   chan struct{} // ... the handler that fills this
+	kernel  string        // the training kernel in use
+	refused string        // why the SIMD kernel was refused, if it was
 }
 
-func (e *env) Kernel() string { return e.kernel }
+func (e *env) Kernel() (name, refused string) { return e.kernel, e.refused }
 
 // newEnv returns an env whose Yield goes through a MessageChannel, which
 // returns to the event loop without setTimeout's 4 ms clamp.

@@ -21,19 +21,25 @@ type simdKernel struct {
 }
 
 // installKernel installs the SIMD kernel if worker.js could load it and it
-// gives the Go code's bits on a test problem, and names the kernel in use.
-func installKernel() string {
-	exports := js.Global().Get("softmaxKernels")
+// gives the Go code's bits on a test problem, and names the kernel in use
+// (session.Env's Kernel). If the kernel loaded but gave other bits, refused
+// is the check's finding: the page shows it with the kernel's name.
+func installKernel() (name, refused string) {
+	return install(js.Global().Get("softmaxKernels"))
+}
+
+// install is installKernel for the module's exports (undefined if it did
+// not load).
+func install(exports js.Value) (name, refused string) {
 	if !exports.Truthy() {
-		return "go"
+		return "go", ""
 	}
 	k := &simdKernel{grad: exports.Get("grad"), tmp: make([]byte, 128)}
 	if err := verifyKernel(k.run); err != nil {
-		fmt.Println("worker: not using the SIMD kernel:", err)
-		return "go"
+		return "go", err.Error()
 	}
 	softmax.SetBatchKernel(k.run)
-	return "wasm-simd"
+	return "wasm-simd", ""
 }
 
 func (k *simdKernel) run(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32, out []softmax.KernelOut) error {

@@ -56,7 +56,7 @@ func Main() {
 		}
 	}()
 	env := newEnv()
-	env.kernel = installKernel()
+	env.kernel, env.refused = installKernel()
 	session.Run(context.Background(), in, out, env)
 }
 

@@ -108,10 +108,36 @@ func TestDeliver(t *testing.T) {
 	}
 }
 
-func TestYieldReturns(t *testing.T) {
+// TestYieldRunsTheEventLoop: Yield returns to the JS event loop before it
+// returns, which is what lets the page's commands in between slices. A
+// microtask queued before each Yield has run when it returns; a Yield that
+// returned without leaving Go (or a Gosched) would leave it queued.
+func TestYieldRunsTheEventLoop(t *testing.T) {
 	e := newEnv()
-	for range 3 {
+	ran := 0
+	count := js.FuncOf(func(js.Value, []js.Value) any { ran++; return nil })
+	defer count.Release()
+	for i := range 3 {
+		js.Global().Get("Promise").Call("resolve").Call("then", count)
 		e.Yield()
+		if ran != i+1 {
+			t.Fatalf("after Yield %d the event loop ran %d queued tasks, want %d", i+1, ran, i+1)
+		}
+	}
+}
+
+// TestKernelRefusal: a SIMD module that computes nothing fails the
+// bitwise check, and install says why, for Loaded.KernelRefused; with no
+// module it names Go's kernel and has nothing to report.
+func TestKernelRefusal(t *testing.T) {
+	idle := js.FuncOf(func(js.Value, []js.Value) any { return -1 }) // "no bad example", and no gradient
+	defer idle.Release()
+	name, refused := install(js.ValueOf(map[string]any{"grad": idle}))
+	if name != "go" || !strings.Contains(refused, "the Go code's") {
+		t.Errorf("a kernel that computes nothing: %q, refused for %q", name, refused)
+	}
+	if name, refused := install(js.Undefined()); name != "go" || refused != "" {
+		t.Errorf("no module: %q, refused for %q", name, refused)
 	}
 }
 
