@@ -231,6 +231,9 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
   const boot = { worker: new Worker(new URL("worker.js#page", base)), events: [], crashed: "", loading: "", manifest: "", given: false };
+  // The worker's messages are listed in wasm/protocol/codec.go's table;
+  // this script sends "load" and watches for "loaded", and the page reads
+  // the rest from boot.events.
   boot.worker.onmessage = (e) => {
     boot.events.push(e.data);
     // For tools/browsertest's BenchmarkPageReady: when the data were ready.

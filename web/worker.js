@@ -10,6 +10,9 @@
 // #page, it fetches app.wasm itself (tools/bench).
 //
 // Messages are {env: "<JSON envelope>", bulk: ArrayBuffer | undefined}.
+// Their types are listed once, in the table of wasm/protocol/codec.go;
+// this script reads only "load" (to prefetch its pack) and writes only
+// "failed" (when Go cannot start).
 // Until Go runs, commands wait in self.goQueue; Go drains it when it
 // installs its own onmessage. If the wasm cannot start, a fatal "failed"
 // event is posted in the same wire form, so the page can show it.
