@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser test-wasm fuzz vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -87,14 +87,29 @@ web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
 screenshot: site
 	SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run TestDrawnDigitsAreClassified ./tools/browsertest/
 
-## test: every test: vet, format, unit tests, core under WebAssembly, fuzzing
-test: vet lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
+## test: every test: lint, unit tests, core under WebAssembly, fuzzing
+test: lint lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 
-vet:
+## lint: gofmt, go vet and staticcheck, natively over every package and as
+## js/wasm over the packages that build for the browser; core imports
+## neither syscall/js nor go-app. staticcheck is fetched by version through
+## the Go module proxy, so a fresh machine needs nothing installed.
+# go run builds a program for the GOOS in its own environment, so the js/wasm
+# pass sets GOOS and GOARCH through -exec: staticcheck is built for this
+# machine and only its process sees js/wasm.
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+WASM_PKGS := ./core/... ./wasm/...
+lint:
 	@out=$$(gofmt -l core tools wasm 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKGS)
 	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E 'syscall/js|go-app' || true); \
 	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) run -exec 'env GOOS=js GOARCH=wasm' $(STATICCHECK) $(WASM_PKGS)
+
+vet: lint
 
 ## lint-workflows: the GitHub Actions workflows, checked by actionlint
 ## (fetched by version through the Go module proxy)
