@@ -27,13 +27,12 @@ type method interface {
 	points() int
 	// keep reports whether the run, still running with the Config old,
 	// can go on with c, and if so takes c's changeable settings (α, λ);
-	// it returns an error, having changed nothing, if c's values are
-	// refused.
+	// it returns an error if one of c's new values is refused.
 	keep(old, c protocol.Config) (bool, error)
 	// slice trains for about sliceTime (and as the session's pace
-	// allows), then reports; step takes one step (a batch, an outer
-	// iteration) and reports, with Progress and Weights sent at once.
-	// Both clear s.training when the run ends.
+	// allows), reports, and clears s.training if the run ended; step
+	// takes one step (a batch, an outer iteration) with training already
+	// stopped, and reports it at once.
 	slice(s *session)
 	step(s *session)
 	// ended reports whether the run has stopped.
