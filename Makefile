@@ -164,12 +164,13 @@ data-full: mnist-idx
 	$(GO) run ./tools/mnistpack -idx $(IDX) -out web/data -full -version $(PACK_VERSION)
 
 ## bench-browser: one epoch in headless Chromium: our worker against
-## TensorFlow.js and ConvNetJS (installed with npm into bench/node_modules,
-## never loaded by the page), then the page's time to ready on localhost and
-## on emulated classroom networks (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms),
-## and the page's main-thread time while the worker trains
+## TensorFlow.js and ConvNetJS (installed with npm into
+## tools/bench/peers/node_modules, never loaded by the page), then the
+## page's time to ready on localhost and on emulated classroom networks
+## (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms), and the page's main-thread time
+## while the worker trains
 bench-browser: site web/data/full.mnpk
-	cd bench && $(NPM) ci --no-audit --no-fund
+	cd tools/bench/peers && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/

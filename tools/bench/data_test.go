@@ -69,7 +69,8 @@ func TestHandler(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
 	for path, body := range map[string]string{
 		filepath.Join(root, "web", "app.wasm"):      "\x00asm",
-		filepath.Join(root, "bench", "page.html"):   "<p>bench</p>",
+		filepath.Join(root, peersDir, "page.html"):  "<p>bench</p>",
+		filepath.Join(root, "tools", "x.go"):        "package x",
 		filepath.Join(root, "secret.txt"):           "no",
 		filepath.Join(data, "full", "train-y.u8"):   "\x01\x02",
 		filepath.Join(root, "web", "data", "x.txt"): "x",
@@ -88,7 +89,9 @@ func TestHandler(t *testing.T) {
 		status            int
 	}{
 		{"/web/app.wasm", "\x00asm", "application/wasm", 200},
-		{"/bench/page.html", "<p>bench</p>", "text/html; charset=utf-8", 200},
+		{"/peers/page.html", "<p>bench</p>", "text/html; charset=utf-8", 200},
+		{"/tools/x.go", "", "", 404},
+		{"/peers/../secret.txt", "", "", 404},
 		{"/data/full/train-y.u8", "\x01\x02", "", 200},
 		{"/secret.txt", "", "", 404},
 	} {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,7 +21,8 @@ import (
 // runTimeout bounds one implementation's run, including its setup.
 const runTimeout = 10 * time.Minute
 
-// harness is a server and a headless Chromium showing bench/page.html.
+// harness is a server and a headless Chromium showing the benchmark page
+// (peersDir/page.html, served as /peers/page.html).
 type harness struct {
 	srv     *httptest.Server
 	ctx     context.Context // the page's tab
@@ -56,13 +58,13 @@ type result struct {
 	Seen     int     `json:"seen"`     // training examples in the epoch
 }
 
-// newHandler serves the repository's web/ and bench/ folders and, under
-// /data/, the dense arrays in dataDir.
+// newHandler serves the repository's web/ folder, under /peers/ the
+// benchmark page's folder (peersDir) and, under /data/, the dense arrays in
+// dataDir. Nothing else of the repository is served.
 func newHandler(root, dataDir string) http.Handler {
-	site := http.FileServer(http.Dir(root))
 	mux := http.NewServeMux()
-	mux.Handle("/web/", site)
-	mux.Handle("/bench/", site)
+	mux.Handle("/web/", http.FileServer(http.Dir(root)))
+	mux.Handle("/peers/", http.StripPrefix("/peers/", http.FileServer(http.Dir(filepath.Join(root, peersDir)))))
 	mux.Handle("/data/", http.StripPrefix("/data/", http.FileServer(http.Dir(dataDir))))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
@@ -72,7 +74,7 @@ func newHandler(root, dataDir string) http.Handler {
 	})
 }
 
-// startHarness serves root and dataDir and opens bench/page.html in a
+// startHarness serves root and dataDir and opens the benchmark page in a
 // fresh headless Chromium, waiting until the page is ready.
 func startHarness(ctx context.Context, root, dataDir, chrome string) (*harness, error) {
 	if chrome == "" {
@@ -92,7 +94,7 @@ func startHarness(ctx context.Context, root, dataDir, chrome string) (*harness, 
 	tctx, cancelT := chromedp.NewContext(actx)
 	h.ctx = tctx
 	h.cancel = func() { cancelT(); cancelA() }
-	if err := chromedp.Do(tctx, chromedp.Navigate(h.srv.URL+"/bench/page.html")); err != nil {
+	if err := chromedp.Do(tctx, chromedp.Navigate(h.srv.URL+"/peers/page.html")); err != nil {
 		h.close()
 		return nil, fmt.Errorf("starting %s and opening the benchmark page: %w", chrome, err)
 	}

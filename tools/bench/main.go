@@ -7,7 +7,7 @@
 // epoch.
 //
 // Usage, from the repository root after `make site` and
-// `cd bench && npm ci`:
+// `cd tools/bench/peers && npm ci`:
 //
 //	go run ./tools/bench [-runs 5] [-md results.md] [-data-full] [-packs default,full]
 //
@@ -212,17 +212,21 @@ func checkBuilt(root string) error {
 	}
 	for _, f := range []string{tfjsMin, tfjsWasmMin, convnetMin} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
-			return fmt.Errorf("%s is missing: run `cd bench && npm ci` first", f)
+			return fmt.Errorf("%s is missing: run `cd %s && npm ci` first", f, peersDir)
 		}
 	}
 	return nil
 }
 
-// The peers' scripts that bench/page.html loads.
+// peersDir holds the benchmark page (page.html, bench.js) and the npm
+// package that installs the peers into its node_modules.
+const peersDir = "tools/bench/peers"
+
+// The peers' scripts that page.html loads.
 const (
-	tfjsMin     = "bench/node_modules/@tensorflow/tfjs/dist/tf.min.js"
-	tfjsWasmMin = "bench/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js"
-	convnetMin  = "bench/node_modules/convnetjs/build/convnet-min.js"
+	tfjsMin     = peersDir + "/node_modules/@tensorflow/tfjs/dist/tf.min.js"
+	tfjsWasmMin = peersDir + "/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js"
+	convnetMin  = peersDir + "/node_modules/convnetjs/build/convnet-min.js"
 )
 
 func readManifest(root string) (*dataset.Manifest, error) {
