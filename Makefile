@@ -22,8 +22,7 @@ WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
 # not run (crypto, net/http, ...: uninlined they grow). Inlined copies of
 # go-app's, the page's, encoding/json's and reflect's functions cost 97 kB
 # with brotli on every first visit; without them the page's main thread
-# does 9% more while training than inlined, still less than before the loss
-# points went into bulk (docs/network.md, sixth session).
+# does 9% more while training than inlined (docs/network.md, "Decisions").
 INLINED := softmaxdemo/core/... runtime/... internal/... syscall/js crypto/... vendor/... net/... \
 	math/big regexp/... compress/... mime/... encoding/asn1 encoding/pem hash/... container/... \
 	database/... log/... html html/... text/... archive/... bufio

@@ -1,6 +1,6 @@
 // The training worker's bootstrap. The worker runs the page's own
 // program, web/app.wasm: its main sees no document and runs the training
-// session (wasm/worker) instead of the page, so a first visit downloads
+// worker (wasm/worker) instead of the page, so a first visit downloads
 // and compiles one program, not two. Paths are relative to this script,
 // /web/worker.js.
 //

@@ -70,7 +70,7 @@ func EncodeDigits(w io.Writer, s *dataset.Set) error {
 	}
 	var buf bytes.Buffer
 	// Version 1 of the pack: a few hundred digits decode at once in it, and
-	// files saved before version 2 existed are byte for byte the same.
+	// every my-digits file is written in the same version.
 	if err := dataset.EncodeVersion(&buf, &dataset.Pack{Train: s, Test: dataset.NewSet(0, 0)}, 1); err != nil {
 		return fmt.Errorf("modelfile: my digits: %w", err)
 	}

@@ -68,7 +68,7 @@ func TestSavedDigitsStillLoad(t *testing.T) {
 	}
 	got, err := DecodeDigits(b)
 	if err != nil {
-		t.Fatalf("%s no longer loads: %v", path, err)
+		t.Fatalf("%s does not load: %v", path, err)
 	}
 	l1, p1 := DigitsPixels(got)
 	l2, p2 := DigitsPixels(threeDigits())

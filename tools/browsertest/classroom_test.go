@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Issue #14: the page on a classroom's screen, the templates large and
+// The page on a classroom's screen: the templates large and
 // live, why the model reads a drawing so, the likelihood value, and "done"
 // that shows the final model's numbers.
 

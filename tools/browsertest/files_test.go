@@ -535,7 +535,7 @@ func TestTeachItYourDigits(t *testing.T) {
 	drawWithMouse(t, ctx, fourth...)
 	time.Sleep(300 * time.Millisecond)
 	if d, p := prediction(t, ctx); d == "7" || d == "" {
-		t.Fatalf("the fixture no longer works: the model trained on MNIST alone reads the fourth crossed 7 as %q (%.2f); design another", d, p)
+		t.Fatalf("the fixture cannot show what my digits change: the model trained on MNIST alone already reads the fourth crossed 7 as %q (%.2f)", d, p)
 	} else {
 		t.Logf("before: the fourth crossed 7 is read as %s", d)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkMainThreadWhileTraining measures the page's main thread while
-// the worker trains 20 epochs of the default pack at full pace: the time
+// the worker trains 60 epochs of the default pack at full pace: the time
 // its tasks took in all (Chromium's TaskDuration), the part spent running
 // script (ScriptDuration), the longest task and the number over 50 ms. The
 // page decodes every report, redraws the loss and re-renders while the

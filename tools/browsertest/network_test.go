@@ -45,7 +45,7 @@ var classroomNetworks = []struct {
 //
 // Chromium's own emulation (Network.emulateNetworkConditionsByRule on the
 // page's target) does not reach the page's dedicated worker, which fetches
-// worker.wasm and the data pack: with it, the 1.5 MB pack arrived 0.7 s
+// the data pack: with it, the 1.5 MB pack arrived 0.7 s
 // after navigation "at 4 Mbit/s". So the browser talks to tools/serve
 // through a proxy (startShaper) that delays each connection and each
 // request by the latency and shares the throughput among all connections,
@@ -54,7 +54,7 @@ var classroomNetworks = []struct {
 // miss the worker's requests too.
 //
 // PAGE_READY_SITES, as for BenchmarkPageReadyInterleaved, compares
-// builds of the site (a copy with a version 2 data pack, say): one visit
+// builds of the site (a copy built with other flags, say): one visit
 // of each per round, in a rotating order, each reported on its own.
 //
 //	go test -run '^$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/

@@ -12,10 +12,10 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// main runs the page, or, in a Web Worker, the training session: the page
-// hands its worker this same program (web/worker.js), so a first visit
-// downloads and compiles one program instead of two (0.8 MB less with
-// brotli than a separate worker.wasm). The static-site generator is left
+// main runs the page, or, in a Web Worker, the training worker
+// (wasm/worker): the page hands its worker this same program
+// (web/worker.js), so a first visit downloads and compiles one program
+// instead of two (0.8 MB less with brotli than a separate worker program). The static-site generator is left
 // out of this build (main.go), which keeps app.wasm 0.5 MB smaller.
 func main() {
 	if js.Global().Get("document").IsUndefined() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One session comparing one epoch over the 60,000 MNIST training images at
+# One comparison of one epoch over the 60,000 MNIST training images at
 # B = 100: the Go core natively, the same code as WebAssembly under Node,
 # and tools/bench/numpy/epoch.py with 1 and 2 OpenBLAS threads. The three
 # run interleaved, ROUNDS times, so that a noisy shared machine slows them

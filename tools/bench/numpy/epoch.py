@@ -20,7 +20,7 @@ Run from the repository root, with the environment's OpenBLAS overrides off:
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 tools/bench/numpy/epoch.py
 
 The thread count is set at run time with openblas_set_num_threads, so one
-session compares 1 and 2 threads; OPENBLAS_NUM_THREADS=1 in the environment
+run compares 1 and 2 threads; OPENBLAS_NUM_THREADS=1 in the environment
 gives the same single-threaded figure.
 """
 import argparse
