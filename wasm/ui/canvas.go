@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/binary"
 	"math"
+	"softmaxdemo/wasm/ui/chart"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -67,7 +68,7 @@ func putRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
 
 // points packs canvas points as little-endian float32 pairs into buf and
 // returns a Float32Array view of them in JavaScript.
-func points(buf *[]byte, pts []pt) app.Value {
+func points(buf *[]byte, pts []chart.Pt) app.Value {
 	b := (*buf)[:0]
 	for _, p := range pts {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(p.X)))

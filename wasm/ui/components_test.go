@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"math"
@@ -124,7 +125,7 @@ func TestConfusionTable(t *testing.T) {
 
 func TestLossPlotDescribesWhatItDraws(t *testing.T) {
 	losses := []protocol.Point{{Step: 1, Loss: 2.3}, {Step: 50, Loss: 0.7}, {Step: 100, Loss: 0.41}}
-	acc := []accPoint{{Epoch: 1, Step: 100, Acc: 0.905}}
+	acc := []chart.AccPoint{{Epoch: 1, Step: 100, Acc: 0.905}}
 	html := render(t, &lossPlot{ILang: i18n.EN, ILosses: losses, IAcc: acc, IVersion: 1})
 	for _, want := range []string{`id="loss-chart"`, `data-points="3"`, `data-epochs="1"`,
 		"Batch loss 0.410 at step 100. Test accuracy 90.5% after epoch 1."} {

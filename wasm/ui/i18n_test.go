@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/params"
 
 	"softmaxdemo/wasm/ui/i18n"
@@ -79,7 +80,7 @@ func TestCatalogs(t *testing.T) {
 			case strings.HasPrefix(k, "lang.") && slices.Contains(i18n.Langs, i18n.Lang(strings.TrimPrefix(k, "lang."))):
 			case strings.HasPrefix(k, "pace.") && slices.Contains(params.Paces, strings.TrimPrefix(k, "pace.")):
 			case strings.HasPrefix(k, "method.") && slices.Contains(params.Methods, strings.TrimPrefix(k, "method.")):
-			case strings.HasPrefix(k, "chart.x.") && slices.Contains([]string{axisSteps, axisPasses, axisSeconds}, strings.TrimPrefix(k, "chart.x.")):
+			case strings.HasPrefix(k, "chart.x.") && slices.Contains([]string{chart.AxisSteps, chart.AxisPasses, chart.AxisSeconds}, strings.TrimPrefix(k, "chart.x.")):
 			default:
 				t.Errorf("%q is in the catalogs but no code uses it", k)
 			}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"fmt"
@@ -21,17 +22,17 @@ type lossPlot struct {
 
 	ILang    i18n.Lang
 	ILosses  []protocol.Point // the current run's
-	IAcc     []accPoint       // the current run's
-	IRuns    []chartRun       // every run shown, the current one last
+	IAcc     []chart.AccPoint // the current run's
+	IRuns    []chart.Run      // every run shown, the current one last
 	IRecords []*runRecord     // every run kept, for the legend
 	ICurrent int              // the current run's id
-	IAxes    chartAxes
+	IAxes    chart.Axes
 	IVersion int
 
 	buf     []byte
 	size    canvasSize
-	scratch chartScratch // layoutRunsInto's buffers, reused from draw to draw
-	raw     []pt
+	scratch chart.Scratch // layoutRunsInto's buffers, reused from draw to draw
+	raw     []chart.Pt
 }
 
 func newLossPlot() *lossPlot { return &lossPlot{} }
@@ -57,16 +58,16 @@ func (p *lossPlot) Render() app.UI {
 			app.H2().Text(l.T("chart.title")),
 			app.Div().Class("axes").Body(
 				app.Label().For("x-axis").Text(l.T("chart.xLabel")),
-				app.Select().ID("x-axis").OnChange(p.onAxis(func(a *chartAxes, v string) { a.X = v })).Body(
-					app.Option().Value(axisSteps).Text(l.T("chart.xSteps")).Selected(p.IAxes.X == axisSteps),
-					app.Option().Value(axisPasses).Text(l.T("chart.xPasses")).Selected(p.IAxes.X == axisPasses),
-					app.Option().Value(axisSeconds).Text(l.T("chart.xSeconds")).Selected(p.IAxes.X == axisSeconds),
+				app.Select().ID("x-axis").OnChange(p.onAxis(func(a *chart.Axes, v string) { a.X = v })).Body(
+					app.Option().Value(chart.AxisSteps).Text(l.T("chart.xSteps")).Selected(p.IAxes.X == chart.AxisSteps),
+					app.Option().Value(chart.AxisPasses).Text(l.T("chart.xPasses")).Selected(p.IAxes.X == chart.AxisPasses),
+					app.Option().Value(chart.AxisSeconds).Text(l.T("chart.xSeconds")).Selected(p.IAxes.X == chart.AxisSeconds),
 				),
 				app.Label().For("y-axis").Text(l.T("chart.yLabel")),
-				app.Select().ID("y-axis").OnChange(p.onAxis(func(a *chartAxes, v string) { a.Y = v })).Body(
-					app.Option().Value(axisLinear).Text(l.T("chart.yLinear")).Selected(p.IAxes.Y == axisLinear),
-					app.Option().Value(axisLog).Text(l.T("chart.yLog")).Selected(p.IAxes.Y == axisLog),
-					app.Option().Value(axisGap).Text(l.T("chart.yGap")).Selected(p.IAxes.Y == axisGap),
+				app.Select().ID("y-axis").OnChange(p.onAxis(func(a *chart.Axes, v string) { a.Y = v })).Body(
+					app.Option().Value(chart.AxisLinear).Text(l.T("chart.yLinear")).Selected(p.IAxes.Y == chart.AxisLinear),
+					app.Option().Value(chart.AxisLog).Text(l.T("chart.yLog")).Selected(p.IAxes.Y == chart.AxisLog),
+					app.Option().Value(chart.AxisGap).Text(l.T("chart.yGap")).Selected(p.IAxes.Y == chart.AxisGap),
 				),
 			),
 		),
@@ -83,7 +84,7 @@ func (p *lossPlot) Render() app.UI {
 }
 
 // onAxis posts the axes with one of them changed by set.
-func (p *lossPlot) onAxis(set func(*chartAxes, string)) app.EventHandler {
+func (p *lossPlot) onAxis(set func(*chart.Axes, string)) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		a := p.IAxes
 		set(&a, ctx.JSSrc().Get("value").String())
@@ -120,13 +121,13 @@ func (p *lossPlot) draw() {
 	}
 	runs := p.IRuns
 	if len(runs) == 0 {
-		runs = []chartRun{{Losses: p.ILosses, Acc: p.IAcc, Color: colorSmooth, StepsPerEpoch: 1}}
+		runs = []chart.Run{{Losses: p.ILosses, Acc: p.IAcc, Color: colorSmooth, StepsPerEpoch: 1}}
 	}
 	axes := p.IAxes
 	if axes.X == "" {
-		axes = chartAxes{X: axisSteps, Y: axisLinear}
+		axes = chart.Axes{X: chart.AxisSteps, Y: chart.AxisLinear}
 	}
-	g := layoutRunsInto(&p.scratch, runs, axes, w, h, ratio)
+	g := chart.LayoutRunsInto(&p.scratch, runs, axes, w, h, ratio)
 	c.Call("clearRect", 0, 0, w, h)
 	c.Set("font", fmt.Sprintf("%.0fpx system-ui, sans-serif", g.Font))
 	c.Set("lineWidth", ratio)
@@ -164,7 +165,7 @@ func (p *lossPlot) draw() {
 	raw := p.raw[:0]
 	for _, seg := range g.Raw {
 		// Widen each column's band a little, so a flat stretch still shows.
-		raw = append(raw, pt{seg[0].X, seg[0].Y + 1.5*ratio}, pt{seg[1].X, seg[1].Y - 1.5*ratio})
+		raw = append(raw, chart.Pt{X: seg[0].X, Y: seg[0].Y + 1.5*ratio}, chart.Pt{X: seg[1].X, Y: seg[1].Y - 1.5*ratio})
 	}
 	for _, o := range g.Others {
 		js.Call("path", c, points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/link"
 
 	"softmaxdemo/wasm/ui/params"
@@ -137,7 +138,7 @@ func (p *page) OnMount(ctx app.Context) {
 		p.send(protocol.Hessian{L2: l2, Deskew: p.link.Fields.Deskew})
 	})
 	ctx.Handle(actionAxes, func(ctx app.Context, a app.Action) {
-		if ax, ok := a.Value.(chartAxes); ok {
+		if ax, ok := a.Value.(chart.Axes); ok {
 			p.st.Axes = ax
 			p.st.ChartVersion++
 		}
@@ -573,12 +574,12 @@ func htmlLang(l i18n.Lang) string {
 
 // axes is what the chart's axes show, with J* filled in for J − J*; before
 // any run has a loss, J − J* falls back to a logarithmic loss axis.
-func (p *page) axes() chartAxes {
+func (p *page) axes() chart.Axes {
 	a := p.st.Axes
-	if a.Y == axisGap {
+	if a.Y == chart.AxisGap {
 		a.Floor = p.st.bestLoss()
 		if math.IsNaN(a.Floor) {
-			a.Y = axisLog
+			a.Y = chart.AxisLog
 		}
 	}
 	return a

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"math"
@@ -25,7 +26,7 @@ type runRecord struct {
 	Dataset  string
 	TrainN   int // examples in one pass over the data
 	Losses   []protocol.Point
-	Acc      []accPoint
+	Acc      []chart.AccPoint
 	Loss     float64 // the latest epoch's mean loss, or the latest step's before the first epoch
 	Accuracy float64 // the latest test accuracy, NaN before the first
 	State    string
@@ -141,14 +142,14 @@ func (s *store) toggleRun(id int) {
 }
 
 // chartRuns returns the runs the chart draws, the current one last.
-func (s *store) chartRuns() []chartRun {
-	var out []chartRun
-	var cur *chartRun
+func (s *store) chartRuns() []chart.Run {
+	var out []chart.Run
+	var cur *chart.Run
 	for _, r := range s.Runs {
 		if r.Hidden {
 			continue
 		}
-		c := chartRun{Losses: r.Losses, Acc: r.Acc, Color: r.color(), StepsPerEpoch: r.stepsPerEpoch(), Exact: r.method() != "sgd"}
+		c := chart.Run{Losses: r.Losses, Acc: r.Acc, Color: r.color(), StepsPerEpoch: r.stepsPerEpoch(), Exact: r.method() != "sgd"}
 		if r.ID == s.Run {
 			cur = &c
 			continue
@@ -158,7 +159,7 @@ func (s *store) chartRuns() []chartRun {
 	if cur != nil {
 		out = append(out, *cur)
 	} else {
-		out = append(out, chartRun{StepsPerEpoch: 1}) // no current run shown: an empty one on top
+		out = append(out, chart.Run{StepsPerEpoch: 1}) // no current run shown: an empty one on top
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"fmt"
@@ -78,10 +79,10 @@ type store struct {
 	Run      int
 	Runs     []*runRecord    // this session's runs, the current one last
 	pending  protocol.Config // the settings of the last Train, Step or Reset
-	Axes     chartAxes
+	Axes     chart.Axes
 	Progress protocol.Progress
 	Losses   []protocol.Point
-	Acc      []accPoint
+	Acc      []chart.AccPoint
 	Eval     *protocol.Evaluated
 
 	// doneHeld says the worker has reported the run done but the
@@ -120,7 +121,7 @@ type store struct {
 }
 
 func newStore() *store {
-	return &store{Lang: i18n.Default, Status: stateLoading, Axes: chartAxes{X: axisSteps, Y: axisLinear}}
+	return &store{Lang: i18n.Default, Status: stateLoading, Axes: chart.Axes{X: chart.AxisSteps, Y: chart.AxisLinear}}
 }
 
 // apply changes the state for one worker event.
@@ -185,7 +186,7 @@ func (s *store) apply(m protocol.Msg) {
 		if n := len(s.Acc); n > 0 && s.Acc[n-1].Step == m.Step {
 			s.Acc[n-1].Acc = m.Accuracy
 		} else {
-			s.Acc = append(s.Acc, accPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy, T: m.T})
+			s.Acc = append(s.Acc, chart.AccPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy, T: m.T})
 		}
 		if m.Run > 0 {
 			r := s.runFor(m.Run)

@@ -5,6 +5,7 @@ import (
 
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/ui/chart"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -60,10 +61,10 @@ func warmSteps() []func() {
 			st.statusText()
 		},
 		func() { // the chart, on every axis
-			var sc chartScratch
-			runs := append(st.chartRuns(), chartRun{Losses: losses, Color: runColors[1], StepsPerEpoch: 100, Exact: true})
-			for _, ax := range []chartAxes{{X: axisSteps, Y: axisLinear}, {X: axisPasses, Y: axisLog}, {X: axisSeconds, Y: axisGap, Floor: 0.1}} {
-				layoutRunsInto(&sc, runs, ax, 800, 300, 1)
+			var sc chart.Scratch
+			runs := append(st.chartRuns(), chart.Run{Losses: losses, Color: runColors[1], StepsPerEpoch: 100, Exact: true})
+			for _, ax := range []chart.Axes{{X: chart.AxisSteps, Y: chart.AxisLinear}, {X: chart.AxisPasses, Y: chart.AxisLog}, {X: chart.AxisSeconds, Y: chart.AxisGap, Floor: 0.1}} {
+				chart.LayoutRunsInto(&sc, runs, ax, 800, 300, 1)
 			}
 		},
 		func() { // the gallery's predictions, on straightened digits as by default

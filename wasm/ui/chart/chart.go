@@ -1,4 +1,8 @@
-package ui
+// Package chart lays out the loss chart: the runs' loss curves, the test
+// accuracy, the axes and their ticks, in canvas pixels. It is pure Go and
+// draws nothing: LayoutRuns returns the geometry, which the page's loss
+// plot replays onto a canvas, so the scaling is tested without a browser.
+package chart
 
 import (
 	"math"
@@ -8,48 +12,48 @@ import (
 	"softmaxdemo/wasm/protocol"
 )
 
-// accPoint is the test accuracy (a fraction) measured at a step.
-type accPoint struct {
+// AccPoint is the test accuracy (a fraction) measured at a step.
+type AccPoint struct {
 	Epoch int
 	Step  int
 	Acc   float64
 	T     float64 // seconds of training at the measurement
 }
 
-// tick is one labelled mark on an axis, at pixel position Pos.
-type tick struct {
+// Tick is one labelled mark on an axis, at pixel position Pos.
+type Tick struct {
 	Pos   float64
 	Label string
 }
 
-// pt is a point in canvas pixels.
-type pt struct{ X, Y float64 }
+// Pt is a point in canvas pixels.
+type Pt struct{ X, Y float64 }
 
-// chartGeometry is everything the loss chart draws, in canvas pixels. It
+// Geometry is everything the loss chart draws, in canvas pixels. It
 // is computed by layoutRuns, a pure function, so the scaling is tested
 // natively; loss-plot.go only replays it onto a canvas.
-type chartGeometry struct {
+type Geometry struct {
 	W, H                     float64
 	Left, Right, Top, Bottom float64 // the plot area
-	XTicks, LossTicks        []tick
-	AccTicks                 []tick      // right axis, empty before the first evaluation
-	Raw                      [][]pt      // the current run's per-step loss: one vertical min–max segment per pixel column
-	Smooth                   []pt        // the current run's smoothed loss
-	Acc                      []pt        // the current run's test accuracy per epoch
-	Others                   []chartLine // the other runs' smoothed losses, oldest first
-	Font                     float64     // label size in canvas pixels
+	XTicks, LossTicks        []Tick
+	AccTicks                 []Tick  // right axis, empty before the first evaluation
+	Raw                      [][]Pt  // the current run's per-step loss: one vertical min–max segment per pixel column
+	Smooth                   []Pt    // the current run's smoothed loss
+	Acc                      []Pt    // the current run's test accuracy per epoch
+	Others                   []Line  // the other runs' smoothed losses, oldest first
+	Font                     float64 // label size in canvas pixels
 }
 
-// chartLine is one run's loss curve.
-type chartLine struct {
+// Line is one run's loss curve.
+type Line struct {
 	Color string
-	Pts   []pt
+	Pts   []Pt
 }
 
-// chartRun is one run as the chart draws it.
-type chartRun struct {
+// Run is one run as the chart draws it.
+type Run struct {
 	Losses        []protocol.Point
-	Acc           []accPoint
+	Acc           []AccPoint
 	Color         string
 	StepsPerEpoch float64 // steps in one pass over the data, for the passes axis
 	// Exact says the losses are the objective J itself (full batch, Newton),
@@ -63,72 +67,72 @@ type chartRun struct {
 // distance to the best loss any run reached, J*) on a logarithmic scale,
 // where linear and quadratic convergence take visibly different shapes.
 const (
-	axisSteps   = "steps"
-	axisPasses  = "passes"
-	axisSeconds = "seconds"
-	axisLinear  = "linear"
-	axisLog     = "log"
-	axisGap     = "gap"
+	AxisSteps   = "steps"
+	AxisPasses  = "passes"
+	AxisSeconds = "seconds"
+	AxisLinear  = "linear"
+	AxisLog     = "log"
+	AxisGap     = "gap"
 )
 
-// chartAxes says what the chart's axes show. Floor is J* for axisGap.
-type chartAxes struct {
+// Axes says what the chart's axes show. Floor is J* for axisGap.
+type Axes struct {
 	X, Y  string
 	Floor float64
 }
 
-// layoutChart lays out one run on steps and a linear loss axis.
-func layoutChart(losses []protocol.Point, acc []accPoint, w, h, scale float64) chartGeometry {
-	return layoutRuns([]chartRun{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, chartAxes{X: axisSteps, Y: axisLinear}, w, h, scale)
+// Layout lays out one run on steps and a linear loss axis.
+func Layout(losses []protocol.Point, acc []AccPoint, w, h, scale float64) Geometry {
+	return LayoutRuns([]Run{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, Axes{X: AxisSteps, Y: AxisLinear}, w, h, scale)
 }
 
-// chartScratch holds the buffers layoutRuns reuses from one draw to the
+// Scratch holds the buffers layoutRuns reuses from one draw to the
 // next: the chart is drawn up to ten times a second while training, and
 // in WebAssembly the page's garbage collection runs inside one task, so
 // every draw that allocates its hundreds of kilobytes anew brings the
 // next long pause closer. The geometry layoutRuns returns lives in these
 // buffers until the next call.
-type chartScratch struct {
+type Scratch struct {
 	values []float64
 	smooth []float64
-	pts    []pt
-	segs   [][]pt
-	lines  []chartLine
+	pts    []Pt
+	segs   [][]Pt
+	lines  []Line
 }
 
-// layoutRuns lays out the loss chart for a canvas of w×h pixels, where
+// LayoutRuns lays out the loss chart for a canvas of w×h pixels, where
 // scale is the device pixel ratio (labels grow with it). The last run is
 // the current one, drawn on top with its per-step band and its accuracy.
-func layoutRuns(runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometry {
-	return layoutRunsInto(&chartScratch{}, runs, ax, w, h, scale)
+func LayoutRuns(runs []Run, ax Axes, w, h, scale float64) Geometry {
+	return LayoutRunsInto(&Scratch{}, runs, ax, w, h, scale)
 }
 
-// layoutRunsInto is layoutRuns with its buffers in sc.
-func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale float64) chartGeometry {
+// LayoutRunsInto is layoutRuns with its buffers in sc.
+func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geometry {
 	sc.values, sc.pts, sc.segs, sc.lines = sc.values[:0], sc.pts[:0], sc.segs[:0], sc.lines[:0]
 	if scale <= 0 {
 		scale = 1
 	}
-	g := chartGeometry{W: w, H: h, Font: 15 * scale}
+	g := Geometry{W: w, H: h, Font: 15 * scale}
 	g.Left, g.Right = 58*scale, w-58*scale
 	g.Top, g.Bottom = 14*scale, h-40*scale
 	if g.Right <= g.Left+10 || g.Bottom <= g.Top+10 {
 		return g
 	}
-	xOf := func(r chartRun, p protocol.Point) float64 {
+	xOf := func(r Run, p protocol.Point) float64 {
 		switch ax.X {
-		case axisPasses:
+		case AxisPasses:
 			return float64(p.Step) / math.Max(r.StepsPerEpoch, 1)
-		case axisSeconds:
+		case AxisSeconds:
 			return p.T
 		}
 		return float64(p.Step)
 	}
-	xOfAcc := func(r chartRun, a accPoint) float64 {
+	xOfAcc := func(r Run, a AccPoint) float64 {
 		switch ax.X {
-		case axisPasses:
+		case AxisPasses:
 			return float64(a.Step) / math.Max(r.StepsPerEpoch, 1)
-		case axisSeconds:
+		case AxisSeconds:
 			return a.T
 		}
 		return float64(a.Step)
@@ -139,12 +143,12 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 			return 0, false
 		}
 		switch ax.Y {
-		case axisLog:
+		case AxisLog:
 			if loss <= 0 {
 				return 0, false
 			}
 			return math.Log10(loss), true
-		case axisGap:
+		case AxisGap:
 			gap := loss - ax.Floor
 			if gap <= 0 {
 				return 0, false
@@ -165,7 +169,7 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 	}
 	if xmaxData <= 0 {
 		xmaxData = 1
-		if ax.X != axisSteps {
+		if ax.X != AxisSteps {
 			xmaxData = 0.1
 		}
 	}
@@ -174,12 +178,12 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 	x := func(v float64) float64 { return g.Left + (g.Right-g.Left)*v/xmax }
 	big := xmax >= 1e4
 	for _, v := range xs {
-		g.XTicks = append(g.XTicks, tick{Pos: x(v), Label: tickLabel(v, xs, big)})
+		g.XTicks = append(g.XTicks, Tick{Pos: x(v), Label: tickLabel(v, xs, big)})
 	}
 
 	var ylo, ytop float64
 	var ys []float64
-	if ax.Y == axisLinear || ax.Y == "" {
+	if ax.Y == AxisLinear || ax.Y == "" {
 		for _, r := range runs {
 			for _, p := range r.Losses {
 				if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
@@ -190,7 +194,7 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 		ys = niceTicks(0, ceilingOf(sc.values), 5)
 		ylo, ytop = 0, ys[len(ys)-1]
 		for _, v := range ys {
-			g.LossTicks = append(g.LossTicks, tick{Label: tickLabel(v, ys, false), Pos: 0})
+			g.LossTicks = append(g.LossTicks, Tick{Label: tickLabel(v, ys, false), Pos: 0})
 		}
 	} else {
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -211,7 +215,7 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 		step := math.Max(1, math.Ceil((ytop-ylo)/6))
 		for v := ylo; v <= ytop+1e-9; v += step {
 			ys = append(ys, v)
-			g.LossTicks = append(g.LossTicks, tick{Label: strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64)})
+			g.LossTicks = append(g.LossTicks, Tick{Label: strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64)})
 		}
 	}
 	y := func(v float64) float64 {
@@ -242,11 +246,11 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 				continue
 			}
 			last = c
-			sc.pts = append(sc.pts, pt{x(xOf(r, p)), y(v)})
+			sc.pts = append(sc.pts, Pt{x(xOf(r, p)), y(v)})
 		}
 		line := sc.pts[start:len(sc.pts):len(sc.pts)]
 		if !current {
-			sc.lines = append(sc.lines, chartLine{Color: r.Color, Pts: line})
+			sc.lines = append(sc.lines, Line{Color: r.Color, Pts: line})
 			g.Others = sc.lines
 			continue
 		}
@@ -257,7 +261,7 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 		col, lo, hi := math.Inf(-1), 0.0, 0.0
 		flush := func() {
 			if !math.IsInf(col, -1) {
-				sc.pts = append(sc.pts, pt{col, y(lo)}, pt{col, y(hi)})
+				sc.pts = append(sc.pts, Pt{col, y(lo)}, Pt{col, y(hi)})
 				n := len(sc.pts)
 				sc.segs = append(sc.segs, sc.pts[n-2:n:n])
 				g.Raw = sc.segs
@@ -287,11 +291,11 @@ func layoutRunsInto(sc *chartScratch, runs []chartRun, ax chartAxes, w, h, scale
 			ya := func(v float64) float64 { return g.Bottom - (g.Bottom-g.Top)*(v-amin)/(1-amin) }
 			for _, v := range niceTicks(amin, 1, 5) {
 				if v >= amin-1e-9 {
-					g.AccTicks = append(g.AccTicks, tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
+					g.AccTicks = append(g.AccTicks, Tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
 				}
 			}
 			for _, a := range r.Acc {
-				g.Acc = append(g.Acc, pt{x(xOfAcc(r, a)), ya(a.Acc)})
+				g.Acc = append(g.Acc, Pt{x(xOfAcc(r, a)), ya(a.Acc)})
 			}
 		}
 	}
@@ -334,13 +338,9 @@ func tickLabel(v float64, all []float64, big bool) string {
 	return s + suffix
 }
 
-// smoothLosses returns an exponential moving average of the losses with
-// bias correction (as TensorBoard smooths), weight 0.95 on the past.
-func smoothLosses(losses []protocol.Point) []float64 {
-	return smoothInto(nil, losses)
-}
-
-// smoothInto is smoothLosses appending to dst.
+// smoothInto appends to dst[:0] an exponential moving average of the
+// losses with bias correction (as TensorBoard smooths), weight 0.95 on the
+// past, and returns it.
 func smoothInto(dst []float64, losses []protocol.Point) []float64 {
 	const beta = 0.95
 	out := slices.Grow(dst[:0], len(losses))[:len(losses)]
@@ -358,23 +358,11 @@ func smoothInto(dst []float64, losses []protocol.Point) []float64 {
 	return out
 }
 
-// lossCeiling returns the top of the loss axis: the largest finite loss,
-// so the whole curve shows from its first step, unless that is a wild
-// outlier (over ten times the 90th percentile): then the largest loss that
-// is not, and the outliers are drawn clipped at the top. 1 when there are
-// no losses.
-func lossCeiling(losses []protocol.Point) float64 {
-	var v []float64
-	for _, p := range losses {
-		if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
-			v = append(v, p.Loss)
-		}
-	}
-	return ceilingOf(v)
-}
-
-// ceilingOf is lossCeiling of the finite losses v, which it reorders. It
-// selects the 90th percentile instead of sorting: it runs for every frame
+// ceilingOf returns the top of the loss axis for the finite losses v,
+// which it reorders: the largest, so the whole curve shows from its first
+// step, unless that is a wild outlier (over ten times the 90th
+// percentile): then the largest loss that is not, and the outliers are
+// drawn clipped at the top. 1 when there are no losses. It selects the 90th percentile instead of sorting: it runs for every frame
 // of the chart, over every loss point of every run shown.
 func ceilingOf(v []float64) float64 {
 	if len(v) == 0 {

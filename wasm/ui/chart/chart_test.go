@@ -1,4 +1,4 @@
-package ui
+package chart
 
 import (
 	"math"
@@ -48,9 +48,9 @@ func linePoints(n int, f func(i int) float64) []protocol.Point {
 
 func TestLayoutChartScalesIntoThePlotArea(t *testing.T) {
 	losses := linePoints(500, func(i int) float64 { return 2.3 * math.Exp(-float64(i)/100) })
-	acc := []accPoint{{1, 100, 0.88, 1}, {2, 200, 0.9, 2}, {5, 500, 0.915, 5}}
-	g := layoutChart(losses, acc, 800, 400, 1)
-	inside := func(p pt) bool {
+	acc := []AccPoint{{1, 100, 0.88, 1}, {2, 200, 0.9, 2}, {5, 500, 0.915, 5}}
+	g := Layout(losses, acc, 800, 400, 1)
+	inside := func(p Pt) bool {
 		return p.X >= g.Left-1e-9 && p.X <= g.Right+1e-9 && p.Y >= g.Top-1e-9 && p.Y <= g.Bottom+1e-9
 	}
 	for _, seg := range g.Raw {
@@ -99,7 +99,7 @@ func TestLayoutChartScalesIntoThePlotArea(t *testing.T) {
 
 func TestLayoutChartBoundsTheWorkByWidth(t *testing.T) {
 	losses := linePoints(100000, func(i int) float64 { return 1 + math.Sin(float64(i)) })
-	g := layoutChart(losses, nil, 600, 300, 1)
+	g := Layout(losses, nil, 600, 300, 1)
 	if cols := g.Right - g.Left + 2; float64(len(g.Raw)) > cols || float64(len(g.Smooth)) > cols+1 {
 		t.Errorf("%d raw segments and %d smooth points for %v columns", len(g.Raw), len(g.Smooth), cols)
 	}
@@ -110,7 +110,7 @@ func TestLayoutChartIgnoresOutliersAndNaN(t *testing.T) {
 	losses[0].Loss = 1e6
 	losses[10].Loss = math.NaN()
 	losses[11].Loss = math.Inf(1)
-	g := layoutChart(losses, nil, 600, 300, 1)
+	g := Layout(losses, nil, 600, 300, 1)
 	if top := g.LossTicks[len(g.LossTicks)-1].Label; top == "1e+06" {
 		t.Errorf("one outlier set the axis to %s", top)
 	}
@@ -124,11 +124,11 @@ func TestLayoutChartIgnoresOutliersAndNaN(t *testing.T) {
 }
 
 func TestLayoutChartEmpty(t *testing.T) {
-	g := layoutChart(nil, nil, 600, 300, 2)
+	g := Layout(nil, nil, 600, 300, 2)
 	if len(g.Raw) != 0 || len(g.XTicks) == 0 || len(g.LossTicks) == 0 || g.Font != 30 {
 		t.Errorf("empty chart %+v", g)
 	}
-	if g := layoutChart(nil, nil, 10, 10, 1); len(g.XTicks) != 0 {
+	if g := Layout(nil, nil, 10, 10, 1); len(g.XTicks) != 0 {
 		t.Error("a tiny canvas got ticks")
 	}
 }
@@ -169,7 +169,7 @@ func TestTickLabelsAreRound(t *testing.T) {
 			}
 		})
 	}
-	g := layoutChart(nil, nil, 800, 400, 1)
+	g := Layout(nil, nil, 800, 400, 1)
 	for _, tk := range append(g.XTicks, g.LossTicks...) {
 		if n := sigDigits(tk.Label); n > 3 {
 			t.Errorf("the empty chart has the tick label %q", tk.Label)
@@ -178,16 +178,16 @@ func TestTickLabelsAreRound(t *testing.T) {
 }
 
 func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
-	sgd := chartRun{Losses: linePoints(300, func(i int) float64 { return 0.3 + 2/float64(i+1) }), Color: "#111", StepsPerEpoch: 100}
+	sgd := Run{Losses: linePoints(300, func(i int) float64 { return 0.3 + 2/float64(i+1) }), Color: "#111", StepsPerEpoch: 100}
 	for i := range sgd.Losses {
 		sgd.Losses[i].T = float64(i) / 100
 	}
-	newton := chartRun{Losses: []protocol.Point{{Step: 1, Loss: 2.3, T: 0.1}, {Step: 2, Loss: 0.6, T: 0.2}, {Step: 3, Loss: 0.31, T: 0.3}, {Step: 4, Loss: 0.2901, T: 0.4}, {Step: 5, Loss: 0.29, T: 0.5}}, Color: "#222", StepsPerEpoch: 1, Exact: true}
-	runs := []chartRun{sgd, newton}
-	for _, ax := range []chartAxes{
-		{X: axisSteps, Y: axisLinear}, {X: axisPasses, Y: axisLog}, {X: axisSeconds, Y: axisGap, Floor: 0.29},
+	newton := Run{Losses: []protocol.Point{{Step: 1, Loss: 2.3, T: 0.1}, {Step: 2, Loss: 0.6, T: 0.2}, {Step: 3, Loss: 0.31, T: 0.3}, {Step: 4, Loss: 0.2901, T: 0.4}, {Step: 5, Loss: 0.29, T: 0.5}}, Color: "#222", StepsPerEpoch: 1, Exact: true}
+	runs := []Run{sgd, newton}
+	for _, ax := range []Axes{
+		{X: AxisSteps, Y: AxisLinear}, {X: AxisPasses, Y: AxisLog}, {X: AxisSeconds, Y: AxisGap, Floor: 0.29},
 	} {
-		g := layoutRuns(runs, ax, 800, 400, 1)
+		g := LayoutRuns(runs, ax, 800, 400, 1)
 		if len(g.Others) != 1 || len(g.Others[0].Pts) == 0 || len(g.Smooth) == 0 {
 			t.Fatalf("%+v: %d other runs, %d points in the current one", ax, len(g.Others), len(g.Smooth))
 		}
@@ -196,7 +196,7 @@ func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
 				t.Fatalf("%+v: point %v outside the plot area", ax, p)
 			}
 		}
-		if ax.X == axisPasses {
+		if ax.X == AxisPasses {
 			// 300 steps of 100 per pass are 3 passes; Newton's 5 steps are 5.
 			if last := g.XTicks[len(g.XTicks)-1].Label; last != "5" {
 				t.Errorf("passes axis ends at %s, want 5", last)
@@ -205,7 +205,7 @@ func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
 	}
 	// On J − J*, Newton's last point (J = J*) has no place and is left out;
 	// its gaps fall by orders of magnitude.
-	g := layoutRuns(runs, chartAxes{X: axisSteps, Y: axisGap, Floor: 0.29}, 800, 400, 1)
+	g := LayoutRuns(runs, Axes{X: AxisSteps, Y: AxisGap, Floor: 0.29}, 800, 400, 1)
 	if len(g.Smooth) >= 5 {
 		t.Errorf("the point at J* was drawn on a logarithmic axis of J − J*")
 	}
