@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"strconv"
 
@@ -85,8 +86,8 @@ func (c *cellExamples) draw() {
 		c.rgba = make([]byte, 4*dataset.Pixels)
 	}
 	for k := range e.Index {
-		greyImage(c.rgba, e.Pixels[dataset.Pixels*k:dataset.Pixels*(k+1)])
-		_, ctx := context2D("cell-ex-" + strconv.Itoa(k))
-		putRGBA(ctx, c.rgba, 28, 28, 0, 0)
+		paint.GreyImage(c.rgba, e.Pixels[dataset.Pixels*k:dataset.Pixels*(k+1)])
+		_, ctx := paint.Context2D("cell-ex-" + strconv.Itoa(k))
+		paint.PutRGBA(ctx, c.rgba, 28, 28, 0, 0)
 	}
 }

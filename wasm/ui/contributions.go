@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func explain(e *explanation, m *softmax.Model[float32], index []uint16, value []
 	softmax.Logits(&e.Z, m.W, m.B, index, value)
 	e.P = e.Z
 	softmax.Softmax(&e.P)
-	e.Scale = weightScale(m.W)
+	e.Scale = paint.WeightScale(m.W)
 	var taken [softmax.K]bool
 	for i := range e.Terms {
 		best := -1
@@ -138,8 +139,8 @@ func (c *contributions) draw() {
 		c.rgba = make([]byte, 4*784)
 	}
 	for i, t := range e.Terms {
-		valuesImage(c.rgba, t.X[:], e.Scale)
-		_, ctx := context2D("contribution-" + strconv.Itoa(i))
-		putRGBA(ctx, c.rgba, 28, 28, 0, 0)
+		paint.ValuesImage(c.rgba, t.X[:], e.Scale)
+		_, ctx := paint.Context2D("contribution-" + strconv.Itoa(i))
+		paint.PutRGBA(ctx, c.rgba, 28, 28, 0, 0)
 	}
 }

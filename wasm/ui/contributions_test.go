@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/ui/paint"
 )
 
 // TestExplainAgreesWithThePrediction: the contributions of a drawing add
@@ -54,8 +55,8 @@ func TestExplainAgreesWithThePrediction(t *testing.T) {
 				}
 			}
 		}
-		if e.Scale != weightScale(m.W) {
-			t.Errorf("the contributions' scale %v is not the templates' %v", e.Scale, weightScale(m.W))
+		if e.Scale != paint.WeightScale(m.W) {
+			t.Errorf("the contributions' scale %v is not the templates' %v", e.Scale, paint.WeightScale(m.W))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/softmax"
@@ -150,7 +151,7 @@ func (d *digitCanvas) onUp(ctx app.Context, e app.Event) {
 }
 
 func (d *digitCanvas) onClear(ctx app.Context, e app.Event) {
-	_, c := context2D("draw-pad")
+	_, c := paint.Context2D("draw-pad")
 	if c.Truthy() {
 		c.Call("clearRect", 0, 0, padSize, padSize)
 	}
@@ -222,7 +223,7 @@ func (d *digitCanvas) showPreview() {
 	if d.cls == nil {
 		return
 	}
-	greyImage(d.preview, d.cls.Image[:])
-	_, c := context2D("input-preview")
-	putRGBA(c, d.preview, digit.Side, digit.Side, 0, 0)
+	paint.GreyImage(d.preview, d.cls.Image[:])
+	_, c := paint.Context2D("input-preview")
+	paint.PutRGBA(c, d.preview, digit.Side, digit.Side, 0, 0)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"fmt"
 	"strconv"
@@ -37,14 +38,14 @@ type gallery struct {
 	sparse *softmax.Examples[float32] // the samples as model input, built once
 	lay    galleryLayout
 	sheet  app.Value // the offscreen canvas of lay's images; nil until drawn
-	size   canvasSize
+	size   paint.Size
 }
 
 func newGallery() *gallery { return &gallery{} }
 
 func (g *gallery) OnMount(ctx app.Context) {
 	g.predict()
-	ctx.Defer(func(app.Context) { g.size.reset(); g.draw() })
+	ctx.Defer(func(app.Context) { g.size.Reset(); g.draw() })
 }
 
 func (g *gallery) OnUpdate(ctx app.Context) {
@@ -54,7 +55,7 @@ func (g *gallery) OnUpdate(ctx app.Context) {
 
 // OnResize measures the canvas again, as lossPlot does.
 func (g *gallery) OnResize(ctx app.Context) {
-	ctx.Defer(func(app.Context) { g.size.reset(); g.draw() })
+	ctx.Defer(func(app.Context) { g.size.Reset(); g.draw() })
 }
 
 func (g *gallery) predict() {
@@ -63,7 +64,7 @@ func (g *gallery) predict() {
 		g.sparse, g.deskewed = samplesAsExamples(g.ISamples, g.IDeskew), g.IDeskew
 		lay := layoutGallery(g.ISamples.Labels)
 		if lay.Rows != g.lay.Rows {
-			g.size.reset() // the canvas's height changes
+			g.size.Reset() // the canvas's height changes
 		}
 		g.lay, g.sheet = lay, nil
 	}
@@ -189,7 +190,7 @@ func (l galleryLayout) sheetRGBA(pixels []byte) []byte {
 	rgba := make([]byte, 4*w*l.Height())
 	img := make([]byte, 4*784)
 	for i := range l.Col {
-		greyImage(img, pixels[784*i:784*(i+1)])
+		paint.GreyImage(img, pixels[784*i:784*(i+1)])
 		x0, y0 := l.Col[i]*galleryCellW+galleryPad, l.Row[i]*galleryCellH+galleryPad
 		for y := range 28 {
 			copy(rgba[4*((y0+y)*w+x0):], img[4*28*y:4*28*(y+1)])
@@ -205,7 +206,7 @@ const (
 )
 
 func (g *gallery) draw() {
-	c, w, h, ratio := g.size.context("gallery")
+	c, w, h, ratio := g.size.Context("gallery")
 	if !c.Truthy() {
 		return
 	}
@@ -218,7 +219,7 @@ func (g *gallery) draw() {
 		g.sheet = app.Window().Get("document").Call("createElement", "canvas")
 		g.sheet.Set("width", g.lay.Width())
 		g.sheet.Set("height", g.lay.Height())
-		putRGBA(g.sheet.Call("getContext", "2d"), g.lay.sheetRGBA(g.ISamples.Pixels), g.lay.Width(), g.lay.Height(), 0, 0)
+		paint.PutRGBA(g.sheet.Call("getContext", "2d"), g.lay.sheetRGBA(g.ISamples.Pixels), g.lay.Width(), g.lay.Height(), 0, 0)
 	}
 	s := w / float64(g.lay.Width())
 	cell := func(i int) (x, y float64) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"strconv"
 
@@ -92,9 +93,9 @@ func (h *hessianView) draw() {
 		h.rgba = make([]byte, 4*len(v.Image))
 	}
 	for i, b := range v.Image {
-		r, g, bl := diverging(float64(b) / 127)
+		r, g, bl := paint.Diverging(float64(b) / 127)
 		h.rgba[4*i], h.rgba[4*i+1], h.rgba[4*i+2], h.rgba[4*i+3] = r, g, bl, 255
 	}
-	_, c := context2D("hessian")
-	putRGBA(c, h.rgba, v.N, v.N, 0, 0)
+	_, c := paint.Context2D("hessian")
+	paint.PutRGBA(c, h.rgba, v.N, v.N, 0, 0)
 }

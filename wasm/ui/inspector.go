@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"strconv"
 
@@ -71,15 +72,15 @@ func (c *inspector) draw() {
 	if c.rgba == nil {
 		c.rgba = make([]byte, 4*dataset.Pixels)
 	}
-	greyImage(c.rgba, c.IExample.Pixels)
-	_, x := context2D("inspect-x")
-	putRGBA(x, c.rgba, 28, 28, 0, 0)
+	paint.GreyImage(c.rgba, c.IExample.Pixels)
+	_, x := paint.Context2D("inspect-x")
+	paint.PutRGBA(x, c.rgba, 28, 28, 0, 0)
 	// The ten gradients share one symmetric scale, so their sizes compare.
-	scale := weightScale(c.in.GW)
+	scale := paint.WeightScale(c.in.GW)
 	for k := range softmax.K {
-		templateImage(c.rgba, c.in.GW, k, scale)
-		_, g := context2D("inspect-grad-" + strconv.Itoa(k))
-		putRGBA(g, c.rgba, 28, 28, 0, 0)
+		paint.TemplateImage(c.rgba, c.in.GW, k, scale)
+		_, g := paint.Context2D("inspect-grad-" + strconv.Itoa(k))
+		paint.PutRGBA(g, c.rgba, 28, 28, 0, 0)
 	}
 	if c.drawn != c.IExample {
 		c.drawn = c.IExample
@@ -91,7 +92,7 @@ func (c *inspector) draw() {
 // onDrawing inspects the drawing in the pad's preview (the model's input,
 // dark ink on white) as the digit chosen beside the button.
 func (c *inspector) onDrawing(ctx app.Context, e app.Event) {
-	_, pc := context2D("input-preview")
+	_, pc := paint.Context2D("input-preview")
 	if !pc.Truthy() {
 		return
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"fmt"
 
@@ -30,7 +31,7 @@ type lossPlot struct {
 	IVersion int
 
 	buf     []byte
-	size    canvasSize
+	size    paint.Size
 	scratch chart.Scratch // layoutRunsInto's buffers, reused from draw to draw
 	raw     []chart.Pt
 }
@@ -38,7 +39,7 @@ type lossPlot struct {
 func newLossPlot() *lossPlot { return &lossPlot{} }
 
 func (p *lossPlot) OnMount(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.size.reset(); p.draw() })
+	ctx.Defer(func(app.Context) { p.size.Reset(); p.draw() })
 }
 
 func (p *lossPlot) OnUpdate(ctx app.Context) {
@@ -48,7 +49,7 @@ func (p *lossPlot) OnUpdate(ctx app.Context) {
 // OnResize measures the canvas again: reading its size forces a layout, so
 // it is done only when the window changes, not on every draw.
 func (p *lossPlot) OnResize(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.size.reset(); p.draw() })
+	ctx.Defer(func(app.Context) { p.size.Reset(); p.draw() })
 }
 
 func (p *lossPlot) Render() app.UI {
@@ -115,7 +116,7 @@ const (
 )
 
 func (p *lossPlot) draw() {
-	c, w, h, ratio := p.size.context("loss-chart")
+	c, w, h, ratio := p.size.Context("loss-chart")
 	if !c.Truthy() {
 		return
 	}
@@ -158,7 +159,7 @@ func (p *lossPlot) draw() {
 	line(c, g.Left, g.Bottom, g.Right, g.Bottom)
 
 	// Data: one call per series (web/plot.js), not one per point.
-	js := helpers()
+	js := paint.Helpers()
 	if !js.Truthy() {
 		return
 	}
@@ -168,17 +169,17 @@ func (p *lossPlot) draw() {
 		raw = append(raw, chart.Pt{X: seg[0].X, Y: seg[0].Y + 1.5*ratio}, chart.Pt{X: seg[1].X, Y: seg[1].Y - 1.5*ratio})
 	}
 	for _, o := range g.Others {
-		js.Call("path", c, points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)
+		js.Call("path", c, paint.Points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)
 	}
 	cur := colorSmooth
 	if len(runs) > 0 && runs[len(runs)-1].Color != "" {
 		cur = runs[len(runs)-1].Color
 	}
 	p.raw = raw
-	js.Call("segments", c, points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
-	js.Call("path", c, points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
-	js.Call("path", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)
-	js.Call("dots", c, points(&p.buf, g.Acc), len(g.Acc), colorAcc, 5*ratio)
+	js.Call("segments", c, paint.Points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
+	js.Call("path", c, paint.Points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
+	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)
+	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), colorAcc, 5*ratio)
 }
 
 func line(c app.Value, x0, y0, x1, y1 float64) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"strconv"
 
@@ -157,9 +158,9 @@ func (d *myDigits) draw() {
 		d.rgba = make([]byte, 4*digit.Pixels)
 	}
 	for i := range d.IDigits.Labels {
-		_, c := context2D("mine-" + strconv.Itoa(i))
-		greyImage(d.rgba, d.IDigits.Pixels[i*digit.Pixels:(i+1)*digit.Pixels])
-		putRGBA(c, d.rgba, digit.Side, digit.Side, 0, 0)
+		_, c := paint.Context2D("mine-" + strconv.Itoa(i))
+		paint.GreyImage(d.rgba, d.IDigits.Pixels[i*digit.Pixels:(i+1)*digit.Pixels])
+		paint.PutRGBA(c, d.rgba, digit.Side, digit.Side, 0, 0)
 	}
 }
 
@@ -189,7 +190,7 @@ func (b *labelButtons) Render() app.UI {
 
 // onLabel reads the pad and posts the drawing as digit y.
 func (b *labelButtons) onLabel(ctx app.Context, y int) {
-	canvas, c := context2D("draw-pad")
+	canvas, c := paint.Context2D("draw-pad")
 	if !c.Truthy() {
 		return
 	}

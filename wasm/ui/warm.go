@@ -6,6 +6,7 @@ import (
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
+	"softmaxdemo/wasm/ui/paint"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -89,9 +90,9 @@ func warmSteps() []func() {
 			(&newtonProgress{ILang: l, IProgress: protocol.Progress{Method: "newton", Iteration: 3}}).Render()
 			(&weightGrid{ILang: l, IModel: m, IVersion: 1}).Render()
 			rgba := make([]byte, 4*784)
-			scale := weightScale(m.W)
+			scale := paint.WeightScale(m.W)
 			for c := range softmax.K {
-				templateImage(rgba, m.W, c, scale)
+				paint.TemplateImage(rgba, m.W, c, scale)
 			}
 			modelChecksum(m)
 		},

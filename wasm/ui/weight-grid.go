@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/paint"
 
 	"encoding/binary"
 	"hash/fnv"
@@ -49,7 +50,7 @@ func (g *weightGrid) Render() app.UI {
 	l := g.ILang
 	scale := 0.0
 	if g.ok() {
-		scale = weightScale(g.IModel.W)
+		scale = paint.WeightScale(g.IModel.W)
 	}
 	return app.Section().Class("panel weights").Aria("label", l.T("weights.region")).Body(
 		app.H2().Text(l.T("weights.title")),
@@ -91,7 +92,7 @@ func (g *weightGrid) probeView(scale float64) app.UI {
 		app.Ol().Class("probe-values").Body(
 			app.Range(w[:]).Slice(func(c int) app.UI {
 				return app.Li().Attr("data-class", c).Attr("data-w", strconv.FormatFloat(float64(w[c]), 'g', -1, 32)).Body(
-					app.Span().Class("swatch").Style("background", divergingCSS(float64(w[c]), scale)),
+					app.Span().Class("swatch").Style("background", paint.DivergingCSS(float64(w[c]), scale)),
 					app.Span().Class("probe-class").Text(l.T("weights.theta", c)),
 					app.Span().Class("probe-w").Text(i18n.Weight(float64(w[c]))),
 				)
@@ -131,11 +132,11 @@ func (g *weightGrid) draw() {
 		g.rgba = make([]byte, 4*784)
 	}
 	g.drawn = g.IVersion
-	scale := weightScale(g.IModel.W)
+	scale := paint.WeightScale(g.IModel.W)
 	for c := range softmax.K {
-		templateImage(g.rgba, g.IModel.W, c, scale)
-		_, ctx := context2D("weight-" + strconv.Itoa(c))
-		putRGBA(ctx, g.rgba, 28, 28, 0, 0)
+		paint.TemplateImage(g.rgba, g.IModel.W, c, scale)
+		_, ctx := paint.Context2D("weight-" + strconv.Itoa(c))
+		paint.PutRGBA(ctx, g.rgba, 28, 28, 0, 0)
 	}
 }
 

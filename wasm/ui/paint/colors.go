@@ -1,4 +1,8 @@
-package ui
+// Package paint turns numbers into pixels and puts pixels on canvases:
+// the diverging colour scale of the weights and contributions, grey
+// images, and the few canvas calls the components share (through go-app's
+// app.Value, so the package compiles and is tested natively).
+package paint
 
 import (
 	"fmt"
@@ -12,12 +16,12 @@ var (
 	posColor = [3]float64{178, 24, 43}
 )
 
-// weightScale returns the end s of the symmetric scale [−s, s] that the
+// WeightScale returns the end s of the symmetric scale [−s, s] that the
 // templates and the contributions share: max |w| rounded up to a round
 // number (1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten), so that the
 // legend reads well and holds still while training, or 0 if every weight
 // is zero or none is finite.
-func weightScale(w []float32) float64 {
+func WeightScale(w []float32) float64 {
 	m := 0.0
 	for _, v := range w {
 		if a := math.Abs(float64(v)); a > m && !math.IsInf(a, 0) {
@@ -42,10 +46,10 @@ func roundUp(v float64) float64 {
 	return 10 * p
 }
 
-// templateImage writes class c's weights θ_c as a 28×28 RGBA image into dst
+// TemplateImage writes class c's weights θ_c as a 28×28 RGBA image into dst
 // (4·784 bytes) on the diverging scale [−scale, scale]. w is D×10 as in
 // softmax.Model. It panics if dst or w is too short.
-func templateImage(dst []byte, w []float32, c int, scale float64) {
+func TemplateImage(dst []byte, w []float32, c int, scale float64) {
 	const d = 784
 	dst = dst[:4*d]
 	_ = w[(d-1)*10+c]
@@ -54,9 +58,9 @@ func templateImage(dst []byte, w []float32, c int, scale float64) {
 	}
 }
 
-// valuesImage writes len(v) values as RGBA pixels into dst on the diverging
+// ValuesImage writes len(v) values as RGBA pixels into dst on the diverging
 // scale [−scale, scale].
-func valuesImage(dst []byte, v []float32, scale float64) {
+func ValuesImage(dst []byte, v []float32, scale float64) {
 	dst = dst[:4*len(v)]
 	for j, x := range v {
 		setDiverging(dst[4*j:4*j+4], float64(x), scale)
@@ -70,22 +74,22 @@ func setDiverging(px []byte, v, scale float64) {
 	if scale > 0 {
 		t = v / scale
 	}
-	px[0], px[1], px[2] = diverging(t)
+	px[0], px[1], px[2] = Diverging(t)
 	px[3] = 255
 }
 
-// divergingCSS is the colour of v on [−scale, scale] as CSS.
-func divergingCSS(v, scale float64) string {
+// DivergingCSS is the colour of v on [−scale, scale] as CSS.
+func DivergingCSS(v, scale float64) string {
 	t := 0.0
 	if scale > 0 {
 		t = v / scale
 	}
-	r, g, b := diverging(t)
+	r, g, b := Diverging(t)
 	return fmt.Sprintf("rgb(%d, %d, %d)", r, g, b)
 }
 
-// diverging maps t in [-1, 1] to a colour: -1 blue, 0 white, 1 red.
-func diverging(t float64) (r, g, b uint8) {
+// Diverging maps t in [-1, 1] to a colour: -1 blue, 0 white, 1 red.
+func Diverging(t float64) (r, g, b uint8) {
 	if math.IsNaN(t) {
 		return 128, 128, 128
 	}
@@ -98,9 +102,9 @@ func diverging(t float64) (r, g, b uint8) {
 	return mix(end[0]), mix(end[1]), mix(end[2])
 }
 
-// greyImage writes 784 grey levels (ink 255 = white on black, as MNIST
+// GreyImage writes 784 grey levels (ink 255 = white on black, as MNIST
 // digits are usually shown inverted: we show dark ink on white) as RGBA.
-func greyImage(dst []byte, grey []byte) {
+func GreyImage(dst []byte, grey []byte) {
 	dst = dst[:4*len(grey)]
 	for j, v := range grey {
 		ink := 255 - v

@@ -1,4 +1,4 @@
-package ui
+package paint
 
 import (
 	"math"
@@ -20,7 +20,7 @@ func TestDiverging(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, g, b := diverging(tt.t)
+			r, g, b := Diverging(tt.t)
 			if r != tt.r || g != tt.g || b != tt.b {
 				t.Errorf("diverging(%v) = %d,%d,%d; want %d,%d,%d", tt.t, r, g, b, tt.r, tt.g, tt.b)
 			}
@@ -34,7 +34,7 @@ func TestTemplateImage(t *testing.T) {
 	w[6*10+3] = -1  // pixel 6: half as large, negative
 	w[7*10+3] = -50 // beyond the scale: clamped
 	dst := make([]byte, 4*784)
-	templateImage(dst, w, 3, 2)
+	TemplateImage(dst, w, 3, 2)
 	if got := dst[4*5 : 4*5+4]; got[0] != 178 || got[3] != 255 {
 		t.Errorf("pixel 5 = %v, want full red", got)
 	}
@@ -47,7 +47,7 @@ func TestTemplateImage(t *testing.T) {
 	if got := dst[0:3]; got[0] != 255 || got[1] != 255 || got[2] != 255 {
 		t.Errorf("a zero weight is %v, want white", got)
 	}
-	templateImage(dst, make([]float32, 7840), 0, 0)
+	TemplateImage(dst, make([]float32, 7840), 0, 0)
 	if dst[0] != 255 || dst[4*5] != 255 {
 		t.Error("an all-zero template is not white")
 	}
@@ -71,7 +71,7 @@ func TestWeightScale(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := weightScale(tt.w); math.Abs(got-tt.want) > 1e-12*tt.want {
+			if got := WeightScale(tt.w); math.Abs(got-tt.want) > 1e-12*tt.want {
 				t.Errorf("weightScale(%v) = %v, want %v", tt.w, got, tt.want)
 			}
 		})
@@ -80,7 +80,7 @@ func TestWeightScale(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
 		w := []float32{float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(8)-4)))}
-		s, a := weightScale(w), math.Abs(float64(w[0]))
+		s, a := WeightScale(w), math.Abs(float64(w[0]))
 		if s < a || s > 1.5*a {
 			t.Errorf("weightScale(%v) = %v", w, s)
 		}

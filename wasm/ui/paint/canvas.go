@@ -1,29 +1,31 @@
-package ui
+package paint
 
 import (
 	"encoding/binary"
 	"math"
-	"softmaxdemo/wasm/ui/chart"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"softmaxdemo/wasm/ui/chart"
 )
 
 // The few canvas calls the components share. They go through go-app's
 // app.Value, so this file compiles natively (where they do nothing).
 
-// canvasSize is a canvas's fitted size (fitCanvas): width, height and
+// Size is a canvas's fitted size (fitCanvas): width, height and
 // device pixel ratio, zero until measured. Measuring reads the layout,
-// which forces one, so it is done again only after reset: on mount, on a
+// which forces one, so it is done again only after Reset: on mount, on a
 // resize, or when the canvas's shape changes.
-type canvasSize [3]float64
+type Size [3]float64
 
-func (s *canvasSize) reset() { *s = canvasSize{} }
+// Reset forgets the measured size, so the next Context measures again.
+func (s *Size) Reset() { *s = Size{} }
 
-// context returns the 2D context of the canvas with the given id and its
+// Context returns the 2D context of the canvas with the given id and its
 // fitted size, measuring it first if need be; the context is falsy if the
 // canvas is not in the page.
-func (s *canvasSize) context(id string) (c app.Value, w, h, ratio float64) {
-	canvas, c := context2D(id)
+func (s *Size) Context(id string) (c app.Value, w, h, ratio float64) {
+	canvas, c := Context2D(id)
 	if !c.Truthy() {
 		return c, 0, 0, 0
 	}
@@ -33,9 +35,9 @@ func (s *canvasSize) context(id string) (c app.Value, w, h, ratio float64) {
 	return c, s[0], s[1], s[2]
 }
 
-// context2D returns the 2D drawing context of the canvas with the given id,
+// Context2D returns the 2D drawing context of the canvas with the given id,
 // or a falsy value if the canvas is not in the page.
-func context2D(id string) (canvas, ctx app.Value) {
+func Context2D(id string) (canvas, ctx app.Value) {
 	canvas = app.Window().GetElementByID(id)
 	if !canvas.Truthy() {
 		return canvas, canvas
@@ -43,8 +45,8 @@ func context2D(id string) (canvas, ctx app.Value) {
 	return canvas, canvas.Call("getContext", "2d")
 }
 
-// helpers returns web/plot.js's softmaxCanvas object.
-func helpers() app.Value { return app.Window().Get("softmaxCanvas") }
+// Helpers returns web/plot.js's softmaxCanvas object.
+func Helpers() app.Value { return app.Window().Get("softmaxCanvas") }
 
 // jsBytes is one Uint8Array reused for every copy from Go, grown as needed:
 // allocating typed arrays per draw is what made drawing slow.
@@ -58,17 +60,17 @@ func bytesToJS(b []byte) app.Value {
 	return jsBytes
 }
 
-// putRGBA copies w×h RGBA pixels into the canvas's context at (x, y).
-func putRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
+// PutRGBA copies w×h RGBA pixels into the canvas's context at (x, y).
+func PutRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
 	if !ctx.Truthy() {
 		return
 	}
-	helpers().Call("image", ctx, bytesToJS(rgba), w, h, x, y)
+	Helpers().Call("image", ctx, bytesToJS(rgba), w, h, x, y)
 }
 
-// points packs canvas points as little-endian float32 pairs into buf and
+// Points packs canvas points as little-endian float32 pairs into buf and
 // returns a Float32Array view of them in JavaScript.
-func points(buf *[]byte, pts []chart.Pt) app.Value {
+func Points(buf *[]byte, pts []chart.Pt) app.Value {
 	b := (*buf)[:0]
 	for _, p := range pts {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(p.X)))
