@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/link"
 
 	"softmaxdemo/wasm/ui/params"
@@ -74,21 +75,21 @@ type fileState struct {
 func (p *page) initFiles() {
 	f := &p.files
 	f.mineRate = defaultMineRate
-	if r := storageGet(rateStorageKey); r != "" {
+	if r := browser.StorageGet(rateStorageKey); r != "" {
 		if _, ok := mineRate(r); ok {
 			f.mineRate = r
 		}
 	}
-	if s := storageGet(digitsStorageKey); s != "" {
+	if s := browser.StorageGet(digitsStorageKey); s != "" {
 		if d, err := decodeKeptDigits(s); err == nil {
 			f.mine = d
 			f.mineVersion++
 		} else {
-			storageSet(digitsStorageKey, "")
+			browser.StorageSet(digitsStorageKey, "")
 			f.digitsStatus, f.digitsKind = i18n.Text("mine.corrupt", err.Error()), "corrupt"
 		}
 	}
-	if s := storageGet(modelStorageKey); s != "" {
+	if s := browser.StorageGet(modelStorageKey); s != "" {
 		f.restoring = []byte(s)
 	}
 }
@@ -96,7 +97,7 @@ func (p *page) initFiles() {
 // keptSettings returns the settings kept with the model, for a page
 // opened without a link of its own.
 func keptSettings(packs map[string]int) (link.Settings, bool) {
-	s := storageGet(settingsStorageKey)
+	s := browser.StorageGet(settingsStorageKey)
 	if s == "" {
 		return link.Settings{}, false
 	}
@@ -120,7 +121,7 @@ func (p *page) handleFiles(ctx app.Context) {
 		if v, ok := a.Value.(string); ok {
 			if _, ok := mineRate(v); ok {
 				p.files.mineRate = v
-				storageSet(rateStorageKey, v)
+				browser.StorageSet(rateStorageKey, v)
 			}
 		}
 	})
@@ -171,7 +172,7 @@ func (p *page) restore(b []byte) {
 	f := &p.files
 	file, err := modelfile.Decode(b, dataset.Pixels)
 	if err != nil {
-		storageSet(modelStorageKey, "")
+		browser.StorageSet(modelStorageKey, "")
 		f.modelStatus, f.modelKind = i18n.Text("model.corrupt", err.Error()), "corrupt"
 		return
 	}
@@ -251,7 +252,7 @@ func (p *page) keepModel() {
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
-	if !storageSet(modelStorageKey, string(b)) || !storageSet(settingsStorageKey, link.Encode(p.link)) {
+	if !browser.StorageSet(modelStorageKey, string(b)) || !browser.StorageSet(settingsStorageKey, link.Encode(p.link)) {
 		f.modelStatus, f.modelKind = i18n.Text("model.notKept"), "notKept"
 	} else if f.modelKind == "notKept" {
 		f.modelStatus, f.modelKind = i18n.Msg{}, ""
@@ -287,8 +288,8 @@ func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
 }
 
 func (p *page) onForgetModel(ctx app.Context, a app.Action) {
-	storageSet(modelStorageKey, "")
-	storageSet(settingsStorageKey, "")
+	browser.StorageSet(modelStorageKey, "")
+	browser.StorageSet(settingsStorageKey, "")
 	f := &p.files
 	// The worker may still send the model being forgotten (the kept model
 	// it was given once the data were in, say): those events must not
@@ -429,7 +430,7 @@ func (p *page) setMine(m protocol.Samples) {
 	f.mineVersion++
 	p.sendMine()
 	s, err := encodeKeptDigits(m)
-	if err == nil && !storageSet(digitsStorageKey, s) {
+	if err == nil && !browser.StorageSet(digitsStorageKey, s) {
 		f.digitsStatus, f.digitsKind = i18n.Text("mine.notKept"), "notKept"
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/link"
 
@@ -27,7 +28,7 @@ type page struct {
 	app.Compo
 
 	st       *store
-	worker   *workerClient
+	worker   *browser.Worker
 	manifest dataset.Manifest
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
 	retries  int    // Retry presses: each fetches past any cached copy
@@ -71,7 +72,7 @@ func (p *page) OnInit() {
 		return
 	}
 	packs := map[string]int{}
-	p.booted = bootManifest()
+	p.booted = browser.BootManifest()
 	if b := p.booted; b != nil {
 		var man dataset.Manifest
 		if json.Unmarshal(b, &man) == nil {
@@ -92,7 +93,7 @@ func (p *page) OnInit() {
 	}
 	p.initFiles()
 	p.st.Notice = notes
-	p.st.Lang = i18n.Pick(string(set.Lang), storageGet(langStorageKey), browserLanguages())
+	p.st.Lang = i18n.Pick(string(set.Lang), browser.StorageGet(browser.LangStorageKey), browser.Languages())
 	set.Lang = p.st.Lang
 	p.link = set
 	if set.Dataset != "default" {
@@ -163,7 +164,7 @@ func (p *page) OnMount(ctx app.Context) {
 
 func (p *page) OnDismount() {
 	if p.worker != nil {
-		p.worker.terminate()
+		p.worker.Terminate()
 	}
 }
 
@@ -175,7 +176,7 @@ func (p *page) loadManifest(ctx app.Context) {
 	b := p.booted
 	p.booted = nil // a Retry fetches
 	if b == nil {
-		b = bootManifest()
+		b = browser.BootManifest()
 	}
 	if b != nil {
 		p.onManifest(ctx, b, nil)
@@ -183,7 +184,7 @@ func (p *page) loadManifest(ctx app.Context) {
 	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
-		b, err := fetchBytes(url, "GET")
+		b, err := browser.Fetch(url, "GET")
 		ctx.Dispatch(func(ctx app.Context) { p.onManifest(ctx, b, err) })
 	})
 }
@@ -215,8 +216,8 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 		p.st.Dataset = def.Name
 	}
 	p.ensureWorker(ctx)
-	if p.worker.preloaded == p.st.Dataset {
-		p.worker.preloaded = "" // web/boot.js asked already
+	if p.worker.Preloaded == p.st.Dataset {
+		p.worker.Preloaded = "" // web/boot.js asked already
 	} else {
 		p.load(ctx, p.st.Dataset)
 	}
@@ -235,7 +236,7 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
 	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
 	ctx.Async(func() {
-		if _, err := fetchBytes(url, "HEAD"); err != nil {
+		if _, err := browser.Fetch(url, "HEAD"); err != nil {
 			return
 		}
 		ctx.Dispatch(func(ctx app.Context) {
@@ -255,7 +256,7 @@ func (p *page) ensureWorker(ctx app.Context) {
 	if p.worker != nil {
 		return
 	}
-	p.worker = startWorker(ctx.ResolveStaticResource("/web/worker.js"),
+	p.worker = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
 		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
 		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.crashed(detail) }) },
 	)
@@ -318,8 +319,8 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 // worker fills its cache for offline use (web/boot.js) once the whole pack
 // is in (onEvent, on Samples).
 func (p *page) afterReady() {
-	if p.worker != nil && !p.worker.warmed {
-		p.worker.warmed = true
+	if p.worker != nil && !p.worker.Warmed {
+		p.worker.Warmed = true
 		p.send(protocol.Warm{})
 	}
 	p.sendPace()
@@ -347,7 +348,7 @@ func (p *page) send(m protocol.Msg) {
 	if p.worker == nil {
 		return
 	}
-	if err := p.worker.send(m); err != nil {
+	if err := p.worker.Send(m); err != nil {
 		p.st.Err = &pageError{Message: i18n.Text("err.send", err.Error())}
 	}
 }
@@ -406,7 +407,7 @@ func (p *page) onRetry(ctx app.Context, a app.Action) {
 
 func (p *page) onRestart(ctx app.Context, a app.Action) {
 	if p.worker != nil {
-		p.worker.terminate()
+		p.worker.Terminate()
 		p.worker = nil
 	}
 	p.st.restarting()
@@ -525,7 +526,7 @@ func (p *page) onLang(ctx app.Context, a app.Action) {
 	}
 	p.st.Lang = l
 	p.st.ChartVersion++ // the chart's canvas text is drawn, not rendered
-	storageSet(langStorageKey, string(l))
+	browser.StorageSet(browser.LangStorageKey, string(l))
 	p.link.Lang = l
 	p.writeLink()
 	p.showLang()
@@ -537,7 +538,7 @@ func (p *page) onCopyLink(ctx app.Context, a app.Action) {
 	p.writeLink()
 	href := app.Window().Get("location").Get("href").String()
 	p.copied = href
-	copyText(href)
+	browser.CopyText(href)
 }
 
 // writeLink puts the settings into the page's link without adding a
@@ -551,7 +552,7 @@ func (p *page) writeLink() {
 		p.link.Dataset = p.wantData
 	}
 	p.link.Lang = p.st.Lang
-	replaceFragment(link.Encode(p.link))
+	browser.ReplaceFragment(link.Encode(p.link))
 }
 
 // showLang sets the document's language and title, which live outside

@@ -1,20 +1,23 @@
-package ui
-
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
-
-// The page's few calls into the browser beyond go-app, in one place.
+// Package browser holds the page's few calls into the browser beyond
+// go-app, in one place: storage, the languages the browser prefers, the
+// link in the address bar, the clipboard, fetches, and the training
+// worker's client.
+//
 // Storage and the clipboard go through web/boot.js's softmaxStore and
 // softmaxCopy, which catch the exceptions a browser throws when storage
 // is disabled or full or the clipboard is refused: an exception thrown
 // into Go's WebAssembly would stop the page. Natively (tests, the static
 // site) go-app's stubs make them no-ops.
+package browser
 
-// langStorageKey is where the chosen language is kept.
-const langStorageKey = "softmax:lang"
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-// storageGet returns the stored value of key, or "" if there is none or
+// LangStorageKey is where the chosen language is kept.
+const LangStorageKey = "softmax:lang"
+
+// StorageGet returns the stored value of key, or "" if there is none or
 // storage cannot be read.
-func storageGet(key string) string {
+func StorageGet(key string) string {
 	s := app.Window().Get("softmaxStore")
 	if !s.Truthy() {
 		return ""
@@ -26,15 +29,15 @@ func storageGet(key string) string {
 	return v.String()
 }
 
-// storageSet stores value under key and reports whether it could.
-func storageSet(key, value string) bool {
+// StorageSet stores value under key and reports whether it could.
+func StorageSet(key, value string) bool {
 	s := app.Window().Get("softmaxStore")
 	return s.Truthy() && s.Call("set", key, value).Bool()
 }
 
-// browserLanguages returns the browser's preferred languages, most
+// Languages returns the browser's preferred languages, most
 // preferred first (navigator.languages).
-func browserLanguages() []string {
+func Languages() []string {
 	nav := app.Window().Get("navigator")
 	if !nav.Truthy() {
 		return nil
@@ -51,17 +54,17 @@ func browserLanguages() []string {
 	return out
 }
 
-// replaceFragment makes fragment the page's link's fragment without
+// ReplaceFragment makes fragment the page's link's fragment without
 // adding a history entry (history.replaceState).
-func replaceFragment(fragment string) {
+func ReplaceFragment(fragment string) {
 	if !app.IsClient {
 		return
 	}
 	app.Window().Get("history").Call("replaceState", nil, "", "#"+fragment)
 }
 
-// copyText puts s on the clipboard where the browser allows it.
-func copyText(s string) {
+// CopyText puts s on the clipboard where the browser allows it.
+func CopyText(s string) {
 	if f := app.Window().Get("softmaxCopy"); f.Type() == app.TypeFunction {
 		f.Invoke(s)
 	}

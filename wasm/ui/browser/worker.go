@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"errors"
@@ -9,30 +9,30 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// workerClient is the page's side of the training worker: it starts
+// Worker is the page's side of the training worker: it starts
 // web/worker.js, encodes commands, and decodes events. Bulk numbers
 // (weights, gallery pixels) arrive as transferred ArrayBuffers beside the
 // JSON envelope: {env: string, bulk?: ArrayBuffer}.
-type workerClient struct {
+type Worker struct {
 	w     app.Value
 	funcs []app.Func
 
-	// preloaded names the pack web/boot.js already asked an adopted
+	// Preloaded names the pack web/boot.js already asked an adopted
 	// worker for, so the page does not ask twice.
-	preloaded string
+	Preloaded string
 
-	// warmed is set once the worker has been sent Warm.
-	warmed bool
+	// Warmed is set once the worker has been sent Warm.
+	Warmed bool
 }
 
-// startWorker starts the worker script at url. onEvent receives every
+// StartWorker starts the worker script at url. onEvent receives every
 // decoded event; onCrash receives a description when the worker dies. Both
 // are called from JavaScript callbacks and must not block.
 //
-// If web/boot.js started a worker while the page loaded, startWorker adopts
+// If web/boot.js started a worker while the page loaded, StartWorker adopts
 // it instead, and replays the events it received meanwhile.
-func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *workerClient {
-	c := &workerClient{}
+func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *Worker {
+	c := &Worker{}
 	decode := func(data app.Value) protocol.Msg {
 		var bulk []byte
 		if b := data.Get("bulk"); b.Truthy() {
@@ -69,7 +69,7 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	give := app.Window().Get("softmaxGiveProgram")
 	if boot.Truthy() && boot.Get("worker").Truthy() {
 		c.w = boot.Get("worker")
-		c.preloaded = boot.Get("loading").String()
+		c.Preloaded = boot.Get("loading").String()
 		if !boot.Get("given").Truthy() && give.Truthy() {
 			give.Invoke(c.w)
 		}
@@ -94,9 +94,9 @@ func startWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	return c
 }
 
-// bootManifest returns the manifest web/boot.js fetched, once: nil if it
+// BootManifest returns the manifest web/boot.js fetched, once: nil if it
 // has none (yet), and nil on every later call, so that a Retry fetches.
-func bootManifest() []byte {
+func BootManifest() []byte {
 	boot := app.Window().Get("softmaxBoot")
 	if !boot.Truthy() {
 		return nil
@@ -109,8 +109,8 @@ func bootManifest() []byte {
 	return []byte(m.String())
 }
 
-// send posts one command, with its bulk bytes if it has any.
-func (c *workerClient) send(m protocol.Msg) error {
+// Send posts one command, with its bulk bytes if it has any.
+func (c *Worker) Send(m protocol.Msg) error {
 	env, bulk, err := protocol.Encode(m)
 	if err != nil {
 		return err
@@ -133,8 +133,8 @@ func (c *workerClient) send(m protocol.Msg) error {
 	return nil
 }
 
-// terminate stops the worker and releases the callbacks.
-func (c *workerClient) terminate() {
+// Terminate stops the worker and releases the callbacks.
+func (c *Worker) Terminate() {
 	c.w.Call("terminate")
 	for _, f := range c.funcs {
 		f.Release()
@@ -142,9 +142,9 @@ func (c *workerClient) terminate() {
 	c.funcs = nil
 }
 
-// fetchBytes fetches url (method GET or HEAD) and returns the body. It
+// Fetch fetches url (method GET or HEAD) and returns the body. It
 // blocks, so call it from ctx.Async, never on the UI goroutine.
-func fetchBytes(url, method string) ([]byte, error) {
+func Fetch(url, method string) ([]byte, error) {
 	type result struct {
 		b   []byte
 		err error
