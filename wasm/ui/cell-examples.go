@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/predict"
 
 	"strconv"
 
@@ -73,7 +74,7 @@ func (c *cellExamples) onPick(ctx app.Context, k int) {
 	}
 	inspectMark()
 	px := e.Pixels[dataset.Pixels*k : dataset.Pixels*(k+1)]
-	ctx.NewActionWithValue(actionInspect, inspectExample{Source: sourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
+	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
 }
 
 func (c *cellExamples) draw() {

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/predict"
 
 	"math"
 	"strings"
@@ -95,7 +96,7 @@ func TestStatusBarCarriesRawValues(t *testing.T) {
 }
 
 func TestPredictionBars(t *testing.T) {
-	p := prediction{Ink: true, Ready: true, Digit: 7}
+	p := predict.Prediction{Ink: true, Ready: true, Digit: 7}
 	p.Probs[7], p.Probs[1] = 0.8, 0.2
 	html := render(t, newPredictionBars().Prediction(i18n.EN, p))
 	if !strings.Contains(html, `data-digit="7"`) || strings.Count(html, "data-p=") != 10 {
@@ -104,7 +105,7 @@ func TestPredictionBars(t *testing.T) {
 	if !strings.Contains(html, `data-p="0.8000"`) || !strings.Contains(html, "80% sure") {
 		t.Errorf("the top bar is not 0.8: %s", html)
 	}
-	html = render(t, newPredictionBars().Prediction(i18n.EN, prediction{Ink: true}))
+	html = render(t, newPredictionBars().Prediction(i18n.EN, predict.Prediction{Ink: true}))
 	if !strings.Contains(html, "Train the model first") {
 		t.Error("drawing before training does not say to train first")
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/predict"
 
 	"softmaxdemo/core/digit"
 	"softmaxdemo/core/softmax"
@@ -30,23 +31,23 @@ type digitCanvas struct {
 	IDeskew  bool // the model reads straightened digits
 	IVersion int
 
-	cls     *classifier
-	pred    prediction
+	cls     *predict.Classifier
+	pred    predict.Prediction
 	drawing bool
 	pointer int
 	lastX   float64
 	lastY   float64
 	pix     []byte
 	preview []byte
-	expl    explanation // why the model reads the drawing so
+	expl    predict.Explanation // why the model reads the drawing so
 	explV   int
 }
 
 func newDigitCanvas() *digitCanvas { return &digitCanvas{} }
 
 func (d *digitCanvas) OnMount(ctx app.Context) {
-	d.cls = newClassifier()
-	d.cls.setDeskew(d.IDeskew)
+	d.cls = predict.NewClassifier()
+	d.cls.SetDeskew(d.IDeskew)
 	d.pix = make([]byte, 4*padSize*padSize)
 	d.preview = make([]byte, 4*digit.Pixels)
 	ctx.Defer(func(app.Context) { d.showPreview() })
@@ -59,10 +60,10 @@ func (d *digitCanvas) OnUpdate(ctx app.Context) {
 	if d.cls == nil {
 		return
 	}
-	if d.cls.pre.Deskew != d.IDeskew {
-		d.cls.setDeskew(d.IDeskew)
+	if d.cls.Deskew() != d.IDeskew {
+		d.cls.SetDeskew(d.IDeskew)
 		if d.pred.Ink {
-			if p, err := d.cls.classify(d.pix, padSize, padSize, d.IModel); err == nil {
+			if p, err := d.cls.Classify(d.pix, padSize, padSize, d.IModel); err == nil {
 				d.pred = p
 				d.explainNow()
 				ctx.Defer(func(app.Context) { d.showPreview() })
@@ -71,7 +72,7 @@ func (d *digitCanvas) OnUpdate(ctx app.Context) {
 		}
 	}
 	if d.pred.Ink {
-		d.pred = d.cls.predict(true, d.IModel)
+		d.pred = d.cls.Predict(true, d.IModel)
 		d.explainNow()
 	}
 }
@@ -159,7 +160,7 @@ func (d *digitCanvas) onClear(ctx app.Context, e app.Event) {
 	if d.cls != nil {
 		clear(d.cls.Image[:])
 	}
-	d.pred = prediction{}
+	d.pred = predict.Prediction{}
 	d.explainNow()
 	d.showPreview()
 }
@@ -198,7 +199,7 @@ func (d *digitCanvas) classify(canvas app.Value) {
 	if app.CopyBytesToGo(d.pix, data) != len(d.pix) {
 		return
 	}
-	p, err := d.cls.classify(d.pix, padSize, padSize, d.IModel)
+	p, err := d.cls.Classify(d.pix, padSize, padSize, d.IModel)
 	if err != nil {
 		app.Log("draw pad:", err)
 		return
@@ -214,7 +215,7 @@ func (d *digitCanvas) explainNow() {
 	d.explV++
 	d.expl.Ready = false
 	if d.pred.Ink && d.pred.Ready {
-		explain(&d.expl, d.IModel, d.cls.index, d.cls.value)
+		d.cls.Explain(&d.expl, d.IModel)
 	}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/predict"
 
 	"fmt"
 	"strconv"
@@ -61,7 +62,7 @@ func (g *gallery) OnResize(ctx app.Context) {
 func (g *gallery) predict() {
 	n := len(g.ISamples.Labels)
 	if g.sparse == nil || g.sparse.Len() != n || g.deskewed != g.IDeskew {
-		g.sparse, g.deskewed = samplesAsExamples(g.ISamples, g.IDeskew), g.IDeskew
+		g.sparse, g.deskewed = predict.Samples(g.ISamples, g.IDeskew), g.IDeskew
 		lay := layoutGallery(g.ISamples.Labels)
 		if lay.Rows != g.lay.Rows {
 			g.size.Reset() // the canvas's height changes
@@ -265,7 +266,7 @@ func (g *gallery) onClick(ctx app.Context, e app.Event) {
 		return
 	}
 	inspectMark()
-	ctx.NewActionWithValue(actionInspect, inspectExample{Source: sourceGallery, Index: i, Label: g.ISamples.Labels[i],
+	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceGallery, Index: i, Label: g.ISamples.Labels[i],
 		Pixels: g.ISamples.Pixels[dataset.Pixels*i : dataset.Pixels*(i+1)]})
 }
 

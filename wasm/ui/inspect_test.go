@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/predict"
 
 	"math/rand/v2"
 	"regexp"
@@ -44,7 +45,7 @@ func TestInspectorShowsCoresNumbers(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	m := softmax.New[float32](dataset.Pixels)
 	m.InitNormal(r, 0.01)
-	e := &inspectExample{Source: sourceGallery, Index: 3, Label: 7, Pixels: testImage(r)}
+	e := &predict.Example{Source: predict.SourceGallery, Index: 3, Label: 7, Pixels: testImage(r)}
 	for _, l := range i18n.Langs {
 		html := render(t, &inspector{ILang: l, IModel: m, IExample: e, IRate: 0.5, IL2: 1e-4})
 		set := dataset.NewSet(1, 200)
@@ -147,7 +148,7 @@ func TestStoreTakesTheInspectorsEvents(t *testing.T) {
 	s := newStore()
 	s.Run, s.Applied = 2, 3
 	s.apply(protocol.Picked{Index: 12, Label: 5, Pixels: make([]byte, 784)})
-	if s.Inspect == nil || s.Inspect.Source != sourceTrain || s.Inspect.Index != 12 || s.Inspect.Label != 5 || s.Applied != 0 {
+	if s.Inspect == nil || s.Inspect.Source != predict.SourceTrain || s.Inspect.Index != 12 || s.Inspect.Label != 5 || s.Applied != 0 {
 		t.Errorf("after Picked: %+v, applied %d", s.Inspect, s.Applied)
 	}
 	s.apply(protocol.Examples{Run: 1, True: 3, Predicted: 5, Count: 4})

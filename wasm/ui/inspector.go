@@ -3,6 +3,8 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/predict"
+	"strings"
 
 	"strconv"
 
@@ -24,7 +26,7 @@ type inspector struct {
 
 	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
-	IExample *inspectExample
+	IExample *predict.Example
 	IRate    float64 // the Train panel's α
 	IL2      float64 // and λ
 	IPin     bool    // the model keeps class 0 at zero
@@ -33,14 +35,14 @@ type inspector struct {
 	in    *train.Inspection
 	err   error
 	key   inspectKey // what in was computed from
-	drawn *inspectExample
+	drawn *predict.Example
 	rgba  []byte
 	label int // the digit chosen for the drawing
 }
 
 type inspectKey struct {
 	m        *softmax.Model[float32]
-	e        *inspectExample
+	e        *predict.Example
 	rate, l2 float64
 	pin      bool
 }
@@ -62,7 +64,7 @@ func (c *inspector) compute() {
 	if c.IModel == nil || c.IModel.D != dataset.Pixels || c.IExample == nil || len(c.IExample.Pixels) != dataset.Pixels {
 		return
 	}
-	c.in, c.err = inspect(c.IModel, c.IExample, c.IRate, softmax.Objective{Lambda: c.IL2, PinFirst: c.IPin})
+	c.in, c.err = predict.Inspect(c.IModel, c.IExample, c.IRate, softmax.Objective{Lambda: c.IL2, PinFirst: c.IPin})
 }
 
 func (c *inspector) draw() {
@@ -112,7 +114,7 @@ func (c *inspector) onDrawing(ctx app.Context, e app.Event) {
 	if !ink {
 		return
 	}
-	ctx.NewActionWithValue(actionInspect, inspectExample{Source: sourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
+	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
 }
 
 func (c *inspector) onLabel(ctx app.Context, e app.Event) {
@@ -222,4 +224,39 @@ func (c *inspector) body() app.UI {
 			return app.P().ID("inspect-applied").Class("note").Attr("data-applied", c.IApplied).Text(l.T("inspect.applied", c.IApplied))
 		}),
 	)
+}
+
+// fmtLogit formats a logit, or a difference of logits, with three decimals.
+func fmtLogit(v float32) string { return strconv.FormatFloat(float64(v), 'f', 3, 64) }
+
+// fmtProb formats a probability, or p − y, with four significant digits.
+func fmtProb(v float32) string { return strconv.FormatFloat(float64(v), 'g', 4, 64) }
+
+// exact32 formats v so that it reads back as the same float32: for data
+// attributes that tests compare.
+func exact32(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) }
+
+// exactList is exact32 of each of v, comma-separated.
+func exactList(v []float32) string {
+	s := make([]string, len(v))
+	for i, f := range v {
+		s[i] = exact32(f)
+	}
+	return strings.Join(s, ",")
+}
+
+// fmtNumber formats α or λ as the person typed it would read.
+func fmtNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// sourceText says where an inspected image came from.
+func sourceText(l i18n.Lang, source string) string {
+	switch source {
+	case predict.SourceGallery:
+		return l.T("inspect.from.gallery")
+	case predict.SourceCell:
+		return l.T("inspect.from.cell")
+	case predict.SourceTrain:
+		return l.T("inspect.from.train")
+	}
+	return l.T("inspect.from.drawing")
 }

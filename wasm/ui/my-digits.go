@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/predict"
 
 	"strconv"
 
@@ -78,7 +79,7 @@ func (d *myDigits) predict() {
 		}
 		return
 	}
-	x := samplesAsExamples(d.IDigits, d.IDeskew)
+	x := predict.Samples(d.IDigits, d.IDeskew)
 	for i := range n {
 		c, _ := d.IModel.Predict(x.Example(i))
 		d.preds = append(d.preds, c)

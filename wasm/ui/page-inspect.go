@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/params"
+	"softmaxdemo/wasm/ui/predict"
 
 	"math/rand/v2"
 
@@ -17,9 +18,9 @@ import (
 // handleInspector registers the inspector's actions.
 func (p *page) handleInspector(ctx app.Context) {
 	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
-		if e, ok := a.Value.(inspectExample); ok {
-			if e.Source == sourceGallery {
-				e.Pixels = modelInput(e.Pixels, e.Label, p.st.modelDeskew())
+		if e, ok := a.Value.(predict.Example); ok {
+			if e.Source == predict.SourceGallery {
+				e.Pixels = predict.Input(e.Pixels, e.Label, p.st.modelDeskew())
 			}
 			p.st.Inspect, p.st.Applied = &e, 0
 		}
@@ -33,7 +34,7 @@ func (p *page) handleInspector(ctx app.Context) {
 		}
 	})
 	ctx.Handle(actionApply, func(ctx app.Context, a app.Action) {
-		e, ok := a.Value.(inspectExample)
+		e, ok := a.Value.(predict.Example)
 		c, errs := params.Parse(p.link.Fields, p.st.TrainN)
 		if !ok || !errs.OK() || len(e.Pixels) != 784 {
 			return

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/predict"
 
 	"fmt"
 	"strconv"
@@ -18,12 +19,12 @@ type predictionBars struct {
 	app.Compo
 
 	ILang i18n.Lang
-	IPred prediction
+	IPred predict.Prediction
 }
 
 func newPredictionBars() *predictionBars { return &predictionBars{} }
 
-func (b *predictionBars) Prediction(l i18n.Lang, p prediction) *predictionBars {
+func (b *predictionBars) Prediction(l i18n.Lang, p predict.Prediction) *predictionBars {
 	b.ILang, b.IPred = l, p
 	return b
 }

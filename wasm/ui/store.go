@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/predict"
 
 	"fmt"
 	"math"
@@ -110,7 +111,7 @@ type store struct {
 	// Inspect is the image the inspector looks inside one update on, nil
 	// before one is chosen; Applied counts the updates applied from it.
 	// CellExamples are the test images of the confusion cell last clicked.
-	Inspect      *inspectExample
+	Inspect      *predict.Example
 	Applied      int
 	CellExamples *protocol.Examples
 
@@ -204,7 +205,7 @@ func (s *store) apply(m protocol.Msg) {
 		e := m
 		s.CellExamples = &e
 	case protocol.Picked:
-		s.Inspect = &inspectExample{Source: sourceTrain, Index: m.Index, Label: m.Label, Pixels: m.Pixels}
+		s.Inspect = &predict.Example{Source: predict.SourceTrain, Index: m.Index, Label: m.Label, Pixels: m.Pixels}
 		s.Applied = 0
 	case protocol.Failed:
 		message, hint := failureText(m)

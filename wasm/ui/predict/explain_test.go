@@ -1,4 +1,4 @@
-package ui
+package predict
 
 import (
 	"math"
@@ -22,13 +22,13 @@ func TestExplainAgreesWithThePrediction(t *testing.T) {
 		m.B[c] = float32(r.NormFloat64())
 	}
 	for n := range 20 {
-		cls := newClassifier()
+		cls := NewClassifier()
 		for range 100 + 10*n { // a blot of ink on the 28×28 input
 			cls.Image[r.IntN(784)] = uint8(1 + r.IntN(255))
 		}
-		p := cls.predict(true, m)
-		var e explanation
-		explain(&e, m, cls.index, cls.value)
+		p := cls.Predict(true, m)
+		var e Explanation
+		Explain(&e, m, cls.index, cls.value)
 		if e.P != p.Probs {
 			t.Fatalf("input %d: softmax of the explained logits %v, the prediction's %v", n, e.P, p.Probs)
 		}

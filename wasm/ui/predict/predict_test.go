@@ -1,11 +1,11 @@
-package ui
+package predict
 
 import (
-	"os"
 	"sync"
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -20,14 +20,7 @@ var (
 func trainedModel(t *testing.T) *softmax.Model[float32] {
 	t.Helper()
 	modelOnce.Do(func() {
-		b, err := os.ReadFile("../../web/data/default.mnpk")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := dataset.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := datasettest.Default(t)
 		tr, err := train.New(softmax.FromSet[float32](p.Train), dataset.Pixels, train.Defaults())
 		if err != nil {
 			t.Fatal(err)
@@ -82,12 +75,12 @@ func TestClassifyDrawnDigits(t *testing.T) {
 			stroke(rgba, w, 210, 50, 120, 240, 20)
 		}, 7},
 	}
-	c := newClassifier()
+	c := NewClassifier()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rgba := make([]byte, 4*w*w)
 			tt.draw(rgba)
-			p, err := c.classify(rgba, w, w, m)
+			p, err := c.Classify(rgba, w, w, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,17 +99,17 @@ func TestClassifyDrawnDigits(t *testing.T) {
 }
 
 func TestClassifyWithoutInkOrModel(t *testing.T) {
-	c := newClassifier()
-	p, err := c.classify(make([]byte, 4*280*280), 280, 280, trainedModel(t))
+	c := NewClassifier()
+	p, err := c.Classify(make([]byte, 4*280*280), 280, 280, trainedModel(t))
 	if err != nil || p.Ink {
 		t.Errorf("an empty canvas: %+v, %v", p, err)
 	}
 	rgba := make([]byte, 4*280*280)
 	stroke(rgba, 280, 140, 40, 140, 240, 20)
-	if p, err := c.classify(rgba, 280, 280, nil); err != nil || !p.Ink || p.Ready {
+	if p, err := c.Classify(rgba, 280, 280, nil); err != nil || !p.Ink || p.Ready {
 		t.Errorf("no model yet: %+v, %v", p, err)
 	}
-	if _, err := c.classify(rgba[:100], 280, 280, nil); err == nil {
+	if _, err := c.Classify(rgba[:100], 280, 280, nil); err == nil {
 		t.Error("a short buffer was accepted")
 	}
 }
