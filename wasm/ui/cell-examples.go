@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"strconv"
 
@@ -74,7 +75,7 @@ func (c *cellExamples) onPick(ctx app.Context, k int) {
 	}
 	inspectMark()
 	px := e.Pixels[dataset.Pixels*k : dataset.Pixels*(k+1)]
-	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
+	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
 }
 
 func (c *cellExamples) draw() {

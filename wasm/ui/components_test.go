@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"math"
 	"strings"
@@ -27,7 +28,7 @@ func render(t *testing.T, c app.Composer) string {
 }
 
 func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
-	p := newTrainPanel().Lang(i18n.EN).Status(stateReady).TrainN(10000)
+	p := newTrainPanel().Lang(i18n.EN).Status(store.StatusReady).TrainN(10000)
 	p.seed()
 	p.f.LR, p.f.Batch = "abc", "20000"
 	if _, ok := p.config(); ok {
@@ -58,11 +59,11 @@ func TestTrainPanelButtonsFollowTheState(t *testing.T) {
 		trainN             int
 		train, pause, step bool // enabled
 	}{
-		{stateLoading, 0, false, false, false},
-		{stateReady, 10000, true, false, true},
-		{stateTraining, 10000, false, true, false},
-		{statePaused, 10000, true, false, true},
-		{stateDone, 10000, true, false, true},
+		{store.StatusLoading, 0, false, false, false},
+		{store.StatusReady, 10000, true, false, true},
+		{store.StatusTraining, 10000, false, true, false},
+		{store.StatusPaused, 10000, true, false, true},
+		{store.StatusDone, 10000, true, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
@@ -81,7 +82,7 @@ func TestTrainPanelButtonsFollowTheState(t *testing.T) {
 }
 
 func TestStatusBarCarriesRawValues(t *testing.T) {
-	html := render(t, newStatusBar().withState(i18n.EN, stateTraining, i18n.Text("status.training"), 2, 5, 0.4, 523000, 0.917))
+	html := render(t, newStatusBar().withState(i18n.EN, store.StatusTraining, i18n.Text("status.training"), 2, 5, 0.4, 523000, 0.917))
 	for _, want := range []string{
 		`data-state="training"`, `data-value="0.9170"`, `91.7%`, `523k images/s`, `2 of 5`,
 	} {
@@ -89,7 +90,7 @@ func TestStatusBarCarriesRawValues(t *testing.T) {
 			t.Errorf("the status bar lacks %q", want)
 		}
 	}
-	html = render(t, newStatusBar().withState(i18n.EN, stateReady, i18n.Text("status.ready", "1", "2"), 0, 0, 0, 0, math.NaN()))
+	html = render(t, newStatusBar().withState(i18n.EN, store.StatusReady, i18n.Text("status.ready", "1", "2"), 0, 0, 0, 0, math.NaN()))
 	if strings.Contains(html, `data-value="NaN"`) || strings.Contains(html, "NaN%") {
 		t.Errorf("before the first evaluation the accuracy shows: %s", html)
 	}

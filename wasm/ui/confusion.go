@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 
 	"fmt"
 	"strconv"
@@ -133,6 +134,6 @@ func (t *confusionTable) onCell(ctx app.Context, e app.Event) {
 	y, err1 := strconv.Atoi(td.Call("getAttribute", "data-true").String())
 	p, err2 := strconv.Atoi(td.Call("getAttribute", "data-predicted").String())
 	if err1 == nil && err2 == nil {
-		ctx.NewActionWithValue(actionFindExamples, [2]int{y, p})
+		ctx.NewActionWithValue(store.ActionFindExamples, [2]int{y, p})
 	}
 }

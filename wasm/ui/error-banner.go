@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 )
 
 // errorBanner shows what went wrong and how to recover, with a button for
@@ -13,12 +14,12 @@ type errorBanner struct {
 	app.Compo
 
 	ILang i18n.Lang
-	IErr  *pageError
+	IErr  *store.Error
 }
 
 func newErrorBanner() *errorBanner { return &errorBanner{} }
 
-func (b *errorBanner) Err(l i18n.Lang, e *pageError) *errorBanner {
+func (b *errorBanner) Err(l i18n.Lang, e *store.Error) *errorBanner {
 	b.ILang, b.IErr = l, e
 	return b
 }
@@ -28,12 +29,12 @@ func (b *errorBanner) Render() app.UI {
 		return app.Div().ID("error").Class("error-banner empty").Attr("role", "alert")
 	}
 	e, l := b.IErr, b.ILang
-	var button app.UI = app.Button().ID("dismiss").Text(l.T("button.dismiss")).OnClick(b.post(actionDismiss))
+	var button app.UI = app.Button().ID("dismiss").Text(l.T("button.dismiss")).OnClick(b.post(store.ActionDismiss))
 	switch e.Action {
-	case recoverRetry:
-		button = app.Button().ID("retry").Class("primary").Text(l.T("button.retry")).OnClick(b.post(actionRetry))
-	case recoverRestart:
-		button = app.Button().ID("restart").Class("primary").Text(l.T("button.restart")).OnClick(b.post(actionRestart))
+	case store.RecoverRetry:
+		button = app.Button().ID("retry").Class("primary").Text(l.T("button.retry")).OnClick(b.post(store.ActionRetry))
+	case store.RecoverRestart:
+		button = app.Button().ID("restart").Class("primary").Text(l.T("button.restart")).OnClick(b.post(store.ActionRestart))
 	}
 	return app.Div().ID("error").Class("error-banner").Attr("role", "alert").Attr("data-action", e.Action).Body(
 		app.P().Class("error-message").Text(capitalise(l.M(e.Message))),

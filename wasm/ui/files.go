@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/link"
+	"softmaxdemo/wasm/ui/store"
 
 	"softmaxdemo/wasm/ui/params"
 
@@ -25,18 +26,6 @@ import (
 // the browser's storage across reloads, and my digits sent to the worker.
 // Every call into the browser that can throw goes through web/boot.js's
 // helpers (softmaxDownload, softmaxReadFile, softmaxOnDrop, softmaxStore).
-
-// Actions of the files' panels.
-const (
-	actionDownloadModel  = "softmax/download-model"  // string: "json" or "npz"
-	actionUploadModel    = "softmax/upload-model"    // app.Value: a File
-	actionForgetModel    = "softmax/forget-model"    // no value: forget the kept model, start afresh
-	actionAddDigit       = "softmax/add-digit"       // myDigit (Label 255: nothing was drawn)
-	actionRemoveDigit    = "softmax/remove-digit"    // int: the digit's index, -1 for all
-	actionMineRate       = "softmax/mine-rate"       // string: one of mineRates
-	actionDownloadDigits = "softmax/download-digits" // no value
-	actionUploadDigits   = "softmax/upload-digits"   // app.Value: a File
-)
 
 // Where the browser's storage keeps what survives a reload.
 const (
@@ -108,16 +97,16 @@ func keptSettings(packs map[string]int) (link.Settings, bool) {
 // handleFiles registers the files' actions and takes files dropped on the
 // page.
 func (p *page) handleFiles(ctx app.Context) {
-	ctx.Handle(actionDownloadModel, p.onDownloadModel)
-	ctx.Handle(actionUploadModel, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionDownloadModel, p.onDownloadModel)
+	ctx.Handle(store.ActionUploadModel, func(ctx app.Context, a app.Action) {
 		if f, ok := a.Value.(app.Value); ok {
 			p.readFile(ctx, f, false)
 		}
 	})
-	ctx.Handle(actionForgetModel, p.onForgetModel)
-	ctx.Handle(actionAddDigit, p.onAddDigit)
-	ctx.Handle(actionRemoveDigit, p.onRemoveDigit)
-	ctx.Handle(actionMineRate, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionForgetModel, p.onForgetModel)
+	ctx.Handle(store.ActionAddDigit, p.onAddDigit)
+	ctx.Handle(store.ActionRemoveDigit, p.onRemoveDigit)
+	ctx.Handle(store.ActionMineRate, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
 			if _, ok := mineRate(v); ok {
 				p.files.mineRate = v
@@ -125,8 +114,8 @@ func (p *page) handleFiles(ctx app.Context) {
 			}
 		}
 	})
-	ctx.Handle(actionDownloadDigits, p.onDownloadDigits)
-	ctx.Handle(actionUploadDigits, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionDownloadDigits, p.onDownloadDigits)
+	ctx.Handle(store.ActionUploadDigits, func(ctx app.Context, a app.Action) {
 		if f, ok := a.Value.(app.Value); ok {
 			p.readFile(ctx, f, true)
 		}
@@ -160,7 +149,7 @@ func (p *page) filesEvent(ctx app.Context, m protocol.Msg) {
 		if w, ok := m.(protocol.Weights); ok && f.loading {
 			f.loading, f.fileRun = false, w.Run
 		}
-		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
+		if (p.st.Status == store.StatusDone || p.st.Status == store.StatusPaused) && p.st.Model != nil {
 			p.keepSoon(ctx)
 		}
 	}
@@ -196,7 +185,7 @@ func (p *page) useModel(file *modelfile.File) {
 	}
 	cfg.ExtraRate = p.extraRate()
 	p.st.Err = nil
-	p.st.pending = cfg
+	p.st.Pending = cfg
 	p.files.loading, p.files.fileInfo = true, nil
 	if file.Format == "json" && file.Version >= 2 {
 		info := file.Info
@@ -222,7 +211,7 @@ func (p *page) keepSoon(ctx app.Context) {
 	p.files.keepPending = true
 	ctx.After(keepAfter, func(app.Context) {
 		p.files.keepPending = false
-		if (p.st.Status == stateDone || p.st.Status == statePaused) && p.st.Model != nil {
+		if (p.st.Status == store.StatusDone || p.st.Status == store.StatusPaused) && p.st.Model != nil {
 			p.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
 		}
 	})
@@ -233,7 +222,7 @@ func (p *page) keepSoon(ctx app.Context) {
 func (p *page) keepModel() {
 	f := &p.files
 	sum := modelChecksum(p.st.Model)
-	key := fmt.Sprintf("%s/%v", sum, p.st.testAccuracy())
+	key := fmt.Sprintf("%s/%v", sum, p.st.TestAccuracy())
 	if key == f.kept || sum == f.restoredSum || sum == f.forgotSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
 		return // kept already, forgotten, or a model that has not learnt anything
 	}
@@ -269,7 +258,7 @@ func (p *page) info() modelfile.Info {
 	if pk, ok := p.manifest.Find(pack); ok {
 		pack = pk.File
 	}
-	return modelInfo(p.st.current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
+	return modelInfo(p.st.Current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
 }
 
 func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
@@ -473,7 +462,7 @@ func (p *page) filesUI() app.UI {
 		rate = defaultMineRate // natively, in index.html
 	}
 	return app.Div().Class("files").Body(
-		&myDigits{ILang: s.Lang, IDigits: f.mine, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: f.mineVersion,
+		&myDigits{ILang: s.Lang, IDigits: f.mine, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: f.mineVersion,
 			IRate: rate, IStatus: f.digitsStatus, IKind: f.digitsKind},
 		&modelFiles{ILang: s.Lang, IHasModel: s.Model != nil, IStatus: f.modelStatus, IKind: f.modelKind, IRestored: f.restored},
 	)

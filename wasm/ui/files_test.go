@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 
 	"bytes"
 	"errors"
@@ -31,7 +32,7 @@ func randomModel() *softmax.Model[float32] {
 
 func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 	saved := time.Date(2026, 11, 23, 17, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	r := &runRecord{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, ExtraRate: 0.1}}
+	r := &store.Run{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, ExtraRate: 0.1}}
 	pr := protocol.Progress{Run: 3, Epoch: 5, Step: 500}
 	ev := &protocol.Evaluated{Run: 3, Accuracy: 0.9165}
 	got := modelInfo(r, pr, ev, "default.mnpk", 12, saved)
@@ -41,7 +42,7 @@ func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 		t.Errorf("modelInfo:\n got %+v\nwant %+v", got, want)
 	}
 	t.Run("full batch is gd, Newton has no α or B", func(t *testing.T) {
-		r := &runRecord{TrainN: 100, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100}}
+		r := &store.Run{TrainN: 100, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100}}
 		if m := modelInfo(r, pr, nil, "", 0, saved).Method; m != "gd" {
 			t.Errorf("B = m: method %q, want gd", m)
 		}

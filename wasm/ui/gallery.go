@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"fmt"
 	"strconv"
@@ -266,7 +267,7 @@ func (g *gallery) onClick(ctx app.Context, e app.Event) {
 		return
 	}
 	inspectMark()
-	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceGallery, Index: i, Label: g.ISamples.Labels[i],
+	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceGallery, Index: i, Label: g.ISamples.Labels[i],
 		Pixels: g.ISamples.Pixels[dataset.Pixels*i : dataset.Pixels*(i+1)]})
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/store"
 
 	"strconv"
 
@@ -38,7 +39,7 @@ func (h *hessianView) Render() app.UI {
 		app.H2().Text(l.T("hessian.title")),
 		app.P().Class("note").Text(l.T("hessian.note")),
 		app.Button().ID("hessian-show").Text(l.T("hessian.show")).Disabled(h.IBusy).
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionHessian) }),
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionHessian) }),
 		app.If(v != nil, func() app.UI {
 			plain := v.Cases[0]
 			blank := max(0, (plain.Zero-v.Features-1)/9)

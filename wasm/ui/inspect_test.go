@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"math/rand/v2"
 	"regexp"
@@ -145,17 +146,17 @@ func TestConfusionCellsOpenTheirImages(t *testing.T) {
 // TestStoreTakesTheInspectorsEvents: a picked training image becomes the
 // inspected one; a cell's images from an older run are dropped.
 func TestStoreTakesTheInspectorsEvents(t *testing.T) {
-	s := newStore()
+	s := store.New()
 	s.Run, s.Applied = 2, 3
-	s.apply(protocol.Picked{Index: 12, Label: 5, Pixels: make([]byte, 784)})
+	s.Apply(protocol.Picked{Index: 12, Label: 5, Pixels: make([]byte, 784)})
 	if s.Inspect == nil || s.Inspect.Source != predict.SourceTrain || s.Inspect.Index != 12 || s.Inspect.Label != 5 || s.Applied != 0 {
 		t.Errorf("after Picked: %+v, applied %d", s.Inspect, s.Applied)
 	}
-	s.apply(protocol.Examples{Run: 1, True: 3, Predicted: 5, Count: 4})
+	s.Apply(protocol.Examples{Run: 1, True: 3, Predicted: 5, Count: 4})
 	if s.CellExamples != nil {
 		t.Error("a cell from run 1 is shown in run 2")
 	}
-	s.apply(protocol.Examples{Run: 2, True: 3, Predicted: 5, Count: 4})
+	s.Apply(protocol.Examples{Run: 2, True: 3, Predicted: 5, Count: 4})
 	if s.CellExamples == nil || s.CellExamples.Count != 4 {
 		t.Error("the cell's images are not shown")
 	}

@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 	"strings"
 
 	"strconv"
@@ -114,7 +115,7 @@ func (c *inspector) onDrawing(ctx app.Context, e app.Event) {
 	if !ink {
 		return
 	}
-	ctx.NewActionWithValue(actionInspect, predict.Example{Source: predict.SourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
+	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
 }
 
 func (c *inspector) onLabel(ctx app.Context, e app.Event) {
@@ -138,7 +139,7 @@ func (c *inspector) Render() app.UI {
 		app.P().Class("note").Text(l.T("inspect.note")),
 		app.Div().Class("inspect-controls").Body(
 			app.Button().ID("inspect-train").Text(l.T("inspect.pickTrain")).
-				OnClick(func(ctx app.Context, e app.Event) { inspectMark(); ctx.NewAction(actionPickTrain) }),
+				OnClick(func(ctx app.Context, e app.Event) { inspectMark(); ctx.NewAction(store.ActionPickTrain) }),
 			app.Span().Class("inspect-draw").Body(
 				app.Button().ID("inspect-draw").Text(l.T("inspect.drawing")).OnClick(c.onDrawing),
 				app.Label().For("inspect-draw-label").Text(l.T("inspect.drawingAs")),
@@ -219,7 +220,7 @@ func (c *inspector) body() app.UI {
 		),
 		app.P().Class("inspect-update").Text(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2))),
 		app.Button().ID("inspect-apply").Text(l.T("inspect.apply")).Title(l.T("inspect.applyWhy")).
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionApply, *c.IExample) }),
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionApply, *c.IExample) }),
 		app.If(c.IApplied > 0, func() app.UI {
 			return app.P().ID("inspect-applied").Class("note").Attr("data-applied", c.IApplied).Text(l.T("inspect.applied", c.IApplied))
 		}),

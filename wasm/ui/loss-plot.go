@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/store"
 
 	"fmt"
 
@@ -16,7 +17,7 @@ import (
 // batch loss as a thin band, its smoothed line, and its test accuracy per
 // epoch on a second axis, with the other runs of the session as lines in
 // their colours beneath it. It renders one canvas once; new data are drawn
-// onto it directly (layoutRuns computes the geometry), so the page is not
+// onto it directly (chart.LayoutRuns computes the geometry), so the page is not
 // re-rendered. Below it, the runs' legend (#runs) and the axes' choices.
 type lossPlot struct {
 	app.Compo
@@ -25,14 +26,14 @@ type lossPlot struct {
 	ILosses  []protocol.Point // the current run's
 	IAcc     []chart.AccPoint // the current run's
 	IRuns    []chart.Run      // every run shown, the current one last
-	IRecords []*runRecord     // every run kept, for the legend
+	IRecords []*store.Run     // every run kept, for the legend
 	ICurrent int              // the current run's id
 	IAxes    chart.Axes
 	IVersion int
 
 	buf     []byte
 	size    paint.Size
-	scratch chart.Scratch // layoutRunsInto's buffers, reused from draw to draw
+	scratch chart.Scratch // chart.LayoutRunsInto's buffers, reused from draw to draw
 	raw     []chart.Pt
 }
 
@@ -89,7 +90,7 @@ func (p *lossPlot) onAxis(set func(*chart.Axes, string)) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		a := p.IAxes
 		set(&a, ctx.JSSrc().Get("value").String())
-		ctx.NewActionWithValue(actionAxes, a)
+		ctx.NewActionWithValue(store.ActionAxes, a)
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 
 	"bytes"
 	"errors"
@@ -34,16 +35,16 @@ func (m *modelFiles) Render() app.UI {
 		app.P().Class("note").Text(l.T("model.note")),
 		app.Div().Class("buttons").Body(
 			app.Button().ID("download-model").Text(l.T("model.saveJSON")).Title(l.T("model.saveJSONWhy")).Disabled(!m.IHasModel).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionDownloadModel, "json") }),
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionDownloadModel, "json") }),
 			app.Button().ID("download-npz").Text(l.T("model.saveNPZ")).Title(l.T("model.saveNPZWhy")).Disabled(!m.IHasModel).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionDownloadModel, "npz") }),
-			app.Input().ID("upload-model").Type("file").Class("sr-only").Accept(".json,.npz").OnChange(onFileChosen(actionUploadModel)),
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionDownloadModel, "npz") }),
+			app.Input().ID("upload-model").Type("file").Class("sr-only").Accept(".json,.npz").OnChange(onFileChosen(store.ActionUploadModel)),
 			app.Label().For("upload-model").Class("file-button").Text(l.T("model.load")),
 		),
 		app.P().ID("model-status").Class("note file-status").Attr("data-kind", m.IKind).Attr("role", "status").Text(l.M(m.IStatus)),
 		app.If(m.IRestored, func() app.UI {
 			return app.Button().ID("forget-model").Text(l.T("model.forget")).Title(l.T("model.forgetWhy")).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionForgetModel) })
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionForgetModel) })
 		}),
 	)
 }
@@ -66,11 +67,11 @@ func onFileChosen(action string) app.EventHandler {
 // modelInfo is how the current model was trained, for its JSON file:
 // the run's settings, how far it went, its latest test accuracy, my
 // digits mixed in, and when it was saved.
-func modelInfo(r *runRecord, pr protocol.Progress, ev *protocol.Evaluated, dataset string, mine int, saved time.Time) modelfile.Info {
+func modelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, dataset string, mine int, saved time.Time) modelfile.Info {
 	info := modelfile.Info{Dataset: dataset, Saved: saved.UTC().Format(time.RFC3339)}
 	if r != nil {
 		c := r.Cfg
-		info.Method = r.method()
+		info.Method = r.Method()
 		info.LearningRate, info.BatchSize, info.L2, info.Seed, info.Deskew = c.LearningRate, c.BatchSize, c.L2, c.Seed, c.Deskew
 		if info.Method == "newton" {
 			info.LearningRate, info.BatchSize = 0, 0

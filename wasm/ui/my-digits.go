@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"strconv"
 
@@ -107,7 +108,7 @@ func (d *myDigits) Render() app.UI {
 			app.Label().For("mine-rate").Text(l.T("mine.rate")),
 			app.Select().ID("mine-rate").Title(l.T("mine.rateWhy")).OnChange(func(ctx app.Context, e app.Event) {
 				if v := ctx.JSSrc().Get("value").String(); v != d.IRate {
-					ctx.NewActionWithValue(actionMineRate, v)
+					ctx.NewActionWithValue(store.ActionMineRate, v)
 				}
 			}).Body(
 				app.Range(mineRates).Slice(func(i int) app.UI {
@@ -137,17 +138,17 @@ func (d *myDigits) Render() app.UI {
 						Aria("label", caption),
 					app.FigCaption().Text(caption),
 					app.Button().Class("mine-remove").Text("×").Title(l.T("mine.remove")).Aria("label", l.T("mine.remove")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionRemoveDigit, i) }),
+						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, i) }),
 				)
 			}),
 		),
 		app.Div().Class("buttons").Body(
 			app.Button().ID("download-digits").Text(l.T("mine.save")).Disabled(n == 0).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionDownloadDigits) }),
-			app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(actionUploadDigits)),
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionDownloadDigits) }),
+			app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(store.ActionUploadDigits)),
 			app.Label().For("upload-digits").Class("file-button").Text(l.T("mine.load")),
 			app.Button().ID("clear-digits").Text(l.T("mine.clear")).Disabled(n == 0).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionRemoveDigit, -1) }),
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, -1) }),
 		),
 		app.P().ID("digits-status").Class("note file-status").Attr("data-kind", d.IKind).Attr("role", "status").Text(l.M(d.IStatus)),
 	)
@@ -202,10 +203,10 @@ func (b *labelButtons) onLabel(ctx app.Context, y int) {
 	}
 	img, ok := rawDigit(pix)
 	if !ok {
-		ctx.NewActionWithValue(actionAddDigit, myDigit{Label: 255}) // nothing drawn
+		ctx.NewActionWithValue(store.ActionAddDigit, myDigit{Label: 255}) // nothing drawn
 		return
 	}
-	ctx.NewActionWithValue(actionAddDigit, myDigit{Label: uint8(y), Pixels: img})
+	ctx.NewActionWithValue(store.ActionAddDigit, myDigit{Label: uint8(y), Pixels: img})
 }
 
 // rawDigit preprocesses the pad's RGBA pixels (ink in alpha) as the draw

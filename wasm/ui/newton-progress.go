@@ -41,21 +41,3 @@ func (n *newtonProgress) Render() app.UI {
 		stat("step-length", l.T("newton.step"), strconv.FormatFloat(p.Rate, 'g', 3, 64), strconv.FormatFloat(p.Rate, 'g', -1, 64)),
 	)
 }
-
-// newtonStop is the status text of a Newton run that has ended.
-func newtonStop(p protocol.Progress) i18n.Msg {
-	g := strconv.FormatFloat(p.GradNorm, 'e', 2, 64)
-	switch p.Stop {
-	case "converged":
-		return i18n.Text("newton.stop.converged", g, p.Iteration)
-	case "budget":
-		return i18n.Text("newton.stop.budget", g, p.Iteration)
-	case "line search failed":
-		return i18n.Text("newton.stop.linesearch", g, p.Iteration)
-	case "not descent":
-		return i18n.Text("newton.stop.notdescent", g, p.Iteration)
-	case "singular":
-		return i18n.Text("newton.stop.singular", g, p.Iteration)
-	}
-	return i18n.Text("newton.stop.diverged", g, p.Iteration)
-}

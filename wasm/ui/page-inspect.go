@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/params"
 	"softmaxdemo/wasm/ui/predict"
+	"softmaxdemo/wasm/ui/store"
 
 	"math/rand/v2"
 
@@ -17,23 +18,23 @@ import (
 
 // handleInspector registers the inspector's actions.
 func (p *page) handleInspector(ctx app.Context) {
-	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionInspect, func(ctx app.Context, a app.Action) {
 		if e, ok := a.Value.(predict.Example); ok {
 			if e.Source == predict.SourceGallery {
-				e.Pixels = predict.Input(e.Pixels, e.Label, p.st.modelDeskew())
+				e.Pixels = predict.Input(e.Pixels, e.Label, p.st.ModelDeskew())
 			}
 			p.st.Inspect, p.st.Applied = &e, 0
 		}
 	})
-	ctx.Handle(actionPickTrain, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionPickTrain, func(ctx app.Context, a app.Action) {
 		p.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
 	})
-	ctx.Handle(actionFindExamples, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionFindExamples, func(ctx app.Context, a app.Action) {
 		if c, ok := a.Value.([2]int); ok {
 			p.send(protocol.FindExamples{True: c[0], Predicted: c[1], Max: maxCellExamples})
 		}
 	})
-	ctx.Handle(actionApply, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionApply, func(ctx app.Context, a app.Action) {
 		e, ok := a.Value.(predict.Example)
 		c, errs := params.Parse(p.link.Fields, p.st.TrainN)
 		if !ok || !errs.OK() || len(e.Pixels) != 784 {
@@ -55,7 +56,7 @@ func (p *page) inspector() app.UI {
 	s := p.st
 	c, _ := params.Parse(p.link.Fields, s.TrainN)
 	pin := c.PinFirst
-	if r := s.current(); r != nil {
+	if r := s.Current(); r != nil {
 		pin = r.Cfg.PinFirst
 	}
 	return &inspector{ILang: s.Lang, IModel: s.Model, IExample: s.Inspect, IRate: c.LearningRate, IL2: c.L2, IPin: pin, IApplied: s.Applied}

@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/link"
+	"softmaxdemo/wasm/ui/store"
 
 	"softmaxdemo/wasm/ui/params"
 
@@ -27,7 +28,7 @@ import (
 type page struct {
 	app.Compo
 
-	st       *store
+	st       *store.State
 	worker   *browser.Worker
 	manifest dataset.Manifest
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
@@ -60,7 +61,7 @@ const (
 )
 
 func newPage() *page {
-	return &page{st: newStore(), link: link.Default()}
+	return &page{st: store.New(), link: link.Default()}
 }
 
 // OnInit reads the page's link and chooses its language before the first
@@ -111,26 +112,26 @@ func (p *page) OnMount(ctx app.Context) {
 		// prerendered text if it was in the other one.
 		app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-lang-pending")
 	})
-	ctx.Handle(actionTrain, p.onTrain)
-	ctx.Handle(actionStep, p.onStep)
-	ctx.Handle(actionReset, p.onReset)
-	ctx.Handle(actionPause, p.onPause)
-	ctx.Handle(actionDataset, p.onDataset)
-	ctx.Handle(actionRetry, p.onRetry)
-	ctx.Handle(actionRestart, p.onRestart)
-	ctx.Handle(actionDismiss, func(ctx app.Context, a app.Action) { p.st.Err = nil })
-	ctx.Handle(actionSettings, p.onSettings)
-	ctx.Handle(actionLang, p.onLang)
-	ctx.Handle(actionCopyLink, p.onCopyLink)
+	ctx.Handle(store.ActionTrain, p.onTrain)
+	ctx.Handle(store.ActionStep, p.onStep)
+	ctx.Handle(store.ActionReset, p.onReset)
+	ctx.Handle(store.ActionPause, p.onPause)
+	ctx.Handle(store.ActionDataset, p.onDataset)
+	ctx.Handle(store.ActionRetry, p.onRetry)
+	ctx.Handle(store.ActionRestart, p.onRestart)
+	ctx.Handle(store.ActionDismiss, func(ctx app.Context, a app.Action) { p.st.Err = nil })
+	ctx.Handle(store.ActionSettings, p.onSettings)
+	ctx.Handle(store.ActionLang, p.onLang)
+	ctx.Handle(store.ActionCopyLink, p.onCopyLink)
 	p.handleFiles(ctx)
-	ctx.Handle(actionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
-	ctx.Handle(actionPace, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
+	ctx.Handle(store.ActionPace, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
 			p.link.Fields.Pace = v
 			p.sendPace()
 		}
 	})
-	ctx.Handle(actionHessian, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionHessian, func(ctx app.Context, a app.Action) {
 		l2, _ := strconv.ParseFloat(p.link.Fields.L2, 64)
 		if l2 <= 0 {
 			l2 = 1e-4 // the notes' cure needs some λ to show
@@ -138,20 +139,20 @@ func (p *page) OnMount(ctx app.Context) {
 		p.st.HessianBusy = true
 		p.send(protocol.Hessian{L2: l2, Deskew: p.link.Fields.Deskew})
 	})
-	ctx.Handle(actionAxes, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionAxes, func(ctx app.Context, a app.Action) {
 		if ax, ok := a.Value.(chart.Axes); ok {
 			p.st.Axes = ax
 			p.st.ChartVersion++
 		}
 	})
-	ctx.Handle(actionToggleRun, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionToggleRun, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(int); ok {
-			p.st.toggleRun(id)
+			p.st.ToggleRun(id)
 		}
 	})
-	ctx.Handle(actionRemoveRun, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionRemoveRun, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(int); ok {
-			p.st.removeRun(id)
+			p.st.RemoveRun(id)
 		}
 	})
 	p.handleInspector(ctx)
@@ -201,7 +202,7 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 		}
 	}
 	if err != nil {
-		p.st.apply(protocol.Failed{
+		p.st.Apply(protocol.Failed{
 			Message: "could not read the list of datasets: " + err.Error(),
 			Hint:    "hint.manifest",
 			Key:     "err.manifest",
@@ -258,14 +259,14 @@ func (p *page) ensureWorker(ctx app.Context) {
 	}
 	p.worker = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
 		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
-		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.crashed(detail) }) },
+		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.Crashed(detail) }) },
 	)
 }
 
 // onEvent applies a worker event and decides when to render it.
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
-	p.st.apply(m)
+	p.st.Apply(m)
 	p.filesEvent(ctx, m)
 	switch m.(type) {
 	case protocol.Loaded:
@@ -284,19 +285,19 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 			f.Invoke()
 		}
 	}
-	if held, run, step := p.st.awaitingEval(); held && p.asked != [2]int{run, step} {
+	if held, run, step := p.st.AwaitingEval(); held && p.asked != [2]int{run, step} {
 		// The worker sends the final Evaluated right after the Progress
 		// that says done; should it not come, ask for it.
 		p.asked = [2]int{run, step}
 		ctx.After(evalWait, func(app.Context) {
-			if held, r, s := p.st.awaitingEval(); held && r == run && s == step {
+			if held, r, s := p.st.AwaitingEval(); held && r == run && s == step {
 				p.send(protocol.Evaluate{})
 			}
 		})
 	}
 	now := time.Now()
-	if p.st.Status != status || p.st.Err != err || p.st.Status != stateTraining {
-		p.st.showEval()
+	if p.st.Status != status || p.st.Err != err || p.st.Status != store.StatusTraining {
+		p.st.ShowEval()
 		p.lastFrame, p.lastEval = now, now
 		return // render now
 	}
@@ -308,7 +309,7 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	ctx.After(max(0, frameEvery-now.Sub(p.lastFrame)), func(app.Context) {
 		now := time.Now()
 		p.pending, p.lastFrame = false, now
-		if now.Sub(p.lastEval) >= evalEvery && p.st.showEval() {
+		if now.Sub(p.lastEval) >= evalEvery && p.st.ShowEval() {
 			p.lastEval = now
 		}
 	})
@@ -332,7 +333,7 @@ func (p *page) load(ctx app.Context, name string) {
 	if !ok || p.worker == nil {
 		return
 	}
-	p.st.Status = stateLoading
+	p.st.Status = store.StatusLoading
 	p.st.Dataset = name
 	p.st.Loading = protocol.Loading{Name: name, Total: pk.Bytes}
 	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
@@ -349,7 +350,7 @@ func (p *page) send(m protocol.Msg) {
 		return
 	}
 	if err := p.worker.Send(m); err != nil {
-		p.st.Err = &pageError{Message: i18n.Text("err.send", err.Error())}
+		p.st.Err = &store.Error{Message: i18n.Text("err.send", err.Error())}
 	}
 }
 
@@ -357,7 +358,7 @@ func (p *page) onTrain(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
-		p.st.pending = c
+		p.st.Pending = c
 		p.send(protocol.Train{Config: c})
 	}
 }
@@ -366,7 +367,7 @@ func (p *page) onStep(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
-		p.st.pending = c
+		p.st.Pending = c
 		p.send(protocol.Step{Config: c})
 	}
 }
@@ -375,10 +376,10 @@ func (p *page) onReset(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
 		c.ExtraRate = p.extraRate()
 		p.st.Err = nil
-		p.st.pending = c
+		p.st.Pending = c
 		// Reset clears the current run only: the runs before it stay on
 		// the chart for comparison.
-		p.st.dropCurrent()
+		p.st.DropCurrent()
 		p.send(protocol.Reset{Config: c})
 	}
 }
@@ -398,7 +399,7 @@ func (p *page) onRetry(ctx app.Context, a app.Action) {
 	p.st.Err = nil
 	p.retries++
 	if len(p.manifest.Packs) == 0 {
-		p.st.Status = stateLoading
+		p.st.Status = store.StatusLoading
 		p.loadManifest(ctx)
 		return
 	}
@@ -410,7 +411,7 @@ func (p *page) onRestart(ctx app.Context, a app.Action) {
 		p.worker.Terminate()
 		p.worker = nil
 	}
-	p.st.restarting()
+	p.st.Restarting()
 	if len(p.manifest.Packs) == 0 {
 		p.loadManifest(ctx)
 		return
@@ -440,7 +441,7 @@ func (p *page) Render() app.UI {
 					app.Button().ID("present").Aria("pressed", strconv.FormatBool(p.present)).Title(l.T("button.presentWhy")).Text(l.T("button.present")).
 						OnClick(func(ctx app.Context, e app.Event) { p.present = !p.present }),
 					app.Button().ID("copy-link").Text(l.T("button.copyLink")).Title(l.T("button.copyLinkWhy")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionCopyLink) }),
+						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionCopyLink) }),
 				),
 			),
 			app.P().Class("lede").Text(l.T("app.lede")),
@@ -450,22 +451,22 @@ func (p *page) Render() app.UI {
 					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
 				)
 			}),
-			newStatusBar().withState(l, s.Status, s.statusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.testAccuracy()).Run(s.Progress.Run, s.Progress.Step).Likelihood(s.likelihood()),
+			newStatusBar().withState(l, s.Status, s.StatusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.TestAccuracy()).Run(s.Progress.Run, s.Progress.Step).Likelihood(s.Likelihood()),
 			&newtonProgress{ILang: l, IProgress: s.Progress},
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),
 		),
 		app.Main().Class("grid").Body(
 			newTrainPanel().Lang(l).Init(p.link.Fields).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
-			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.chartRuns(), IRecords: s.Runs, ICurrent: s.Run,
+			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
 				IAxes: p.axes(), IVersion: s.ChartVersion},
-			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.modelDeskew(), IVersion: s.WeightsVersion},
+			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion},
 			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
 			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples, ICells: p.cellsReady},
-			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.modelDeskew()},
+			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.ModelDeskew()},
 			p.inspector(),
 			p.filesUI(),
-			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == stateTraining || s.TrainN == 0},
+			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
@@ -487,7 +488,7 @@ func (p *page) notices() app.UI {
 		app.Ul().Body(app.Range(p.st.Notice).Slice(func(i int) app.UI {
 			return app.Li().Text(l.M(p.st.Notice[i]))
 		})),
-		app.Button().ID("notice-ok").Text(l.T("button.ok")).OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionNoticeOK) }),
+		app.Button().ID("notice-ok").Text(l.T("button.ok")).OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionNoticeOK) }),
 	)
 }
 
@@ -512,7 +513,7 @@ func (p *page) onSettings(ctx app.Context, a app.Action) {
 
 func (p *page) onLangChange(ctx app.Context, e app.Event) {
 	if l, ok := i18n.Parse(ctx.JSSrc().Get("value").String()); ok {
-		ctx.NewActionWithValue(actionLang, l)
+		ctx.NewActionWithValue(store.ActionLang, l)
 	}
 }
 
@@ -578,7 +579,7 @@ func htmlLang(l i18n.Lang) string {
 func (p *page) axes() chart.Axes {
 	a := p.st.Axes
 	if a.Y == chart.AxisGap {
-		a.Floor = p.st.bestLoss()
+		a.Floor = p.st.BestLoss()
 		if math.IsNaN(a.Floor) {
 			a.Y = chart.AxisLog
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 
 	"math"
 	"strconv"
@@ -18,14 +19,14 @@ type runList struct {
 	app.Compo
 
 	ILang    i18n.Lang
-	IRuns    []*runRecord
+	IRuns    []*store.Run
 	ICurrent int
 	IVersion int // grows when a run's record changes: the records are pointers
 }
 
 func newRunList() *runList { return &runList{} }
 
-func (l *runList) Runs(la i18n.Lang, runs []*runRecord, current, version int) *runList {
+func (l *runList) Runs(la i18n.Lang, runs []*store.Run, current, version int) *runList {
 	l.ILang, l.IRuns, l.ICurrent, l.IVersion = la, runs, current, version
 	return l
 }
@@ -52,17 +53,17 @@ func (l *runList) Render() app.UI {
 				cls += " hidden"
 			}
 			id := r.ID
-			return app.Li().Class(cls).Attr("data-run", id).Attr("data-method", r.method()).
+			return app.Li().Class(cls).Attr("data-run", id).Attr("data-method", r.Method()).
 				Attr("data-final-loss", lossAttr).Attr("data-test-accuracy", accAttr).Attr("data-state", r.State).Body(
-				app.Span().Class("swatch").Style("background", r.color()),
-				app.Span().Class("run-label").Text(r.label(la)),
+				app.Span().Class("swatch").Style("background", r.Color()),
+				app.Span().Class("run-label").Text(r.Label(la)),
 				app.Span().Class("run-result").Text(la.T("runs.result", loss, acc)),
 				app.Button().Class("run-toggle").Aria("pressed", r.Hidden).Title(la.T("runs.hideWhy")).
 					Text(la.T(map[bool]string{false: "runs.hide", true: "runs.show"}[r.Hidden])).
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionToggleRun, id) }),
+					OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionToggleRun, id) }),
 				app.If(r.ID != l.ICurrent, func() app.UI {
 					return app.Button().Class("run-remove").Title(la.T("runs.removeWhy")).Text(la.T("runs.remove")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionRemoveRun, id) })
+						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveRun, id) })
 				}),
 			)
 		}),

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/params"
+	"softmaxdemo/wasm/ui/store"
 
 	"softmaxdemo/wasm/ui/i18n"
 
@@ -16,7 +17,7 @@ import (
 // trainPanel holds the training controls. It validates what is typed as
 // it is typed, shows the reason next to a refused field, and posts an
 // action only when every field is accepted. Whenever every field is
-// accepted it also posts actionSettings, so the page's link follows.
+// accepted it also posts store.ActionSettings, so the page's link follows.
 type trainPanel struct {
 	app.Compo
 
@@ -89,8 +90,8 @@ func (p *trainPanel) Dataset(v string) *trainPanel { p.IDataset = v; return p }
 func (p *trainPanel) Render() app.UI {
 	p.seed()
 	l := p.ILang
-	busy := p.IStatus == stateTraining
-	noData := p.IStatus == stateLoading || p.ITrainN == 0
+	busy := p.IStatus == store.StatusTraining
+	noData := p.IStatus == store.StatusLoading || p.ITrainN == 0
 	p.shownOpen = !p.folded || !p.err.OK() // a refused field is never hidden
 	return app.Section().Class("panel controls").Attr("data-method", p.f.Method).Aria("label", l.T("train.region")).Body(
 		app.H2().Text(l.T("train.title")),
@@ -107,7 +108,7 @@ func (p *trainPanel) Render() app.UI {
 				v := ctx.JSSrc().Get("value").String()
 				if _, ok := params.PaceRate(v); ok {
 					p.f.Pace = v
-					ctx.NewActionWithValue(actionPace, v)
+					ctx.NewActionWithValue(store.ActionPace, v)
 					p.changed(ctx)
 				}
 			}).Body(
@@ -192,7 +193,7 @@ func (p *trainPanel) Render() app.UI {
 // accepted; while one is refused the link keeps the last accepted ones.
 func (p *trainPanel) changed(ctx app.Context) {
 	if _, e := params.Parse(p.f, p.maxBatch()); e.OK() {
-		ctx.NewActionWithValue(actionSettings, p.f)
+		ctx.NewActionWithValue(store.ActionSettings, p.f)
 	}
 }
 
@@ -238,24 +239,24 @@ func (p *trainPanel) config() (protocol.Config, bool) {
 
 func (p *trainPanel) onTrain(ctx app.Context, e app.Event) {
 	if c, ok := p.config(); ok {
-		ctx.NewActionWithValue(actionTrain, c)
+		ctx.NewActionWithValue(store.ActionTrain, c)
 	}
 }
 
 func (p *trainPanel) onStep(ctx app.Context, e app.Event) {
 	if c, ok := p.config(); ok {
-		ctx.NewActionWithValue(actionStep, c)
+		ctx.NewActionWithValue(store.ActionStep, c)
 	}
 }
 
 func (p *trainPanel) onReset(ctx app.Context, e app.Event) {
 	if c, ok := p.config(); ok {
-		ctx.NewActionWithValue(actionReset, c)
+		ctx.NewActionWithValue(store.ActionReset, c)
 	}
 }
 
 func (p *trainPanel) onPause(ctx app.Context, e app.Event) {
-	ctx.NewAction(actionPause)
+	ctx.NewAction(store.ActionPause)
 }
 
 // onPreset fills every field from the chosen preset, in the page and in
@@ -291,5 +292,5 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 }
 
 func (p *trainPanel) onDataset(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionDataset, ctx.JSSrc().Get("value").String())
+	ctx.NewActionWithValue(store.ActionDataset, ctx.JSSrc().Get("value").String())
 }

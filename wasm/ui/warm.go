@@ -7,6 +7,7 @@ import (
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/store"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -41,9 +42,9 @@ func warmSteps() []func() {
 	for i := range losses {
 		losses[i] = protocol.Point{Step: i + 1, Loss: 2.3 / float64(i+1), T: float64(i) * 1e-3}
 	}
-	pr := protocol.Progress{Run: 1, State: stateTraining, Epoch: 1, Epochs: 5, Step: 300, Seen: 30000, PerEpoch: 10000,
+	pr := protocol.Progress{Run: 1, State: store.StatusTraining, Epoch: 1, Epochs: 5, Step: 300, Seen: 30000, PerEpoch: 10000,
 		Loss: 0.3, Losses: losses, EpochLoss: 0.31, Rate: 0.5, PerSecond: 1e6}
-	st := newStore()
+	st := store.New()
 	return []func(){
 		func() { // the events' wire form, as the worker sends them
 			for _, msg := range []protocol.Msg{pr, protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B}, ev} {
@@ -53,17 +54,17 @@ func warmSteps() []func() {
 			}
 		},
 		func() { // the store's handling of a run
-			st.apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
-			st.pending = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1, Deskew: true}
-			st.apply(pr)
-			st.apply(protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B})
-			st.apply(ev)
-			st.showEval()
-			st.statusText()
+			st.Apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
+			st.Pending = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1, Deskew: true}
+			st.Apply(pr)
+			st.Apply(protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B})
+			st.Apply(ev)
+			st.ShowEval()
+			st.StatusText()
 		},
 		func() { // the chart, on every axis
 			var sc chart.Scratch
-			runs := append(st.chartRuns(), chart.Run{Losses: losses, Color: runColors[1], StepsPerEpoch: 100, Exact: true})
+			runs := append(st.ChartRuns(), chart.Run{Losses: losses, Color: store.RunColors[1], StepsPerEpoch: 100, Exact: true})
 			for _, ax := range []chart.Axes{{X: chart.AxisSteps, Y: chart.AxisLinear}, {X: chart.AxisPasses, Y: chart.AxisLog}, {X: chart.AxisSeconds, Y: chart.AxisGap, Floor: 0.1}} {
 				chart.LayoutRunsInto(&sc, runs, ax, 800, 300, 1)
 			}
@@ -84,7 +85,7 @@ func warmSteps() []func() {
 		},
 		func() { // the components that follow a run
 			l := st.Lang
-			newStatusBar().withState(l, stateTraining, st.statusText(), 1, 5, 0.2, 1e6, 0.9).Render()
+			newStatusBar().withState(l, store.StatusTraining, st.StatusText(), 1, 5, 0.2, 1e6, 0.9).Render()
 			newRunList().Runs(l, st.Runs, st.Run, 1).Render()
 			(&confusionTable{ILang: l, IEval: &ev}).Render()
 			(&newtonProgress{ILang: l, IProgress: protocol.Progress{Method: "newton", Iteration: 3}}).Render()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
 
 	"html"
 	"math"
@@ -53,7 +54,7 @@ func TestPixelAt(t *testing.T) {
 
 func TestStatusBarShowsTheLikelihood(t *testing.T) {
 	bar := func(l i18n.Lang, v float64) string {
-		return render(t, newStatusBar().withState(l, stateDone, i18n.Text("status.done"), 5, 5, 1, 1000, 0.95).Likelihood(v))
+		return render(t, newStatusBar().withState(l, store.StatusDone, i18n.Text("status.done"), 5, 5, 1, 1000, 0.95).Likelihood(v))
 	}
 	for _, l := range i18n.Langs {
 		h := bar(l, 0.8370092118187908)

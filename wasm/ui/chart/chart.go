@@ -30,7 +30,7 @@ type Tick struct {
 type Pt struct{ X, Y float64 }
 
 // Geometry is everything the loss chart draws, in canvas pixels. It
-// is computed by layoutRuns, a pure function, so the scaling is tested
+// is computed by LayoutRuns, a pure function, so the scaling is tested
 // natively; loss-plot.go only replays it onto a canvas.
 type Geometry struct {
 	W, H                     float64
@@ -86,11 +86,11 @@ func Layout(losses []protocol.Point, acc []AccPoint, w, h, scale float64) Geomet
 	return LayoutRuns([]Run{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, Axes{X: AxisSteps, Y: AxisLinear}, w, h, scale)
 }
 
-// Scratch holds the buffers layoutRuns reuses from one draw to the
+// Scratch holds the buffers LayoutRuns reuses from one draw to the
 // next: the chart is drawn up to ten times a second while training, and
 // in WebAssembly the page's garbage collection runs inside one task, so
 // every draw that allocates its hundreds of kilobytes anew brings the
-// next long pause closer. The geometry layoutRuns returns lives in these
+// next long pause closer. The geometry LayoutRuns returns lives in these
 // buffers until the next call.
 type Scratch struct {
 	values []float64
@@ -107,7 +107,7 @@ func LayoutRuns(runs []Run, ax Axes, w, h, scale float64) Geometry {
 	return LayoutRunsInto(&Scratch{}, runs, ax, w, h, scale)
 }
 
-// LayoutRunsInto is layoutRuns with its buffers in sc.
+// LayoutRunsInto is LayoutRuns with its buffers in sc.
 func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geometry {
 	sc.values, sc.pts, sc.segs, sc.lines = sc.values[:0], sc.pts[:0], sc.segs[:0], sc.lines[:0]
 	if scale <= 0 {

@@ -72,7 +72,7 @@ func TestWeightScale(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := WeightScale(tt.w); math.Abs(got-tt.want) > 1e-12*tt.want {
-				t.Errorf("weightScale(%v) = %v, want %v", tt.w, got, tt.want)
+				t.Errorf("WeightScale(%v) = %v, want %v", tt.w, got, tt.want)
 			}
 		})
 	}
@@ -82,7 +82,7 @@ func TestWeightScale(t *testing.T) {
 		w := []float32{float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(8)-4)))}
 		s, a := WeightScale(w), math.Abs(float64(w[0]))
 		if s < a || s > 1.5*a {
-			t.Errorf("weightScale(%v) = %v", w, s)
+			t.Errorf("WeightScale(%v) = %v", w, s)
 		}
 	}
 }

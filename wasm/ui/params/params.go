@@ -18,7 +18,7 @@ type Fields struct {
 	Init                          string // "zeros" or "normal": θ starts at 0, or drawn from N(0, 1)
 	Pin                           bool   // digit 0's weights stay at zero
 	Deskew                        bool   // train and read straightened digits (core/digit.Deskew)
-	Pace                          string // one of paceStops: how fast training runs
+	Pace                          string // one of Paces: how fast training runs
 	Method                        string // "sgd", "gd" or "newton": see methods
 	NewtonIters, GradTol, CGSteps string // Newton's budget, ‖∇J‖ tolerance and CG cap
 }
@@ -28,7 +28,7 @@ type Fields struct {
 // set), and Newton's method.
 var Methods = []string{"sgd", "gd", "newton"}
 
-// paceStops are the paces a teacher can choose, in steps per second, and
+// Paces are the paces a teacher can choose, in steps per second, and
 // "full" for full speed (the benchmarks' pace). The default, 50 steps a
 // second, plays the default run (5 epochs of 100 steps) in 10 seconds: an
 // epoch every 2 s, slow enough to see the loss fall and the templates
@@ -36,6 +36,7 @@ var Methods = []string{"sgd", "gd", "newton"}
 // is for talking through single updates.
 var Paces = []string{"full", "200", "50", "10", "3", "1"}
 
+// DefaultPace is the pace a page opens with.
 const DefaultPace = "50"
 
 // paceRate returns the steps per second of a pace stop (0 for full speed)

@@ -16,7 +16,7 @@ type Explanation struct {
 	Ready bool               // there is a drawing and a model
 	Z     [softmax.K]float32 // the logits, from softmax.Logits as the prediction computes them
 	P     [softmax.K]float32 // softmax(Z): the probabilities shown
-	Scale float64            // the templates' scale (weightScale of θ)
+	Scale float64            // the templates' scale (WeightScale of θ)
 	Terms [TopTerms]Term
 }
 

@@ -1,9 +1,15 @@
-package ui
+// Package store holds the page's state and the actions that change it.
+// Worker events change the state only through State.Apply, a pure
+// function of the event, so the page's reaction to every message (stale
+// runs, failures, crashes) is tested natively; components post the
+// actions listed in actions.go, and the page handles them.
+package store
 
 import (
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/predict"
+	"strconv"
 
 	"fmt"
 	"math"
@@ -15,33 +21,33 @@ import (
 
 // Page states, shown in #status's data-state attribute.
 const (
-	stateLoading  = "loading"
-	stateReady    = "ready"
-	stateTraining = "training"
-	statePaused   = "paused"
-	stateDone     = "done"
-	stateError    = "error"
+	StatusLoading  = "loading"
+	StatusReady    = "ready"
+	StatusTraining = "training"
+	StatusPaused   = "paused"
+	StatusDone     = "done"
+	StatusError    = "error"
 )
 
 // What the error banner's button does.
 const (
-	recoverNone    = ""
-	recoverRetry   = "retry"   // fetch the data again
-	recoverRestart = "restart" // start a new worker
+	RecoverNone    = ""
+	RecoverRetry   = "retry"   // fetch the data again
+	RecoverRestart = "restart" // start a new worker
 )
 
-// pageError is an error a person can see, with how to recover, as text
+// Error is an error a person can see, with how to recover, as text
 // that renders in the page's language.
-type pageError struct {
+type Error struct {
 	Message i18n.Msg
 	Hint    i18n.Msg
 	Action  string
 }
 
-// failureText is the page's text for a Failed event: the catalog's text
+// FailureText is the page's text for a Failed event: the catalog's text
 // for its key, or, for a failure the page has no text of its own for, the
 // worker's English message inside a sentence of the page's language.
-func failureText(f protocol.Failed) (message, hint i18n.Msg) {
+func FailureText(f protocol.Failed) (message, hint i18n.Msg) {
 	if _, ok := i18n.Catalogs[i18n.Default][f.Key]; ok && f.Key != "" {
 		args := make([]any, len(f.Args))
 		for i, a := range f.Args {
@@ -60,14 +66,14 @@ func failureText(f protocol.Failed) (message, hint i18n.Msg) {
 	return message, hint
 }
 
-// store is the page's whole state. Worker events change it only through
+// State is the page's whole state. Worker events change it only through
 // apply, a pure function of the event, so the page's reaction to every
 // message (stale runs, failures, crashes) is tested natively. Components
 // get read-only views of it through their I-fields.
-type store struct {
+type State struct {
 	Lang   i18n.Lang // the language the page speaks
 	Status string
-	Err    *pageError
+	Err    *Error
 	Notice []i18n.Msg // what a link asked for that could not be done, and so was not
 
 	Packs   []dataset.PackInfo // the packs that can be loaded here
@@ -78,8 +84,8 @@ type store struct {
 	TestN   int
 
 	Run      int
-	Runs     []*runRecord    // this session's runs, the current one last
-	pending  protocol.Config // the settings of the last Train, Step or Reset
+	Runs     []*Run          // this session's runs, the current one last
+	Pending  protocol.Config // the settings of the last Train, Step or Reset
 	Axes     chart.Axes
 	Progress protocol.Progress
 	Losses   []protocol.Point
@@ -121,12 +127,12 @@ type store struct {
 	WeightsVersion int
 }
 
-func newStore() *store {
-	return &store{Lang: i18n.Default, Status: stateLoading, Axes: chart.Axes{X: chart.AxisSteps, Y: chart.AxisLinear}}
+func New() *State {
+	return &State{Lang: i18n.Default, Status: StatusLoading, Axes: chart.Axes{X: chart.AxisSteps, Y: chart.AxisLinear}}
 }
 
-// apply changes the state for one worker event.
-func (s *store) apply(m protocol.Msg) {
+// Apply changes the state for one worker event.
+func (s *State) Apply(m protocol.Msg) {
 	switch m := m.(type) {
 	case protocol.Loading:
 		s.Loading = m
@@ -134,10 +140,10 @@ func (s *store) apply(m protocol.Msg) {
 		s.TrainN, s.TestN = m.Train, m.Test
 		s.Kernel = m.Kernel
 		s.Dataset = m.Name
-		s.newRun(0)
+		s.NewRun(0)
 		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
 		s.Eval, s.ShownEval = nil, nil
-		s.Status = stateReady
+		s.Status = StatusReady
 		s.Err = nil
 	case protocol.Samples:
 		s.Samples = m
@@ -149,11 +155,11 @@ func (s *store) apply(m protocol.Msg) {
 			return // a late message from a run that was replaced
 		}
 		if m.Run != s.Run {
-			s.newRun(m.Run)
+			s.NewRun(m.Run)
 		}
 		s.Progress = m
 		s.Losses = append(s.Losses, m.Losses...)
-		r := s.runFor(m.Run)
+		r := s.RunFor(m.Run)
 		r.Losses, r.State = s.Losses, m.State
 		switch {
 		case m.EpochLoss != 0:
@@ -163,12 +169,12 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		s.ChartVersion++
 		state := m.State
-		s.doneHeld = state == stateDone && !s.evaluatedAt(m.Run, m.Step)
+		s.doneHeld = state == StatusDone && !s.EvaluatedAt(m.Run, m.Step)
 		if s.doneHeld {
 			state = s.Status // until the final step's Evaluated arrives
 		}
 		switch state {
-		case stateTraining, statePaused, stateDone:
+		case StatusTraining, StatusPaused, StatusDone:
 			s.Status = state
 		}
 	case protocol.Weights:
@@ -190,13 +196,13 @@ func (s *store) apply(m protocol.Msg) {
 			s.Acc = append(s.Acc, chart.AccPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy, T: m.T})
 		}
 		if m.Run > 0 {
-			r := s.runFor(m.Run)
+			r := s.RunFor(m.Run)
 			r.Acc, r.Accuracy = s.Acc, m.Accuracy
 		}
 		s.ChartVersion++
-		if s.doneHeld && s.evaluatedAt(s.Progress.Run, s.Progress.Step) {
+		if s.doneHeld && s.EvaluatedAt(s.Progress.Run, s.Progress.Step) {
 			s.doneHeld = false
-			s.Status = stateDone
+			s.Status = StatusDone
 		}
 	case protocol.Examples:
 		if m.Run < s.Run {
@@ -208,8 +214,8 @@ func (s *store) apply(m protocol.Msg) {
 		s.Inspect = &predict.Example{Source: predict.SourceTrain, Index: m.Index, Label: m.Label, Pixels: m.Pixels}
 		s.Applied = 0
 	case protocol.Failed:
-		message, hint := failureText(m)
-		e := &pageError{Message: message, Hint: hint}
+		message, hint := FailureText(m)
+		e := &Error{Message: message, Hint: hint}
 		if m.Unloaded {
 			// The pack Loaded announced lost its test images: no data.
 			s.TrainN, s.TestN = 0, 0
@@ -217,20 +223,20 @@ func (s *store) apply(m protocol.Msg) {
 		}
 		switch {
 		case m.Fatal:
-			e.Action = recoverRestart
-			s.Status = stateError
-		case s.Status == stateLoading || s.TrainN == 0:
-			e.Action = recoverRetry
-			s.Status = stateError
+			e.Action = RecoverRestart
+			s.Status = StatusError
+		case s.Status == StatusLoading || s.TrainN == 0:
+			e.Action = RecoverRetry
+			s.Status = StatusError
 		}
 		s.Err = e
 		s.HessianBusy = false
 	}
 }
 
-// showEval makes the latest evaluation the one shown, and reports whether
+// ShowEval makes the latest evaluation the one shown, and reports whether
 // that changed anything.
-func (s *store) showEval() bool {
+func (s *State) ShowEval() bool {
 	if s.ShownEval == s.Eval && s.ShownModel == s.evalModel {
 		return false
 	}
@@ -238,34 +244,34 @@ func (s *store) showEval() bool {
 	return true
 }
 
-// evaluatedAt reports whether the latest evaluation measured run at step
+// EvaluatedAt reports whether the latest evaluation measured run at step
 // (or later).
-func (s *store) evaluatedAt(run, step int) bool {
+func (s *State) EvaluatedAt(run, step int) bool {
 	return s.Eval != nil && s.Eval.Run == run && s.Eval.Step >= step
 }
 
-// awaitingEval reports whether the run is done but its final evaluation
+// AwaitingEval reports whether the run is done but its final evaluation
 // has not arrived, and for which run and step.
-func (s *store) awaitingEval() (held bool, run, step int) {
+func (s *State) AwaitingEval() (held bool, run, step int) {
 	return s.doneHeld, s.Progress.Run, s.Progress.Step
 }
 
-// crashed records that the worker died.
-func (s *store) crashed(detail string) {
-	s.Status = stateError
-	s.Err = &pageError{
+// Crashed records that the worker died.
+func (s *State) Crashed(detail string) {
+	s.Status = StatusError
+	s.Err = &Error{
 		Message: i18n.Text("err.crashed", detail),
 		Hint:    i18n.Text("hint.crashed"),
-		Action:  recoverRestart,
+		Action:  RecoverRestart,
 	}
 }
 
-// restarting resets what a new worker will send again.
-func (s *store) restarting() {
-	*s = store{Lang: s.Lang, Status: stateLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes}
+// Restarting resets what a new worker will send again.
+func (s *State) Restarting() {
+	*s = State{Lang: s.Lang, Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes}
 }
 
-func (s *store) newRun(run int) {
+func (s *State) NewRun(run int) {
 	s.Run = run
 	s.Progress = protocol.Progress{Run: run}
 	s.Losses = nil
@@ -274,41 +280,41 @@ func (s *store) newRun(run int) {
 	s.ChartVersion++
 }
 
-// testAccuracy returns the latest test accuracy, or NaN before the first.
-func (s *store) testAccuracy() float64 {
+// TestAccuracy returns the latest test accuracy, or NaN before the first.
+func (s *State) TestAccuracy() float64 {
 	if s.Eval == nil {
 		return math.NaN()
 	}
 	return s.Eval.Accuracy
 }
 
-// likelihood returns the latest likelihood value (the geometric mean of
+// Likelihood returns the latest Likelihood value (the geometric mean of
 // the test images' true-class probabilities), or NaN before the first.
-func (s *store) likelihood() float64 {
+func (s *State) Likelihood() float64 {
 	if s.Eval == nil {
 		return math.NaN()
 	}
 	return s.Eval.Likelihood
 }
 
-// statusText is the status line a person reads.
-func (s *store) statusText() i18n.Msg {
+// StatusText is the status line a person reads.
+func (s *State) StatusText() i18n.Msg {
 	switch s.Status {
-	case stateLoading:
+	case StatusLoading:
 		if s.Loading.Total > 0 {
 			return i18n.Text("status.loadingData", fmt.Sprintf("%.0f%%", 100*float64(s.Loading.Received)/float64(s.Loading.Total)))
 		}
 		return i18n.Text("status.loading")
-	case stateReady:
+	case StatusReady:
 		return i18n.Text("status.ready", i18n.Count(s.TrainN), i18n.Count(s.TestN))
-	case stateTraining:
+	case StatusTraining:
 		if s.Progress.Method == "newton" {
 			return i18n.Text("status.newton", s.Progress.Iteration)
 		}
 		return i18n.Text("status.training")
-	case statePaused:
+	case StatusPaused:
 		return i18n.Text("status.paused")
-	case stateDone:
+	case StatusDone:
 		if s.Progress.Method == "newton" {
 			return newtonStop(s.Progress)
 		}
@@ -319,8 +325,26 @@ func (s *store) statusText() i18n.Msg {
 			return i18n.Text("status.converged")
 		}
 		return i18n.Text("status.done")
-	case stateError:
+	case StatusError:
 		return i18n.Text("status.error")
 	}
 	return i18n.Text("raw", s.Status)
+}
+
+// newtonStop is the status text of a Newton run that has ended.
+func newtonStop(p protocol.Progress) i18n.Msg {
+	g := strconv.FormatFloat(p.GradNorm, 'e', 2, 64)
+	switch p.Stop {
+	case "converged":
+		return i18n.Text("newton.stop.converged", g, p.Iteration)
+	case "budget":
+		return i18n.Text("newton.stop.budget", g, p.Iteration)
+	case "line search failed":
+		return i18n.Text("newton.stop.linesearch", g, p.Iteration)
+	case "not descent":
+		return i18n.Text("newton.stop.notdescent", g, p.Iteration)
+	case "singular":
+		return i18n.Text("newton.stop.singular", g, p.Iteration)
+	}
+	return i18n.Text("newton.stop.diverged", g, p.Iteration)
 }
