@@ -2,6 +2,7 @@ package ui
 
 import (
 	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/files"
 	"softmaxdemo/wasm/ui/link"
 	"softmaxdemo/wasm/ui/store"
 
@@ -10,7 +11,6 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -70,7 +70,7 @@ func (p *page) initFiles() {
 		}
 	}
 	if s := browser.StorageGet(digitsStorageKey); s != "" {
-		if d, err := decodeKeptDigits(s); err == nil {
+		if d, err := files.DecodeDigits(s); err == nil {
 			f.mine = d
 			f.mineVersion++
 		} else {
@@ -165,7 +165,7 @@ func (p *page) restore(b []byte) {
 		f.modelStatus, f.modelKind = i18n.Text("model.corrupt", err.Error()), "corrupt"
 		return
 	}
-	f.restored, f.restoredSum = true, modelChecksum(file.Model)
+	f.restored, f.restoredSum = true, files.Checksum(file.Model)
 	saved := file.Info.Saved
 	if t, err := time.Parse(time.RFC3339, saved); err == nil {
 		saved = t.Local().Format("2006-01-02 15:04")
@@ -221,7 +221,7 @@ func (p *page) keepSoon(ctx app.Context) {
 // what is stored already; it says so if the browser would not keep them.
 func (p *page) keepModel() {
 	f := &p.files
-	sum := modelChecksum(p.st.Model)
+	sum := files.Checksum(p.st.Model)
 	key := fmt.Sprintf("%s/%v", sum, p.st.TestAccuracy())
 	if key == f.kept || sum == f.restoredSum || sum == f.forgotSum || (p.st.Progress.Step == 0 && p.st.Run != f.fileRun) {
 		return // kept already, forgotten, or a model that has not learnt anything
@@ -237,7 +237,7 @@ func (p *page) keepModel() {
 			perf.Call("measure", "softmax:keep", opts)
 		}()
 	}
-	b, _, _, err := encodeModel(p.st.Model, p.info(), "json")
+	b, _, _, err := files.EncodeModel(p.st.Model, p.info(), "json")
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
@@ -258,7 +258,7 @@ func (p *page) info() modelfile.Info {
 	if pk, ok := p.manifest.Find(pack); ok {
 		pack = pk.File
 	}
-	return modelInfo(p.st.Current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
+	return files.ModelInfo(p.st.Current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
 }
 
 func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
@@ -266,12 +266,12 @@ func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
 	if p.st.Model == nil {
 		return
 	}
-	b, name, mime, err := encodeModel(p.st.Model, p.info(), kind)
+	b, name, mime, err := files.EncodeModel(p.st.Model, p.info(), kind)
 	if err != nil {
-		p.files.modelStatus, p.files.modelKind = i18n.Text("model.cannotSave", err.Error()), fileErrKind(err)
+		p.files.modelStatus, p.files.modelKind = i18n.Text("model.cannotSave", err.Error()), files.ErrKind(err)
 		return
 	}
-	if !download(name, mime, b) {
+	if !browser.Download(name, mime, b) {
 		p.files.modelStatus, p.files.modelKind = i18n.Text("file.noDownload"), "download"
 	}
 }
@@ -285,7 +285,7 @@ func (p *page) onForgetModel(ctx app.Context, a app.Action) {
 	// keep it again.
 	f.forgotSum = f.restoredSum
 	if p.st.Model != nil {
-		f.forgotSum = modelChecksum(p.st.Model)
+		f.forgotSum = files.Checksum(p.st.Model)
 	}
 	f.restored, f.kept = false, ""
 	f.modelStatus, f.modelKind = i18n.Text("model.forgotten"), "forgotten"
@@ -298,8 +298,8 @@ func (p *page) onForgetModel(ctx app.Context, a app.Action) {
 func (p *page) readFile(ctx app.Context, file app.Value, digits bool) {
 	name := params.Quote(file.Get("name").String())
 	refuse := func(err error) {
-		kind := fileErrKind(err)
-		m := i18n.Text("file.refused", name, i18n.Text(fileErrText[kind]), err.Error())
+		kind := files.ErrKind(err)
+		m := i18n.Text("file.refused", name, i18n.Text(files.ErrText[kind]), err.Error())
 		if digits {
 			p.files.digitsStatus, p.files.digitsKind = m, kind
 		} else {
@@ -418,7 +418,7 @@ func (p *page) setMine(m protocol.Samples) {
 	f.mine = m
 	f.mineVersion++
 	p.sendMine()
-	s, err := encodeKeptDigits(m)
+	s, err := files.EncodeDigits(m)
 	if err == nil && !browser.StorageSet(digitsStorageKey, s) {
 		f.digitsStatus, f.digitsKind = i18n.Text("mine.notKept"), "notKept"
 	}
@@ -446,10 +446,10 @@ func (p *page) onDownloadDigits(ctx app.Context, a app.Action) {
 		err = modelfile.EncodeDigits(&buf, set)
 	}
 	if err != nil {
-		f.digitsStatus, f.digitsKind = i18n.Text("mine.cannotSave", err.Error()), fileErrKind(err)
+		f.digitsStatus, f.digitsKind = i18n.Text("mine.cannotSave", err.Error()), files.ErrKind(err)
 		return
 	}
-	if !download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
+	if !browser.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
 		f.digitsStatus, f.digitsKind = i18n.Text("file.noDownload"), "download"
 	}
 }
@@ -466,44 +466,4 @@ func (p *page) filesUI() app.UI {
 			IRate: rate, IStatus: f.digitsStatus, IKind: f.digitsKind},
 		&modelFiles{ILang: s.Lang, IHasModel: s.Model != nil, IStatus: f.modelStatus, IKind: f.modelKind, IRestored: f.restored},
 	)
-}
-
-// encodeKeptDigits returns my digits as their file in base64, for the
-// browser's storage, which holds strings.
-func encodeKeptDigits(m protocol.Samples) (string, error) {
-	set, err := modelfile.NewDigits(m.Labels, m.Pixels)
-	if err != nil {
-		return "", err
-	}
-	var buf bytes.Buffer
-	if err := modelfile.EncodeDigits(&buf, set); err != nil {
-		return "", err
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
-}
-
-// decodeKeptDigits reads what encodeKeptDigits wrote.
-func decodeKeptDigits(s string) (protocol.Samples, error) {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return protocol.Samples{}, fmt.Errorf("%w: %v", modelfile.ErrFormat, err)
-	}
-	set, err := modelfile.DecodeDigits(b)
-	if err != nil {
-		return protocol.Samples{}, err
-	}
-	labels, pixels := modelfile.DigitsPixels(set)
-	return protocol.Samples{Labels: labels, Pixels: pixels}, nil
-}
-
-// download saves b as a file named name, through a Blob and an <a
-// download>, and reports whether the browser took it.
-func download(name, mime string, b []byte) bool {
-	f := app.Window().Get("softmaxDownload")
-	if f.Type() != app.TypeFunction {
-		return false
-	}
-	u8 := app.Window().Get("Uint8Array").New(len(b))
-	app.CopyBytesToJS(u8, b)
-	return f.Invoke(name, mime, u8).Bool()
 }

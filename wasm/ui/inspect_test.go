@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/files"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/predict"
 	"softmaxdemo/wasm/ui/store"
@@ -65,7 +66,7 @@ func TestInspectorShowsCoresNumbers(t *testing.T) {
 			{"data-loss", strconv.FormatFloat(want.Loss, 'g', -1, 64)},
 			{"data-loss-after", strconv.FormatFloat(want.LossAfter, 'g', -1, 64)},
 			{"data-label", "7"},
-			{"data-after", modelChecksum(want.After)},
+			{"data-after", files.Checksum(want.After)},
 		}
 		for _, c := range checks {
 			if got := attrOf(t, html, c.name); got != c.want {

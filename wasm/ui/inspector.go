@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/files"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
@@ -170,7 +171,7 @@ func (c *inspector) body() app.UI {
 		Attr("data-source", c.IExample.Source).Attr("data-index", c.IExample.Index).Attr("data-label", y).
 		Attr("data-predicted", softmax.Argmax(&in.P)).Attr("data-p", exactList(in.P[:])).Attr("data-p-after", exactList(in.PAfter[:])).
 		Attr("data-loss", strconv.FormatFloat(in.Loss, 'g', -1, 64)).Attr("data-loss-after", strconv.FormatFloat(in.LossAfter, 'g', -1, 64)).
-		Attr("data-model", modelChecksum(c.IModel)).Attr("data-after", modelChecksum(in.After)).Body(
+		Attr("data-model", files.Checksum(c.IModel)).Attr("data-after", files.Checksum(in.After)).Body(
 		app.Div().Class("inspect-top").Body(
 			app.Figure().Class("inspect-x").Body(
 				app.Canvas().ID("inspect-x").Width(28).Height(28).Class("pixelated").Aria("label", l.T("inspect.xLabel", y)),

@@ -6,6 +6,7 @@ import (
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
+	"softmaxdemo/wasm/ui/files"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/store"
 
@@ -95,7 +96,7 @@ func warmSteps() []func() {
 			for c := range softmax.K {
 				paint.TemplateImage(rgba, m.W, c, scale)
 			}
-			modelChecksum(m)
+			files.Checksum(m)
 		},
 	}
 }

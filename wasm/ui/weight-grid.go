@@ -1,12 +1,10 @@
 package ui
 
 import (
+	"softmaxdemo/wasm/ui/files"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/paint"
 
-	"encoding/binary"
-	"hash/fnv"
-	"math"
 	"strconv"
 
 	"softmaxdemo/core/softmax"
@@ -56,7 +54,7 @@ func (g *weightGrid) Render() app.UI {
 		app.H2().Text(l.T("weights.title")),
 		app.P().Class("note").Text(l.T("weights.note")),
 		app.Div().Class("weights-row").Body(
-			app.Div().ID("weights").Class("templates").Attr("data-version", g.IVersion).Attr("data-checksum", modelChecksum(g.IModel)).
+			app.Div().ID("weights").Class("templates").Attr("data-version", g.IVersion).Attr("data-checksum", files.Checksum(g.IModel)).
 				Attr("data-scale", strconv.FormatFloat(scale, 'g', -1, 64)).Body(
 				app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
 					return app.Figure().Class("template").Body(
@@ -173,22 +171,4 @@ func scaleLegend(l i18n.Lang, id string, scale float64) app.UI {
 		app.Span().Class("ramp pos"),
 		app.Span().Class("scale-end").Text(end(scale)),
 	)
-}
-
-// modelChecksum is an FNV-1a hash of the bits of m's parameters, in hex,
-// or "" for no model: two pages that trained the same run show the same
-// checksum, which is how tools/browsertest compares runs bit for bit.
-func modelChecksum(m *softmax.Model[float32]) string {
-	if m == nil {
-		return ""
-	}
-	h := fnv.New64a()
-	var b [4]byte
-	for _, part := range [][]float32{m.W, m.B} {
-		for _, v := range part {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-			h.Write(b[:])
-		}
-	}
-	return strconv.FormatUint(h.Sum64(), 16)
 }

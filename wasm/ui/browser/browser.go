@@ -69,3 +69,15 @@ func CopyText(s string) {
 		f.Invoke(s)
 	}
 }
+
+// Download saves b as a file named name, through a Blob and an <a
+// Download>, and reports whether the browser took it.
+func Download(name, mime string, b []byte) bool {
+	f := app.Window().Get("softmaxDownload")
+	if f.Type() != app.TypeFunction {
+		return false
+	}
+	u8 := app.Window().Get("Uint8Array").New(len(b))
+	app.CopyBytesToJS(u8, b)
+	return f.Invoke(name, mime, u8).Bool()
+}

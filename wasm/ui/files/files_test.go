@@ -1,0 +1,160 @@
+package files
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/store"
+	"strings"
+	"testing"
+	"time"
+)
+
+// randomModel returns a 784×10 model with small random parameters.
+func randomModel() *softmax.Model[float32] {
+	r := rand.New(rand.NewPCG(1, 2))
+	m := &softmax.Model[float32]{D: 784, W: make([]float32, 7840), B: make([]float32, 10)}
+	for i := range m.W {
+		m.W[i] = float32(r.NormFloat64() * 0.01)
+	}
+	for i := range m.B {
+		m.B[i] = float32(r.NormFloat64())
+	}
+	return m
+}
+
+func TestModelInfoIsFilledFromTheRun(t *testing.T) {
+	saved := time.Date(2026, 11, 23, 17, 30, 0, 0, time.FixedZone("CST", 8*3600))
+	r := &store.Run{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, ExtraRate: 0.1}}
+	pr := protocol.Progress{Run: 3, Epoch: 5, Step: 500}
+	ev := &protocol.Evaluated{Run: 3, Accuracy: 0.9165}
+	got := ModelInfo(r, pr, ev, "default.mnpk", 12, saved)
+	want := modelfile.Info{Method: "sgd", LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Steps: 500, Seed: 7,
+		Dataset: "default.mnpk", Deskew: true, MyDigits: 12, ExtraRate: 0.1, TestAccuracy: 0.9165, Saved: "2026-11-23T09:30:00Z"}
+	if got != want {
+		t.Errorf("modelInfo:\n got %+v\nwant %+v", got, want)
+	}
+	t.Run("full batch is gd, Newton has no α or B", func(t *testing.T) {
+		r := &store.Run{TrainN: 100, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100}}
+		if m := ModelInfo(r, pr, nil, "", 0, saved).Method; m != "gd" {
+			t.Errorf("B = m: method %q, want gd", m)
+		}
+		r.Cfg.Method = "newton"
+		if i := ModelInfo(r, pr, nil, "", 0, saved); i.Method != "newton" || i.LearningRate != 0 || i.BatchSize != 0 {
+			t.Errorf("newton: %+v", i)
+		}
+	})
+	t.Run("no digits of mine, no rate", func(t *testing.T) {
+		if i := ModelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.ExtraRate != 0 {
+			t.Errorf("%+v", i)
+		}
+	})
+}
+
+func TestEncodedModelsDecodeToTheSameBits(t *testing.T) {
+	m := randomModel()
+	info := modelfile.Info{Method: "sgd", LearningRate: 0.5, Epochs: 2, Saved: "2026-11-23T09:30:00Z"}
+	for _, kind := range []string{"json", "npz"} {
+		t.Run(kind, func(t *testing.T) {
+			b, name, mime, err := EncodeModel(m, info, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(name, "."+kind) || mime == "" {
+				t.Errorf("name %q, type %q", name, mime)
+			}
+			f, err := modelfile.Decode(b, 784)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if Checksum(f.Model) != Checksum(m) {
+				t.Error("the decoded model differs")
+			}
+			if kind == "json" && f.Info != info {
+				t.Errorf("info %+v, want %+v", f.Info, info)
+			}
+		})
+	}
+	t.Run("a diverged model is not saved", func(t *testing.T) {
+		bad := randomModel()
+		bad.W[5] = float32(math.NaN())
+		if _, _, _, err := EncodeModel(bad, info, "json"); ErrKind(err) != "notFinite" {
+			t.Errorf("error %v, kind %q", err, ErrKind(err))
+		}
+	})
+}
+
+func TestFileErrKindNamesEveryRefusal(t *testing.T) {
+	good, _, _, _ := EncodeModel(randomModel(), modelfile.Info{}, "json")
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"not JSON", []byte("hello, world"), "format"},
+		{"truncated", good[:len(good)/2], "truncated"},
+		{"wrong format name", bytes.Replace(good, []byte(`"softmax-regression"`), []byte(`"linear-regression"`), 1), "format"},
+		{"wrong version", bytes.Replace(good, []byte(`"version":2`), []byte(`"version":9`), 1), "version"},
+		{"wrong shape", bytes.Replace(good, []byte(`"features":784`), []byte(`"features":783`), 1), "shape"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := modelfile.Decode(tt.file, 784)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if got := ErrKind(err); got != tt.want {
+				t.Errorf("kind %q, want %q (%v)", got, tt.want, err)
+			}
+		})
+	}
+	if got := ErrKind(modelfile.CheckSize(1 << 30)); got != "tooLarge" {
+		t.Errorf("a 1 GB file: kind %q", got)
+	}
+	if got := ErrKind(errors.New("NotReadableError")); got != "read" {
+		t.Errorf("a browser's error: kind %q", got)
+	}
+	for kind, key := range ErrText {
+		if i18n.CatalogEN[key] == "" || i18n.CatalogZH[key] == "" {
+			t.Errorf("kind %q has no text %q", kind, key)
+		}
+	}
+}
+
+func TestKeptDigitsRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	m := protocol.Samples{Labels: []uint8{7, 1, 0}, Pixels: make([]byte, 3*784)}
+	for i := range m.Pixels {
+		if r.IntN(5) == 0 {
+			m.Pixels[i] = uint8(r.IntN(256))
+		}
+	}
+	s, err := EncodeDigits(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeDigits(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Labels, m.Labels) || !bytes.Equal(got.Pixels, m.Pixels) {
+		t.Error("the digits changed on the way through storage")
+	}
+	empty, err := EncodeDigits(protocol.Samples{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DecodeDigits(empty); err != nil || len(got.Labels) != 0 {
+		t.Errorf("no digits: %v, %d", err, len(got.Labels))
+	}
+	for _, bad := range []string{"not base64!", s[:len(s)/2], "QUJD"} {
+		if _, err := DecodeDigits(bad); err == nil {
+			t.Errorf("corrupt %q accepted", bad)
+		}
+	}
+}
