@@ -505,10 +505,10 @@ func myDigitsShown(t *testing.T, ctx context.Context) string {
 	return s
 }
 
-// chooseRate picks a share of each batch in #mine-rate, as a person would.
+// chooseRate picks a share of each batch in #my-digits-rate, as a person would.
 func chooseRate(t *testing.T, ctx context.Context, rate string) {
 	t.Helper()
-	if _, err := eval[bool](ctx, fmt.Sprintf(`(() => { const s = document.getElementById("mine-rate"); s.value = %q;
+	if _, err := eval[bool](ctx, fmt.Sprintf(`(() => { const s = document.getElementById("my-digits-rate"); s.value = %q;
 		s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, rate)); err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +578,7 @@ func TestTeachItYourDigits(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitAttr(t, ctx, 60*time.Second, "#my-digits", "data-count", is("3"))
-	if v, _ := eval[string](ctx, `document.getElementById("mine-rate").value`); v != "0.1" {
+	if v, _ := eval[string](ctx, `document.getElementById("my-digits-rate").value`); v != "0.1" {
 		t.Errorf("after a reload the rate is %q, want 0.1", v)
 	}
 	notDigits := filepath.Join(dir, "model.digits.mnpk")

@@ -10,7 +10,6 @@ import (
 
 	"softmaxdemo/wasm/ui/i18n"
 
-	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -22,17 +21,17 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The page's side of issue #12: the model and my digits as files, kept in
-// the browser's storage across reloads, and my digits sent to the worker.
+// The model and my digits as files, kept in the browser's storage across
+// reloads.
 // Every call into the browser that can throw goes through web/boot.js's
 // helpers (softmaxDownload, softmaxReadFile, softmaxOnDrop, softmaxStore).
 
 // Where the browser's storage keeps what survives a reload.
 const (
-	modelStorageKey    = "softmax:model"    // the model, as its JSON file
-	settingsStorageKey = "softmax:settings" // the link's fragment, see encodeLink
-	digitsStorageKey   = "softmax:digits"   // my digits, as their file in base64
-	rateStorageKey     = "softmax:mineRate" // one of mineRates
+	modelStorageKey    = "softmax:model"        // the model, as its JSON file
+	settingsStorageKey = "softmax:settings"     // the link's fragment, see encodeLink
+	digitsStorageKey   = "softmax:digits"       // my digits, as their file in base64
+	rateStorageKey     = "softmax:myDigitsRate" // one of myDigitsRates
 )
 
 // fileState is what the page knows about files and my digits.
@@ -48,11 +47,11 @@ type fileState struct {
 	fileRun     int             // the run that holds it: kept though it took no step
 	fileInfo    *modelfile.Info // how it was trained, if its file said
 
-	mine         protocol.Samples // my digits: labels and 784 grey levels each
-	mineVersion  int
-	mineRate     string
-	digitsStatus i18n.Msg
-	digitsKind   string
+	myDigits        protocol.Samples // my digits: labels and 784 grey levels each
+	myDigitsVersion int
+	myDigitsRate    string
+	digitsStatus    i18n.Msg
+	digitsKind      string
 
 	drop app.Func
 
@@ -63,19 +62,19 @@ type fileState struct {
 // the model once the data are loaded. Natively it does nothing.
 func (p *page) initFiles() {
 	f := &p.files
-	f.mineRate = defaultMineRate
+	f.myDigitsRate = defaultMyDigitsRate
 	if r := browser.StorageGet(rateStorageKey); r != "" {
-		if _, ok := mineRate(r); ok {
-			f.mineRate = r
+		if _, ok := parseMyDigitsRate(r); ok {
+			f.myDigitsRate = r
 		}
 	}
 	if s := browser.StorageGet(digitsStorageKey); s != "" {
 		if d, err := files.DecodeDigits(s); err == nil {
-			f.mine = d
-			f.mineVersion++
+			f.myDigits = d
+			f.myDigitsVersion++
 		} else {
 			browser.StorageSet(digitsStorageKey, "")
-			f.digitsStatus, f.digitsKind = i18n.Text("mine.corrupt", err.Error()), "corrupt"
+			f.digitsStatus, f.digitsKind = i18n.Text("myDigits.corrupt", err.Error()), "corrupt"
 		}
 	}
 	if s := browser.StorageGet(modelStorageKey); s != "" {
@@ -106,10 +105,10 @@ func (p *page) handleFiles(ctx app.Context) {
 	ctx.Handle(store.ActionForgetModel, p.onForgetModel)
 	ctx.Handle(store.ActionAddDigit, p.onAddDigit)
 	ctx.Handle(store.ActionRemoveDigit, p.onRemoveDigit)
-	ctx.Handle(store.ActionMineRate, func(ctx app.Context, a app.Action) {
+	ctx.Handle(store.ActionMyDigitsRate, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
-			if _, ok := mineRate(v); ok {
-				p.files.mineRate = v
+			if _, ok := parseMyDigitsRate(v); ok {
+				p.files.myDigitsRate = v
 				browser.StorageSet(rateStorageKey, v)
 			}
 		}
@@ -138,8 +137,8 @@ func (p *page) filesEvent(ctx app.Context, m protocol.Msg) {
 	f := &p.files
 	switch m.(type) {
 	case protocol.Loaded:
-		if len(f.mine.Labels) > 0 {
-			p.sendMine()
+		if len(f.myDigits.Labels) > 0 {
+			p.sendMyDigits()
 		}
 		if b := f.restoring; b != nil {
 			f.restoring = nil
@@ -183,7 +182,7 @@ func (p *page) useModel(file *modelfile.File) {
 	if file.Format == "json" && file.Version >= 2 {
 		cfg.Deskew = file.Info.Deskew
 	}
-	cfg.ExtraRate = p.extraRate()
+	cfg.ExtraRate = p.myDigitsShare()
 	p.st.Err = nil
 	p.st.Pending = cfg
 	p.files.loading, p.files.fileInfo = true, nil
@@ -258,7 +257,7 @@ func (p *page) info() modelfile.Info {
 	if pk, ok := p.manifest.Find(pack); ok {
 		pack = pk.File
 	}
-	return files.ModelInfo(p.st.Current(), p.st.Progress, p.st.Eval, pack, len(p.files.mine.Labels), time.Now())
+	return files.ModelInfo(p.st.Current(), p.st.Progress, p.st.Eval, pack, len(p.files.myDigits.Labels), time.Now())
 }
 
 func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
@@ -364,105 +363,15 @@ func (p *page) loadModel(b []byte, name string, refuse func(error)) {
 	p.useModel(file)
 }
 
-// loadDigits decodes a my-digits file; its digits replace mine.
-func (p *page) loadDigits(b []byte, name string, refuse func(error)) {
-	set, err := modelfile.DecodeDigits(b)
-	if err != nil {
-		refuse(err)
-		return
-	}
-	labels, pixels := modelfile.DigitsPixels(set)
-	p.setMine(protocol.Samples{Labels: labels, Pixels: pixels})
-	p.files.digitsStatus, p.files.digitsKind = i18n.Text("mine.loaded", len(labels), name), "loaded"
-}
-
-func (p *page) onAddDigit(ctx app.Context, a app.Action) {
-	d, ok := a.Value.(myDigit)
-	f := &p.files
-	switch {
-	case !ok:
-		return
-	case d.Label > 9 || len(d.Pixels) != dataset.Pixels:
-		f.digitsStatus, f.digitsKind = i18n.Text("mine.noInk"), "noInk"
-		return
-	case len(f.mine.Labels) >= modelfile.MaxDigits:
-		f.digitsStatus, f.digitsKind = i18n.Text("mine.full", modelfile.MaxDigits), "full"
-		return
-	}
-	m := protocol.Samples{
-		Labels: append(append([]uint8(nil), f.mine.Labels...), d.Label),
-		Pixels: append(append([]byte(nil), f.mine.Pixels...), d.Pixels...),
-	}
-	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
-	p.setMine(m)
-}
-
-func (p *page) onRemoveDigit(ctx app.Context, a app.Action) {
-	i, ok := a.Value.(int)
-	f := &p.files
-	if !ok || i >= len(f.mine.Labels) {
-		return
-	}
-	m := protocol.Samples{}
-	if i >= 0 {
-		m.Labels = append(append([]uint8(nil), f.mine.Labels[:i]...), f.mine.Labels[i+1:]...)
-		m.Pixels = append(append([]byte(nil), f.mine.Pixels[:i*dataset.Pixels]...), f.mine.Pixels[(i+1)*dataset.Pixels:]...)
-	}
-	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
-	p.setMine(m)
-}
-
-// setMine replaces my digits, tells the worker and keeps them.
-func (p *page) setMine(m protocol.Samples) {
-	f := &p.files
-	f.mine = m
-	f.mineVersion++
-	p.sendMine()
-	s, err := files.EncodeDigits(m)
-	if err == nil && !browser.StorageSet(digitsStorageKey, s) {
-		f.digitsStatus, f.digitsKind = i18n.Text("mine.notKept"), "notKept"
-	}
-}
-
-func (p *page) sendMine() {
-	p.send(protocol.MyDigits{Labels: p.files.mine.Labels, Pixels: p.files.mine.Pixels})
-}
-
-// extraRate is Config.ExtraRate: the chosen share of each batch, when
-// there are digits of mine to mix in.
-func (p *page) extraRate() float64 {
-	if len(p.files.mine.Labels) == 0 {
-		return 0
-	}
-	r, _ := mineRate(p.files.mineRate)
-	return r
-}
-
-func (p *page) onDownloadDigits(ctx app.Context, a app.Action) {
-	f := &p.files
-	set, err := modelfile.NewDigits(f.mine.Labels, f.mine.Pixels)
-	var buf bytes.Buffer
-	if err == nil {
-		err = modelfile.EncodeDigits(&buf, set)
-	}
-	if err != nil {
-		f.digitsStatus, f.digitsKind = i18n.Text("mine.cannotSave", err.Error()), files.ErrKind(err)
-		return
-	}
-	if !browser.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
-		f.digitsStatus, f.digitsKind = i18n.Text("file.noDownload"), "download"
-	}
-}
-
 // filesUI is the files' two panels.
 func (p *page) filesUI() app.UI {
 	s, f := p.st, &p.files
-	rate := f.mineRate
+	rate := f.myDigitsRate
 	if rate == "" {
-		rate = defaultMineRate // natively, in index.html
+		rate = defaultMyDigitsRate // natively, in index.html
 	}
 	return app.Div().Class("files").Body(
-		&myDigits{ILang: s.Lang, IDigits: f.mine, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: f.mineVersion,
+		&myDigits{ILang: s.Lang, IDigits: f.myDigits, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: f.myDigitsVersion,
 			IRate: rate, IStatus: f.digitsStatus, IKind: f.digitsKind},
 		&modelFiles{ILang: s.Lang, IHasModel: s.Model != nil, IStatus: f.modelStatus, IKind: f.modelKind, IRestored: f.restored},
 	)

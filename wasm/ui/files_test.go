@@ -10,12 +10,12 @@ import (
 	"softmaxdemo/wasm/protocol"
 )
 
-func TestMineRates(t *testing.T) {
-	if v, ok := mineRate(defaultMineRate); !ok || v != 0.1 {
+func TestMyDigitsRates(t *testing.T) {
+	if v, ok := parseMyDigitsRate(defaultMyDigitsRate); !ok || v != 0.1 {
 		t.Errorf("default rate %v %v", v, ok)
 	}
 	for _, bad := range []string{"", "0.3", "1", "abc"} {
-		if _, ok := mineRate(bad); ok {
+		if _, ok := parseMyDigitsRate(bad); ok {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -29,7 +29,7 @@ func TestMyDigitsShowLabelsAndReadings(t *testing.T) {
 	m.B[3] = 1 // reads everything as a 3
 	d := protocol.Samples{Labels: []uint8{3, 7}, Pixels: make([]byte, 2*784)}
 	html := render(t, &myDigits{ILang: i18n.EN, IDigits: d, IModel: m, IRate: "0.1"})
-	for _, want := range []string{`2 of your digits; the model reads 1 of them right.`, `a 7, read as 3`, `id="mine-rate"`} {
+	for _, want := range []string{`2 of your digits; the model reads 1 of them right.`, `a 7, read as 3`, `id="my-digits-rate"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("my digits lack %q:\n%s", want, html)
 		}

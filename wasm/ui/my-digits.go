@@ -16,19 +16,19 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// mineRates are the shares of each batch my digits may take, as the
-// #mine-rate control offers them: "0" is off.
-var mineRates = []string{"0", "0.01", "0.05", "0.1", "0.2", "0.5"}
+// myDigitsRates are the shares of each batch my digits may take, as the
+// #my-digits-rate control offers them: "0" is off.
+var myDigitsRates = []string{"0", "0.01", "0.05", "0.1", "0.2", "0.5"}
 
-// defaultMineRate is the share chosen until the person picks another: 10%
+// defaultMyDigitsRate is the share chosen until the person picks another: 10%
 // of a batch of 100 learns 50 digits for under half a point of MNIST
 // accuracy (docs/modelfile.md).
-const defaultMineRate = "0.1"
+const defaultMyDigitsRate = "0.1"
 
-// mineRate returns the fraction a rate stop stands for, and whether it is
+// parseMyDigitsRate returns the fraction a rate stop stands for, and whether it is
 // one.
-func mineRate(s string) (float64, bool) {
-	for _, r := range mineRates {
+func parseMyDigitsRate(s string) (float64, bool) {
+	for _, r := range myDigitsRates {
 		if r == s {
 			v, err := strconv.ParseFloat(s, 64)
 			return v, err == nil
@@ -55,7 +55,7 @@ type myDigits struct {
 	IModel   *softmax.Model[float32]
 	IDeskew  bool
 	IVersion int    // grows when the digits change
-	IRate    string // one of mineRates
+	IRate    string // one of myDigitsRates
 	IStatus  i18n.Msg
 	IKind    string
 
@@ -97,27 +97,27 @@ func (d *myDigits) Render() app.UI {
 		}
 	}
 	n := len(d.IDigits.Labels)
-	summary := l.T("mine.empty")
+	summary := l.T("myDigits.empty")
 	if n > 0 {
-		summary = l.T("mine.count", n, right)
+		summary = l.T("myDigits.count", n, right)
 	}
-	return app.Section().Class("panel mine").Aria("label", l.T("mine.title")).Body(
-		app.H2().Text(l.T("mine.title")),
-		app.P().Class("note").Text(l.T("mine.note")),
+	return app.Section().Class("panel my-digits-panel").Aria("label", l.T("myDigits.title")).Body(
+		app.H2().Text(l.T("myDigits.title")),
+		app.P().Class("note").Text(l.T("myDigits.note")),
 		app.Div().Class("field").Body(
-			app.Label().For("mine-rate").Text(l.T("mine.rate")),
-			app.Select().ID("mine-rate").Title(l.T("mine.rateWhy")).OnChange(func(ctx app.Context, e app.Event) {
+			app.Label().For("my-digits-rate").Text(l.T("myDigits.rate")),
+			app.Select().ID("my-digits-rate").Title(l.T("myDigits.rateWhy")).OnChange(func(ctx app.Context, e app.Event) {
 				if v := ctx.JSSrc().Get("value").String(); v != d.IRate {
-					ctx.NewActionWithValue(store.ActionMineRate, v)
+					ctx.NewActionWithValue(store.ActionMyDigitsRate, v)
 				}
 			}).Body(
-				app.Range(mineRates).Slice(func(i int) app.UI {
-					r, _ := mineRate(mineRates[i])
-					t := l.T("mine.rateOff")
+				app.Range(myDigitsRates).Slice(func(i int) app.UI {
+					r, _ := parseMyDigitsRate(myDigitsRates[i])
+					t := l.T("myDigits.rateOff")
 					if r > 0 {
-						t = l.T("mine.ratePart", fmtPercentShort(r))
+						t = l.T("myDigits.ratePart", fmtPercentShort(r))
 					}
-					return app.Option().Value(mineRates[i]).Text(t).Selected(mineRates[i] == d.IRate)
+					return app.Option().Value(myDigitsRates[i]).Text(t).Selected(myDigitsRates[i] == d.IRate)
 				}),
 			),
 		),
@@ -128,26 +128,26 @@ func (d *myDigits) Render() app.UI {
 				cls := "my-digit"
 				caption := strconv.Itoa(y)
 				if p >= 0 {
-					caption = l.T("mine.readAs", y, p)
+					caption = l.T("myDigits.readAs", y, p)
 					if p != y {
 						cls += " misread"
 					}
 				}
 				return app.Figure().Class(cls).Attr("data-label", y).Attr("data-predicted", p).Body(
-					app.Canvas().ID("mine-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").
+					app.Canvas().ID("my-digit-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").
 						Aria("label", caption),
 					app.FigCaption().Text(caption),
-					app.Button().Class("mine-remove").Text("×").Title(l.T("mine.remove")).Aria("label", l.T("mine.remove")).
+					app.Button().Class("my-digit-remove").Text("×").Title(l.T("myDigits.remove")).Aria("label", l.T("myDigits.remove")).
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, i) }),
 				)
 			}),
 		),
 		app.Div().Class("buttons").Body(
-			app.Button().ID("download-digits").Text(l.T("mine.save")).Disabled(n == 0).
+			app.Button().ID("download-digits").Text(l.T("myDigits.save")).Disabled(n == 0).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionDownloadDigits) }),
 			app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(store.ActionUploadDigits)),
-			app.Label().For("upload-digits").Class("file-button").Text(l.T("mine.load")),
-			app.Button().ID("clear-digits").Text(l.T("mine.clear")).Disabled(n == 0).
+			app.Label().For("upload-digits").Class("file-button").Text(l.T("myDigits.load")),
+			app.Button().ID("clear-digits").Text(l.T("myDigits.clear")).Disabled(n == 0).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, -1) }),
 		),
 		app.P().ID("digits-status").Class("note file-status").Attr("data-kind", d.IKind).Attr("role", "status").Text(l.M(d.IStatus)),
@@ -160,7 +160,7 @@ func (d *myDigits) draw() {
 		d.rgba = make([]byte, 4*digit.Pixels)
 	}
 	for i := range d.IDigits.Labels {
-		_, c := paint.Context2D("mine-" + strconv.Itoa(i))
+		_, c := paint.Context2D("my-digit-" + strconv.Itoa(i))
 		paint.GreyImage(d.rgba, d.IDigits.Pixels[i*digit.Pixels:(i+1)*digit.Pixels])
 		paint.PutRGBA(c, d.rgba, digit.Side, digit.Side, 0, 0)
 	}
@@ -181,10 +181,10 @@ type labelButtons struct {
 
 func (b *labelButtons) Render() app.UI {
 	l := b.ILang
-	return app.Div().Class("label-buttons").Aria("label", l.T("mine.teach")).Body(
-		app.Span().Class("note").Text(l.T("mine.teach")),
+	return app.Div().Class("label-buttons").Aria("label", l.T("myDigits.teach")).Body(
+		app.Span().Class("note").Text(l.T("myDigits.teach")),
 		app.Range(make([]struct{}, 10)).Slice(func(i int) app.UI {
-			return app.Button().ID("label-" + strconv.Itoa(i)).Text(strconv.Itoa(i)).Title(l.T("mine.thisIs", i)).
+			return app.Button().ID("label-" + strconv.Itoa(i)).Text(strconv.Itoa(i)).Title(l.T("myDigits.thisIs", i)).
 				OnClick(func(ctx app.Context, e app.Event) { b.onLabel(ctx, i) })
 		}),
 	)

@@ -23,7 +23,7 @@ import (
 // ModelInfo is how the current model was trained, for its JSON file:
 // the run's settings, how far it went, its latest test accuracy, my
 // digits mixed in, and when it was saved.
-func ModelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, dataset string, mine int, saved time.Time) modelfile.Info {
+func ModelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, dataset string, myDigits int, saved time.Time) modelfile.Info {
 	info := modelfile.Info{Dataset: dataset, Saved: saved.UTC().Format(time.RFC3339)}
 	if r != nil {
 		c := r.Cfg
@@ -32,8 +32,8 @@ func ModelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, datas
 		if info.Method == "newton" {
 			info.LearningRate, info.BatchSize = 0, 0
 		}
-		if c.ExtraRate > 0 && mine > 0 {
-			info.MyDigits, info.ExtraRate = mine, c.ExtraRate
+		if c.ExtraRate > 0 && myDigits > 0 {
+			info.MyDigits, info.ExtraRate = myDigits, c.ExtraRate
 		}
 	}
 	info.Epochs, info.Steps = pr.Epoch, pr.Step

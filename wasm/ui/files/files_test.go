@@ -49,7 +49,7 @@ func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 			t.Errorf("newton: %+v", i)
 		}
 	})
-	t.Run("no digits of mine, no rate", func(t *testing.T) {
+	t.Run("no my digits, no rate", func(t *testing.T) {
 		if i := ModelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.ExtraRate != 0 {
 			t.Errorf("%+v", i)
 		}

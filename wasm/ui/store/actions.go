@@ -31,7 +31,7 @@ const (
 	ActionForgetModel    = "softmax/forget-model"    // no value: forget the kept model, start afresh
 	ActionAddDigit       = "softmax/add-digit"       // myDigit (Label 255: nothing was drawn)
 	ActionRemoveDigit    = "softmax/remove-digit"    // int: the digit's index, -1 for all
-	ActionMineRate       = "softmax/mine-rate"       // string: one of mineRates
+	ActionMyDigitsRate   = "softmax/my-digits-rate"  // string: one of myDigitsRates
 	ActionDownloadDigits = "softmax/download-digits" // no value
 	ActionUploadDigits   = "softmax/upload-digits"   // app.Value: a File
 )

@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/params"
+	"softmaxdemo/wasm/ui/store"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The page's side of the training worker: the manifest and the packs,
+// the worker's events and when they render, and the commands the Train
+// panel and the error banner post.
+
+// loadManifest reads the list of packs (web/boot.js has usually fetched it
+// already), starts the worker and loads the default pack; it also checks,
+// in the background, whether the full pack was built (make data-full) and
+// offers it if so.
+func (p *page) loadManifest(ctx app.Context) {
+	b := p.booted
+	p.booted = nil // a Retry fetches
+	if b == nil {
+		b = browser.BootManifest()
+	}
+	if b != nil {
+		p.onManifest(ctx, b, nil)
+		return
+	}
+	url := ctx.ResolveStaticResource("/web/data/manifest.json")
+	ctx.Async(func() {
+		b, err := browser.Fetch(url, "GET")
+		ctx.Dispatch(func(ctx app.Context) { p.onManifest(ctx, b, err) })
+	})
+}
+
+// onManifest starts the worker on the manifest b, or shows err.
+func (p *page) onManifest(ctx app.Context, b []byte, err error) {
+	var man dataset.Manifest
+	if err == nil {
+		err = json.Unmarshal(b, &man)
+	}
+	if err == nil {
+		if _, ok := man.Find("default"); !ok {
+			err = fmt.Errorf("no default pack in it")
+		}
+	}
+	if err != nil {
+		p.st.Apply(protocol.Failed{
+			Message: "could not read the list of datasets: " + err.Error(),
+			Hint:    "hint.manifest",
+			Key:     "err.manifest",
+			Args:    []string{err.Error()},
+		})
+		return
+	}
+	p.manifest = man
+	def, _ := man.Find("default")
+	p.st.Packs = []dataset.PackInfo{def}
+	if p.st.Dataset == "" {
+		p.st.Dataset = def.Name
+	}
+	p.ensureWorker(ctx)
+	if p.worker.Preloaded == p.st.Dataset {
+		p.worker.Preloaded = "" // web/boot.js asked already
+	} else {
+		p.load(ctx, p.st.Dataset)
+	}
+	for _, pk := range man.Packs {
+		if pk.Name != def.Name {
+			p.probe(ctx, pk)
+		}
+	}
+	if _, ok := man.Find(p.wantData); !ok && p.wantData != "" {
+		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(p.wantData), i18n.Text("link.noSuchData")))
+		p.wantData = ""
+	}
+}
+
+// probe offers pk if its file is on the server.
+func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
+	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
+	ctx.Async(func() {
+		if _, err := browser.Fetch(url, "HEAD"); err != nil {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			p.st.Packs = append(p.st.Packs, pk)
+			if p.wantData == pk.Name {
+				// The link asked for this pack: load it once the default
+				// one is in (the worker handles one load at a time).
+				p.wantData = ""
+				p.send(protocol.Pause{})
+				p.load(ctx, pk.Name)
+			}
+		})
+	})
+}
+
+func (p *page) ensureWorker(ctx app.Context) {
+	if p.worker != nil {
+		return
+	}
+	p.worker = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
+		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
+		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.Crashed(detail) }) },
+	)
+}
+
+// onEvent applies a worker event and decides when to render it.
+func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
+	status, err := p.st.Status, p.st.Err
+	p.st.Apply(m)
+	p.filesEvent(ctx, m)
+	switch m.(type) {
+	case protocol.Loaded:
+		ctx.Defer(func(ctx app.Context) {
+			p.afterReady()
+			if !p.warmed {
+				p.warmed = true
+				p.warmPage(ctx)
+			}
+		})
+	case protocol.Samples:
+		// The test images follow Loaded (Samples comes with them): the
+		// whole pack is in, and the service worker may fill its cache
+		// without downloading the pack a second time beside it.
+		if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
+			f.Invoke()
+		}
+	}
+	if held, run, step := p.st.AwaitingEval(); held && p.asked != [2]int{run, step} {
+		// The worker sends the final Evaluated right after the Progress
+		// that says done; should it not come, ask for it.
+		p.asked = [2]int{run, step}
+		ctx.After(evalWait, func(app.Context) {
+			if held, r, s := p.st.AwaitingEval(); held && r == run && s == step {
+				p.send(protocol.Evaluate{})
+			}
+		})
+	}
+	now := time.Now()
+	if p.st.Status != status || p.st.Err != err || p.st.Status != store.StatusTraining {
+		p.st.ShowEval()
+		p.lastFrame, p.lastEval = now, now
+		return // render now
+	}
+	ctx.PreventUpdate()
+	if p.pending {
+		return
+	}
+	p.pending = true
+	ctx.After(max(0, frameEvery-now.Sub(p.lastFrame)), func(app.Context) {
+		now := time.Now()
+		p.pending, p.lastFrame = false, now
+		if now.Sub(p.lastEval) >= evalEvery && p.st.ShowEval() {
+			p.lastEval = now
+		}
+	})
+}
+
+// afterReady runs once a loaded pack is on screen: the work kept out of the
+// page's start-up may begin. The worker warms up its kernels; the service
+// worker fills its cache for offline use (web/boot.js) once the whole pack
+// is in (onEvent, on Samples).
+func (p *page) afterReady() {
+	if p.worker != nil && !p.worker.Warmed {
+		p.worker.Warmed = true
+		p.send(protocol.Warm{})
+	}
+	p.sendPace()
+}
+
+// load asks the worker for the named pack.
+func (p *page) load(ctx app.Context, name string) {
+	pk, ok := p.manifest.Find(name)
+	if !ok || p.worker == nil {
+		return
+	}
+	p.st.Status = store.StatusLoading
+	p.st.Dataset = name
+	p.st.Loading = protocol.Loading{Name: name, Total: pk.Bytes}
+	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
+	if p.retries > 0 {
+		// A distinct URL goes past the service worker's cache, which may
+		// hold the very copy that failed its checksum.
+		url += "?retry=" + strconv.Itoa(p.retries)
+	}
+	p.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes, TrainBytes: pk.TrainBytes, TrainSHA256: pk.TrainSHA256})
+}
+
+func (p *page) send(m protocol.Msg) {
+	if p.worker == nil {
+		return
+	}
+	if err := p.worker.Send(m); err != nil {
+		p.st.Err = &store.Error{Message: i18n.Text("err.send", err.Error())}
+	}
+}
+
+func (p *page) onTrain(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.myDigitsShare()
+		p.st.Err = nil
+		p.st.Pending = c
+		p.send(protocol.Train{Config: c})
+	}
+}
+
+func (p *page) onStep(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.myDigitsShare()
+		p.st.Err = nil
+		p.st.Pending = c
+		p.send(protocol.Step{Config: c})
+	}
+}
+
+func (p *page) onReset(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(protocol.Config); ok {
+		c.ExtraRate = p.myDigitsShare()
+		p.st.Err = nil
+		p.st.Pending = c
+		// Reset clears the current run only: the runs before it stay on
+		// the chart for comparison.
+		p.st.DropCurrent()
+		p.send(protocol.Reset{Config: c})
+	}
+}
+
+func (p *page) onPause(ctx app.Context, a app.Action) { p.send(protocol.Pause{}) }
+
+func (p *page) onDataset(ctx app.Context, a app.Action) {
+	if name, ok := a.Value.(string); ok && name != p.st.Dataset {
+		p.send(protocol.Pause{})
+		p.load(ctx, name)
+		p.link.Dataset = name
+		p.writeLink()
+	}
+}
+
+func (p *page) onRetry(ctx app.Context, a app.Action) {
+	p.st.Err = nil
+	p.retries++
+	if len(p.manifest.Packs) == 0 {
+		p.st.Status = store.StatusLoading
+		p.loadManifest(ctx)
+		return
+	}
+	p.load(ctx, p.st.Dataset)
+}
+
+func (p *page) onRestart(ctx app.Context, a app.Action) {
+	if p.worker != nil {
+		p.worker.Terminate()
+		p.worker = nil
+	}
+	p.st.Restarting()
+	if len(p.manifest.Packs) == 0 {
+		p.loadManifest(ctx)
+		return
+	}
+	p.ensureWorker(ctx)
+	p.load(ctx, p.st.Dataset)
+}
+
+// sendPace tells the worker the pace the panel shows.
+func (p *page) sendPace() {
+	if rate, ok := params.PaceRate(p.link.Fields.Pace); ok {
+		p.send(protocol.Pace{StepsPerSecond: rate})
+	}
+}
