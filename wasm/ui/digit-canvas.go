@@ -43,8 +43,6 @@ type digitCanvas struct {
 	explV   int
 }
 
-func newDigitCanvas() *digitCanvas { return &digitCanvas{} }
-
 func (d *digitCanvas) OnMount(ctx app.Context) {
 	d.cls = predict.NewClassifier()
 	d.cls.SetDeskew(d.IDeskew)

@@ -43,8 +43,6 @@ type gallery struct {
 	size   paint.Size
 }
 
-func newGallery() *gallery { return &gallery{} }
-
 func (g *gallery) OnMount(ctx app.Context) {
 	g.predict()
 	ctx.Defer(func(app.Context) { g.size.Reset(); g.draw() })

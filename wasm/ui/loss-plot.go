@@ -37,8 +37,6 @@ type lossPlot struct {
 	raw     []chart.Pt
 }
 
-func newLossPlot() *lossPlot { return &lossPlot{} }
-
 func (p *lossPlot) OnMount(ctx app.Context) {
 	ctx.Defer(func(app.Context) { p.size.Reset(); p.draw() })
 }

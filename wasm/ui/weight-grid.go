@@ -29,8 +29,6 @@ type weightGrid struct {
 	probe    int
 }
 
-func newWeightGrid() *weightGrid { return &weightGrid{drawn: -1} }
-
 func (g *weightGrid) OnMount(ctx app.Context) {
 	g.drawn = -1
 	ctx.Defer(func(app.Context) { g.draw() })
