@@ -22,7 +22,7 @@ type Info struct {
 	Dataset      string  `json:"dataset,omitempty"` // the pack's name
 	Deskew       bool    `json:"deskew"`            // images were deskewed
 	MyDigits     int     `json:"myDigits,omitempty"`
-	ExtraRate    float64 `json:"extraRate,omitempty"`    // my digits per batch, as a fraction of B
+	MyDigitsRate float64 `json:"myDigitsRate,omitempty"` // my digits per batch, as a fraction of B
 	TestAccuracy float64 `json:"testAccuracy,omitempty"` // fraction 0..1
 	// Saved is when the model was saved, as the caller formats it
 	// (RFC 3339 in UTC is best); core never reads the clock.

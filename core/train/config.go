@@ -57,10 +57,10 @@ type Config struct {
 	Init    Init    // Zeros or Normal
 	InitStd float64 // standard deviation for Normal
 
-	// ExtraRate mixes extra examples (Trainer.SetExtra, the digits a
-	// person drew) into every batch: round(ExtraRate·B) of them, at least
+	// MyDigitsRate mixes my digits (Trainer.SetMyDigits, the digits a
+	// person drew) into every batch: round(MyDigitsRate·B) of them, at least
 	// one, on top of the B examples of the data, in [0, 1]. 0 mixes none.
-	ExtraRate float64
+	MyDigitsRate float64
 }
 
 // Defaults returns the configuration the page starts with: minibatches of
@@ -119,8 +119,8 @@ func (c Config) Validate(m int) error {
 		return fmt.Errorf("train: decay %v every %d epochs: want a factor in (0, 1] every 1 or more epochs", c.Decay, c.DecayEvery)
 	case !finite(c.Tolerance) || c.Tolerance < 0:
 		return fmt.Errorf("train: tolerance %v: want 0 or more", c.Tolerance)
-	case !finite(c.ExtraRate) || c.ExtraRate < 0 || c.ExtraRate > 1:
-		return fmt.Errorf("train: extra rate %v: want 0 to 1 (a fraction of the batch size)", c.ExtraRate)
+	case !finite(c.MyDigitsRate) || c.MyDigitsRate < 0 || c.MyDigitsRate > 1:
+		return fmt.Errorf("train: my digits rate %v: want 0 to 1 (a fraction of the batch size)", c.MyDigitsRate)
 	case c.Init != Zeros && c.Init != Normal:
 		return fmt.Errorf("train: unknown initialisation %d", c.Init)
 	case c.Init == Normal && (!finite(c.InitStd) || c.InitStd <= 0 || c.InitStd > 100):

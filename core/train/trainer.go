@@ -29,7 +29,7 @@ type Stats struct {
 	Epoch     int     // the epoch this step belongs to, from 0
 	Seen      int64   // examples seen so far, this batch included
 	Batch     int     // examples of the data in this step
-	Extra     int     // extra examples (SetExtra) mixed into this step
+	MyDigits  int     // my digits (SetMyDigits) mixed into this step
 	Loss      float64 // objective on this batch
 	Rate      float64 // α used for this step
 	EpochEnd  bool    // this step finished an epoch
@@ -40,18 +40,18 @@ type Stats struct {
 // Trainer runs minibatch SGD on one model. It is not safe for concurrent
 // use; the worker owns it and hands out copies of the weights.
 type Trainer struct {
-	cfg   Config
-	obj   softmax.Objective
-	data  *softmax.Examples[float32]
-	model *softmax.Model[float32]
-	saved *softmax.Model[float32] // the weights at the start of the epoch
-	rng   *rand.Rand
-	order []int32
-	gw    []float32
-	gb    []float32
-	mark  []bool  // sparse update: rows touched by this batch
-	rows  []int32 // sparse update: their list
-	extra extra   // examples mixed into every batch, see SetExtra
+	cfg      Config
+	obj      softmax.Objective
+	data     *softmax.Examples[float32]
+	model    *softmax.Model[float32]
+	saved    *softmax.Model[float32] // the weights at the start of the epoch
+	rng      *rand.Rand
+	order    []int32
+	gw       []float32
+	gb       []float32
+	mark     []bool   // sparse update: rows touched by this batch
+	rows     []int32  // sparse update: their list
+	myDigits myDigits // examples mixed into every batch, see SetMyDigits
 
 	rate      float64
 	pos       int
@@ -155,9 +155,9 @@ func (t *Trainer) Step() Stats {
 	n := min(t.cfg.BatchSize, m-t.pos)
 	batch := t.order[t.pos : t.pos+n]
 	loss := softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch)
-	more := t.extra.draw()
+	more := t.myDigits.draw()
 	if len(more) > 0 {
-		loss += softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.extra.x, more)
+		loss += softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.myDigits.x, more)
 	}
 	k := len(more)
 	loss /= float64(n + k)
@@ -166,7 +166,7 @@ func (t *Trainer) Step() Stats {
 	} else {
 		loss += t.updateDense(n + k)
 	}
-	st := Stats{Epoch: t.epoch, Batch: n, Extra: k, Loss: loss, Rate: t.rate}
+	st := Stats{Epoch: t.epoch, Batch: n, MyDigits: k, Loss: loss, Rate: t.rate}
 	t.step++
 	t.seen += int64(n)
 	t.pos += n
@@ -247,14 +247,14 @@ func (t *Trainer) updateDense(n int) (penalty float64) {
 }
 
 // updateSparse is updateDense for λ = 0 and small batches: only the rows
-// of pixels that occur in the batch (and the extra examples more) have a
+// of pixels that occur in the batch (and my digits, more) have a
 // non-zero gradient, so only they change. The result is bit for bit what
 // updateDense gives.
 func (t *Trainer) updateSparse(batch, more []int32, n int) {
 	t.rows = t.rows[:0]
 	t.markRows(t.data, batch)
 	if len(more) > 0 {
-		t.markRows(t.extra.x, more)
+		t.markRows(t.myDigits.x, more)
 	}
 	a, inv := float32(t.rate), 1/float32(n)
 	for _, j := range t.rows {

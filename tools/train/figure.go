@@ -19,7 +19,7 @@ var figureRates = []float64{0, 0.01, 0.05, 0.1, 0.2, 0.5}
 // on off-centre digits, as "my digits" are mixed into training at a few
 // rates. It trains once per rate, with the training flags' settings (-lr,
 // -batch, -l2, -epochs, -seed …; the page's defaults unless given), on the
-// -data or -idx images; -deskew, -method, -mine, -load and -save do not
+// -data or -idx images; -deskew, -method, -my-digits, -load and -save do not
 // apply.
 func runFigure(o *options, out io.Writer) error {
 	if o.figure != "mydigits" {
@@ -54,17 +54,17 @@ func runFigure(o *options, out io.Writer) error {
 	fmt.Fprintf(out, "| my digits per batch of %d | rate | MNIST test (%d) | my %d digits read right | held-out off-centre digits (%d) |\n| --- | --- | --- | --- | --- |\n",
 		c.BatchSize, test.Len(), my.Len(), heldX.Len())
 	for _, rate := range figureRates {
-		c.ExtraRate = rate
+		c.MyDigitsRate = rate
 		tr, err := train.New(x, dataset.Pixels, c)
 		if err != nil {
 			return err
 		}
-		if err := tr.SetExtra(my); err != nil {
+		if err := tr.SetMyDigits(my); err != nil {
 			return err
 		}
 		k := 0
 		for tr.Stopped() == train.Running {
-			k = tr.Step().Extra
+			k = tr.Step().MyDigits
 		}
 		m := tr.Model()
 		fmt.Fprintf(out, "| %d | %g | %.2f%% | %d of %d | %.2f%% |\n", k, rate,

@@ -11,11 +11,11 @@
 // It prints one line per epoch (loss, test accuracy, likelihood, examples
 // per second) and a summary. -save writes the model as JSON (model.json,
 // with how it was trained) or for NumPy (model.npz), -load starts from a
-// model saved either way, and -mine mixes the digits of a my-digits file
+// model saved either way, and -my-digits mixes the digits of a my-digits file
 // (core/modelfile) into every batch:
 //
 //	go run ./tools/train -save model.npz
-//	go run ./tools/train -load model.json -mine my.digits.mnpk -mine-rate 0.1 -epochs 1
+//	go run ./tools/train -load model.json -my-digits my.digits.mnpk -my-digits-rate 0.1 -epochs 1
 //	go run ./tools/train -figure mydigits  # docs/modelfile.md's table: my digits mixed in at six rates
 package main
 
@@ -50,7 +50,7 @@ func main() {
 
 type options struct {
 	data, idx, preset, save, init string
-	load, mine, figure            string
+	load, myDigits, figure        string
 	every                         int
 	deskew                        bool
 	cfg                           train.Config
@@ -69,8 +69,8 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.preset, "preset", "", `"lecture": the lecture notes' full-batch experiment (flags given after it still apply)`)
 	fs.StringVar(&o.save, "save", "", "write the trained model to this file: name.json (with how it was trained) or name.npz (NumPy: W 784×10, b)")
 	fs.StringVar(&o.load, "load", "", "start from the model in this .json or .npz file instead of -init")
-	fs.StringVar(&o.mine, "mine", "", "mix the digits of this my-digits file ("+modelfile.DigitsExt+") into every batch")
-	fs.Float64Var(&o.cfg.ExtraRate, "mine-rate", 0.1, "with -mine: my digits per batch, as a fraction of the batch size")
+	fs.StringVar(&o.myDigits, "my-digits", "", "mix the digits of this my-digits file ("+modelfile.DigitsExt+") into every batch")
+	fs.Float64Var(&o.cfg.MyDigitsRate, "my-digits-rate", 0.1, "with -my-digits: my digits per batch, as a fraction of the batch size")
 	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
 	fs.StringVar(&o.figure, "figure", "", `"mydigits": print the table of accuracy as off-centre my digits are mixed in at a few rates, instead of training once`)
 	fs.BoolVar(&o.deskew, "deskew", false, "train and test on the images deskewed by their moments (core/digit.DeskewSet)")
@@ -124,8 +124,8 @@ func parse(args []string, out io.Writer) (*options, error) {
 	if o.every < 1 {
 		o.every = 1
 	}
-	if o.mine == "" {
-		c.ExtraRate = 0
+	if o.myDigits == "" {
+		c.MyDigitsRate = 0
 	}
 	if o.save != "" && saveFormat(o.save) == "" {
 		return nil, fmt.Errorf("-save %s: want a name ending in .json or .npz", o.save)
@@ -240,15 +240,15 @@ func run(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "starting from %s: test accuracy %.2f%%\n", o.load, 100*metrics.Evaluate(f.Model, test).Accuracy())
 	}
-	var mine *softmax.Examples[float32]
-	if o.mine != "" {
-		if mine, err = readMine(o.mine); err != nil {
+	var my *softmax.Examples[float32]
+	if o.myDigits != "" {
+		if my, err = readMyDigits(o.myDigits); err != nil {
 			return err
 		}
-		if err := tr.SetExtra(mine); err != nil {
-			return fmt.Errorf("-mine %s: %w", o.mine, err)
+		if err := tr.SetMyDigits(my); err != nil {
+			return fmt.Errorf("-my-digits %s: %w", o.myDigits, err)
 		}
-		fmt.Fprintf(out, "mixing %d of my digits into every batch at rate %g\n", mine.Len(), o.cfg.ExtraRate)
+		fmt.Fprintf(out, "mixing %d of my digits into every batch at rate %g\n", my.Len(), o.cfg.MyDigitsRate)
 	}
 	c := tr.Config()
 	fmt.Fprintf(out, "training on %d images, testing on %d: α %g, B %d, λ %g, init %v, seed %d\n",
@@ -286,8 +286,8 @@ func run(args []string, out io.Writer) error {
 	if last.Stop == train.Diverged {
 		fmt.Fprintf(out, "the loss diverged; the weights are from the start of the last epoch: try a smaller -lr\n")
 	}
-	if mine != nil {
-		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", readsAsLabelled(tr.Model(), mine), mine.Len())
+	if my != nil {
+		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", readsAsLabelled(tr.Model(), my), my.Len())
 	}
 	if o.save != "" {
 		info := modelfile.Info{Method: "sgd", LearningRate: c.LearningRate, BatchSize: c.BatchSize, L2: c.L2,
@@ -299,8 +299,8 @@ func run(args []string, out io.Writer) error {
 		if o.idx != "" {
 			info.Dataset = "idx"
 		}
-		if mine != nil {
-			info.MyDigits, info.ExtraRate = mine.Len(), c.ExtraRate
+		if my != nil {
+			info.MyDigits, info.MyDigitsRate = my.Len(), c.MyDigitsRate
 		}
 		var buf bytes.Buffer
 		if saveFormat(o.save) == "npz" {
@@ -333,14 +333,14 @@ func readModel(name string) (*modelfile.File, error) {
 	return m, nil
 }
 
-// readMine reads a my-digits file.
-func readMine(name string) (*softmax.Examples[float32], error) {
+// readMyDigits reads a my-digits file.
+func readMyDigits(name string) (*softmax.Examples[float32], error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if st.Size() > modelfile.MaxDigitsBytes {
-		return nil, fmt.Errorf("-mine %s: %d bytes, more than the %d of %d digits: is it a dataset pack?", name, st.Size(), modelfile.MaxDigitsBytes, modelfile.MaxDigits)
+		return nil, fmt.Errorf("-my-digits %s: %d bytes, more than the %d of %d digits: is it a dataset pack?", name, st.Size(), modelfile.MaxDigitsBytes, modelfile.MaxDigits)
 	}
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -348,10 +348,10 @@ func readMine(name string) (*softmax.Examples[float32], error) {
 	}
 	s, err := modelfile.DecodeDigits(b)
 	if err != nil {
-		return nil, fmt.Errorf("-mine %s: %w", name, err)
+		return nil, fmt.Errorf("-my-digits %s: %w", name, err)
 	}
 	if s.Len() == 0 {
-		return nil, fmt.Errorf("-mine %s: the file holds no digits", name)
+		return nil, fmt.Errorf("-my-digits %s: the file holds no digits", name)
 	}
 	return softmax.FromSet[float32](s), nil
 }

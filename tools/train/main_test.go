@@ -112,7 +112,7 @@ func TestMine(t *testing.T) {
 	}
 	read := func(args ...string) int {
 		var out bytes.Buffer
-		if err := run(append([]string{"-data", pack, "-epochs", "1", "-mine", name}, args...), &out); err != nil {
+		if err := run(append([]string{"-data", pack, "-epochs", "1", "-my-digits", name}, args...), &out); err != nil {
 			t.Fatal(err)
 		}
 		m := regexp.MustCompile(`my digits: (\d+) of 10 read as labelled`).FindStringSubmatch(out.String())
@@ -122,7 +122,7 @@ func TestMine(t *testing.T) {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	if a, b := read("-mine-rate", "0"), read("-mine-rate", "0.1"); a > 1 || b < 9 {
+	if a, b := read("-my-digits-rate", "0"), read("-my-digits-rate", "0.1"); a > 1 || b < 9 {
 		t.Errorf("my ten 1s labelled 7: %d read as 7 at rate 0, %d at rate 0.1", a, b)
 	}
 }
@@ -180,7 +180,7 @@ func TestBadFlagsAreRefused(t *testing.T) {
 		{"a corrupt pack", []string{"-data", "main.go"}, "invalid format"},
 		{"a save name of no known format", []string{"-save", "model.txt"}, "want a name ending in .json or .npz"},
 		{"a model that is not one", []string{"-data", pack, "-load", "main.go"}, "-load main.go: modelfile: not a model file"},
-		{"my digits that are a dataset", []string{"-data", pack, "-mine", pack}, "is it a dataset pack?"},
+		{"my digits that are a dataset", []string{"-data", pack, "-my-digits", pack}, "is it a dataset pack?"},
 		{"an unknown method", []string{"-method", "magic"}, `unknown -method "magic"`},
 		{"an unknown figure", []string{"-data", pack, "-figure", "magic"}, `unknown -figure "magic" (want "mydigits")`},
 		{"a size that does not divide 28", []string{"-resize", "5"}, "-resize 5"},

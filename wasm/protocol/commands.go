@@ -71,7 +71,7 @@ type (
 	// 784 grey levels per image in Pixels (bulk bytes), at most
 	// MaxMyDigits. They replace any sent before (none: forget them); the
 	// current run and later ones mix them into every batch at
-	// Config.ExtraRate.
+	// Config.MyDigitsRate.
 	MyDigits struct {
 		Labels []uint8 `json:"labels"`
 		Pixels []byte  `json:"-"`

@@ -52,9 +52,9 @@ type Config struct {
 	GradTol      float64 `json:"gradTol,omitempty"`     // Newton: stop when ‖∇J‖ ≤ this; 0: 1e-5
 	CGSteps      int     `json:"cgSteps,omitempty"`     // Newton: CG steps per iteration at most; 0: 250
 	Deskew       bool    `json:"deskew,omitempty"`
-	// ExtraRate mixes my digits (MyDigits) into every batch:
-	// round(ExtraRate·B) of them, at least one; 0 mixes none.
-	ExtraRate float64 `json:"extraRate,omitempty"`
+	// MyDigitsRate mixes my digits (MyDigits) into every batch:
+	// round(MyDigitsRate·B) of them, at least one; 0 mixes none.
+	MyDigitsRate float64 `json:"myDigitsRate,omitempty"`
 }
 
 // MaxMyDigits is the most images a MyDigits command may carry.

@@ -29,7 +29,7 @@ func allMessages() []Msg {
 		Hessian{L2: 1e-4, Deskew: true},
 		HessianView{Images: 2000, Features: 1, N: 2, Image: []int8{-127, 0, 5, 127},
 			Cases: []HessianCase{{Lambda: 0, Smallest: []float64{0, 1e-3}, Zero: 1, Largest: 2}, {Lambda: 1e-4, Pinned: true, Smallest: []float64{1e-4}, Largest: 2}}},
-		UseModel{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1, ExtraRate: 0.1}, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, -0.5}},
+		UseModel{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1, MyDigitsRate: 0.1}, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, -0.5}},
 		MyDigits{Labels: []uint8{7, 0, 9}, Pixels: append(make([]byte, 3*784-1), 255)},
 		Loading{Name: "default", Received: 5, Total: 10},
 		Loaded{Name: "default", Train: 10000, Test: 2000, Millis: 12.5, Kernel: "wasm-simd"},

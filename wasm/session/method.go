@@ -46,9 +46,9 @@ type method interface {
 	// session does not fill in (Run, State, PerEpoch, Losses,
 	// PerSecond, Method). Seen counts the examples visited.
 	progress() protocol.Progress
-	// setExtra gives the run my digits (nil for none), as a run with
+	// setMyDigits gives the run my digits (nil for none), as a run with
 	// its Config trains on them.
-	setExtra(x *softmax.Examples[float32]) error
+	setMyDigits(x *softmax.Examples[float32]) error
 	// stepOn applies the inspector's update, one step with B = 1 on one
 	// example, to the run's weights, as train.StepOn does.
 	stepOn(index []uint16, value []float32, label uint8, rate float64, o softmax.Objective) (train.Stats, error)

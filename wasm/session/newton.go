@@ -169,9 +169,9 @@ func (n *newtonMethod) progress() protocol.Progress {
 	return p
 }
 
-// setExtra accepts my digits and leaves them out: Newton's method
+// setMyDigits accepts my digits and leaves them out: Newton's method
 // minimises J over the pack alone.
-func (n *newtonMethod) setExtra(*softmax.Examples[float32]) error { return nil }
+func (n *newtonMethod) setMyDigits(*softmax.Examples[float32]) error { return nil }
 
 // errNewtonUpdate refuses the inspector's update on a Newton run: the
 // solver's float64 weights are its own, and an SGD step on their float32

@@ -88,17 +88,17 @@ var logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, arg
 
 // session is the state of one worker.
 type session struct {
-	ctx          context.Context
-	out          chan<- protocol.Msg
-	env          Env
-	data         *data                      // nil until a pack is loaded
-	mine         *softmax.Examples[float32] // my digits (MyDigits), nil if none
-	mineDeskewed *softmax.Examples[float32] // the same, straightened (core/digit.Deskew)
-	run          *run                       // nil until a run is created
-	runs         int                        // the last run id handed out
-	training     bool                       // the loop is taking steps
-	warmed       bool                       // warmUp has run
-	pace         pacer                      // how fast the loop takes steps
+	ctx              context.Context
+	out              chan<- protocol.Msg
+	env              Env
+	data             *data                      // nil until a pack is loaded
+	myDigits         *softmax.Examples[float32] // my digits (MyDigits), nil if none
+	myDigitsDeskewed *softmax.Examples[float32] // the same, straightened (core/digit.Deskew)
+	run              *run                       // nil until a run is created
+	runs             int                        // the last run id handed out
+	training         bool                       // the loop is taking steps
+	warmed           bool                       // warmUp has run
+	pace             pacer                      // how fast the loop takes steps
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -198,7 +198,7 @@ func (s *session) handle(m protocol.Msg) {
 	case protocol.UseModel:
 		s.useModel(m)
 	case protocol.MyDigits:
-		s.myDigits(m)
+		s.useMyDigits(m)
 	case protocol.Apply:
 		s.apply(m)
 	case protocol.FindExamples:

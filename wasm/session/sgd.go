@@ -51,7 +51,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 		DecayEvery:   c.DecayEvery,
 		Seed:         c.Seed,
 		InitStd:      1,
-		ExtraRate:    c.ExtraRate,
+		MyDigitsRate: c.MyDigitsRate,
 	}
 	if c.InitNormal {
 		tc.Init = train.Normal
@@ -64,7 +64,7 @@ func trainConfig(c protocol.Config, m int) (train.Config, error) {
 
 // shape is c without the options that a running run can change.
 func shape(c protocol.Config) protocol.Config {
-	c.LearningRate, c.L2, c.ExtraRate = 0, 0, 0
+	c.LearningRate, c.L2, c.MyDigitsRate = 0, 0, 0
 	return c
 }
 
@@ -74,7 +74,7 @@ func (b *minibatch) start(s *session, c protocol.Config, from *softmax.Model[flo
 	d := s.data.of(c)
 	tr, err := train.New(d.train, d.d, b.tc)
 	if err == nil {
-		err = tr.SetExtra(s.mineFor(c))
+		err = tr.SetMyDigits(s.myDigitsFor(c))
 	}
 	if err == nil && from != nil {
 		err = tr.SetModel(from)
@@ -105,8 +105,8 @@ func (b *minibatch) keep(old, c protocol.Config) (bool, error) {
 			return false, err
 		}
 	}
-	if c.ExtraRate != old.ExtraRate {
-		if err := b.tr.SetExtraRate(c.ExtraRate); err != nil {
+	if c.MyDigitsRate != old.MyDigitsRate {
+		if err := b.tr.SetMyDigitsRate(c.MyDigitsRate); err != nil {
 			return false, err
 		}
 	}
@@ -216,7 +216,7 @@ func (b *minibatch) progress() protocol.Progress {
 	return p
 }
 
-func (b *minibatch) setExtra(x *softmax.Examples[float32]) error { return b.tr.SetExtra(x) }
+func (b *minibatch) setMyDigits(x *softmax.Examples[float32]) error { return b.tr.SetMyDigits(x) }
 
 func (b *minibatch) stepOn(index []uint16, value []float32, label uint8, rate float64, o softmax.Objective) (train.Stats, error) {
 	return train.StepOn(b.tr.Model(), index, value, label, rate, o)

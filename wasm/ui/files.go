@@ -182,7 +182,7 @@ func (p *page) useModel(file *modelfile.File) {
 	if file.Format == "json" && file.Version >= 2 {
 		cfg.Deskew = file.Info.Deskew
 	}
-	cfg.ExtraRate = p.myDigitsShare()
+	cfg.MyDigitsRate = p.myDigitsShare()
 	p.st.Err = nil
 	p.st.Pending = cfg
 	p.files.loading, p.files.fileInfo = true, nil

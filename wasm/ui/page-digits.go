@@ -80,7 +80,7 @@ func (p *page) sendMyDigits() {
 	p.send(protocol.MyDigits{Labels: p.files.myDigits.Labels, Pixels: p.files.myDigits.Pixels})
 }
 
-// myDigitsShare is Config.ExtraRate: the chosen share of each batch, when
+// myDigitsShare is Config.MyDigitsRate: the chosen share of each batch, when
 // there are my digits to mix in.
 func (p *page) myDigitsShare() float64 {
 	if len(p.files.myDigits.Labels) == 0 {

@@ -206,7 +206,7 @@ func (p *page) send(m protocol.Msg) {
 
 func (p *page) onTrain(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
-		c.ExtraRate = p.myDigitsShare()
+		c.MyDigitsRate = p.myDigitsShare()
 		p.st.Err = nil
 		p.st.Pending = c
 		p.send(protocol.Train{Config: c})
@@ -215,7 +215,7 @@ func (p *page) onTrain(ctx app.Context, a app.Action) {
 
 func (p *page) onStep(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
-		c.ExtraRate = p.myDigitsShare()
+		c.MyDigitsRate = p.myDigitsShare()
 		p.st.Err = nil
 		p.st.Pending = c
 		p.send(protocol.Step{Config: c})
@@ -224,7 +224,7 @@ func (p *page) onStep(ctx app.Context, a app.Action) {
 
 func (p *page) onReset(ctx app.Context, a app.Action) {
 	if c, ok := a.Value.(protocol.Config); ok {
-		c.ExtraRate = p.myDigitsShare()
+		c.MyDigitsRate = p.myDigitsShare()
 		p.st.Err = nil
 		p.st.Pending = c
 		// Reset clears the current run only: the runs before it stay on

@@ -32,8 +32,8 @@ func ModelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, datas
 		if info.Method == "newton" {
 			info.LearningRate, info.BatchSize = 0, 0
 		}
-		if c.ExtraRate > 0 && myDigits > 0 {
-			info.MyDigits, info.ExtraRate = myDigits, c.ExtraRate
+		if c.MyDigitsRate > 0 && myDigits > 0 {
+			info.MyDigits, info.MyDigitsRate = myDigits, c.MyDigitsRate
 		}
 	}
 	info.Epochs, info.Steps = pr.Epoch, pr.Step

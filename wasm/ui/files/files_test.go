@@ -30,12 +30,12 @@ func randomModel() *softmax.Model[float32] {
 
 func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 	saved := time.Date(2026, 11, 23, 17, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	r := &store.Run{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, ExtraRate: 0.1}}
+	r := &store.Run{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, MyDigitsRate: 0.1}}
 	pr := protocol.Progress{Run: 3, Epoch: 5, Step: 500}
 	ev := &protocol.Evaluated{Run: 3, Accuracy: 0.9165}
 	got := ModelInfo(r, pr, ev, "default.mnpk", 12, saved)
 	want := modelfile.Info{Method: "sgd", LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Steps: 500, Seed: 7,
-		Dataset: "default.mnpk", Deskew: true, MyDigits: 12, ExtraRate: 0.1, TestAccuracy: 0.9165, Saved: "2026-11-23T09:30:00Z"}
+		Dataset: "default.mnpk", Deskew: true, MyDigits: 12, MyDigitsRate: 0.1, TestAccuracy: 0.9165, Saved: "2026-11-23T09:30:00Z"}
 	if got != want {
 		t.Errorf("modelInfo:\n got %+v\nwant %+v", got, want)
 	}
@@ -50,7 +50,7 @@ func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 		}
 	})
 	t.Run("no my digits, no rate", func(t *testing.T) {
-		if i := ModelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.ExtraRate != 0 {
+		if i := ModelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.MyDigitsRate != 0 {
 			t.Errorf("%+v", i)
 		}
 	})

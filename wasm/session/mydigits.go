@@ -50,14 +50,14 @@ func (s *session) useModel(u protocol.UseModel) {
 	s.send(s.evaluated())
 }
 
-// myDigits handles MyDigits: the digits replace those kept before, for
-// the current run (at its Config.ExtraRate) and later ones. No digits
+// useMyDigits handles MyDigits: the digits replace those kept before, for
+// the current run (at its Config.MyDigitsRate) and later ones. No digits
 // forget them. Bad digits are refused with Failed and change nothing.
 // (It checks them itself rather than with core/modelfile: that kept the
 // file formats' zip and JSON code out of the separate worker.wasm of the
 // third session. The worker now runs app.wasm, which has them anyway, so
 // the reason is gone; the checks are a few lines.)
-func (s *session) myDigits(d protocol.MyDigits) {
+func (s *session) useMyDigits(d protocol.MyDigits) {
 	if len(d.Pixels) != len(d.Labels)*dataset.Pixels || len(d.Labels) > protocol.MaxMyDigits {
 		s.failKey("err.myDigits", hintMyDigits, fmt.Sprintf("%d bytes of pixels for %d digits, want %d (784 per digit, at most %d digits)",
 			len(d.Pixels), len(d.Labels), len(d.Labels)*dataset.Pixels, protocol.MaxMyDigits))
@@ -80,22 +80,22 @@ func (s *session) myDigits(d protocol.MyDigits) {
 		xd = softmax.FromSet[float32](digit.DeskewSet(set))
 	}
 	if r := s.run; r != nil {
-		extra := x
+		given := x
 		if r.cfg.Deskew {
-			extra = xd
+			given = xd
 		}
-		if err := r.meth.setExtra(extra); err != nil {
+		if err := r.meth.setMyDigits(given); err != nil {
 			s.failKey("err.myDigits", hintMyDigits, err.Error())
 			return
 		}
 	}
-	s.mine, s.mineDeskewed = x, xd
+	s.myDigits, s.myDigitsDeskewed = x, xd
 }
 
-// mineFor returns my digits as a run with c trains on them.
-func (s *session) mineFor(c protocol.Config) *softmax.Examples[float32] {
+// myDigitsFor returns my digits as a run with c trains on them.
+func (s *session) myDigitsFor(c protocol.Config) *softmax.Examples[float32] {
 	if c.Deskew {
-		return s.mineDeskewed
+		return s.myDigitsDeskewed
 	}
-	return s.mine
+	return s.myDigits
 }

@@ -44,18 +44,18 @@ func runWith(t *testing.T, x, more *softmax.Examples[float32], d int, cfg Config
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.SetExtra(more); err != nil {
+	if err := tr.SetMyDigits(more); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; tr.Stopped() == Running; i++ {
-		if st := tr.Step(); more != nil && more.Len() > 0 && cfg.ExtraRate > 0 && st.Extra == 0 {
-			t.Fatalf("step %d mixed in no extra examples", st.Step)
+		if st := tr.Step(); more != nil && more.Len() > 0 && cfg.MyDigitsRate > 0 && st.MyDigits == 0 {
+			t.Fatalf("step %d mixed in no my digits", st.Step)
 		}
 	}
 	return tr
 }
 
-func TestExtraExamplesAreLearnt(t *testing.T) {
+func TestMyDigitsAreLearnt(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := synthetic(r, 2000, 50)
 	mine := relabelled(r, 5, 50, 3, 8) // five 3s that the person calls 8
@@ -64,7 +64,7 @@ func TestExtraExamplesAreLearnt(t *testing.T) {
 	if n := reads(without.Model(), mine); n > 1 {
 		t.Fatalf("without them, the model already reads %d of 5 relabelled examples as 8", n)
 	}
-	cfg.ExtraRate = 0.05 // 5 of my examples in every batch of 100
+	cfg.MyDigitsRate = 0.05 // 5 of my examples in every batch of 100
 	with := runWith(t, x, mine, 50, cfg)
 	if n := reads(with.Model(), mine); n != 5 {
 		t.Errorf("with them at rate 0.05, the model reads %d of 5 as labelled, want 5", n)
@@ -76,34 +76,34 @@ func TestExtraExamplesAreLearnt(t *testing.T) {
 	}
 }
 
-func TestNoExtraExamplesChangeNothing(t *testing.T) {
+func TestNoMyDigitsChangeNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := synthetic(r, 300, 50)
 	mine := relabelled(r, 3, 50, 1, 2)
 	for _, b := range []int{1, 100} { // the sparse and the dense update
 		cfg := Config{LearningRate: 0.3, BatchSize: b, Epochs: 2, Seed: 4}
 		plain, _ := run(t, x, 50, cfg)
-		t.Run("rate 0 with extra examples", func(t *testing.T) {
+		t.Run("rate 0 with my digits", func(t *testing.T) {
 			if tr := runWith(t, x, mine, 50, cfg); !sameBits(tr.Model().W, plain.Model().W) || !sameBits(tr.Model().B, plain.Model().B) {
-				t.Errorf("B=%d: the weights differ from a run without extra examples", b)
+				t.Errorf("B=%d: the weights differ from a run without my digits", b)
 			}
 		})
-		t.Run("a rate without extra examples", func(t *testing.T) {
+		t.Run("a rate without my digits", func(t *testing.T) {
 			c := cfg
-			c.ExtraRate = 0.5
+			c.MyDigitsRate = 0.5
 			if tr := runWith(t, x, nil, 50, c); !sameBits(tr.Model().W, plain.Model().W) {
-				t.Errorf("B=%d: the weights differ from a run without extra examples", b)
+				t.Errorf("B=%d: the weights differ from a run without my digits", b)
 			}
 		})
 	}
 }
 
-func TestExtraRunsAreReproducible(t *testing.T) {
+func TestMyDigitsRunsAreReproducible(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := synthetic(r, 300, 50)
 	mine := relabelled(r, 7, 50, 1, 2)
 	for _, b := range []int{1, 30} {
-		cfg := Config{LearningRate: 0.3, BatchSize: b, Epochs: 2, Seed: 4, ExtraRate: 0.2}
+		cfg := Config{LearningRate: 0.3, BatchSize: b, Epochs: 2, Seed: 4, MyDigitsRate: 0.2}
 		a, c := runWith(t, x, mine, 50, cfg), runWith(t, x, mine, 50, cfg)
 		if !sameBits(a.Model().W, c.Model().W) {
 			t.Errorf("B=%d: two runs with the same seed differ", b)
@@ -111,17 +111,17 @@ func TestExtraRunsAreReproducible(t *testing.T) {
 	}
 }
 
-func TestSparseUpdateMatchesDenseWithExtra(t *testing.T) {
+func TestSparseUpdateMatchesDenseWithMyDigits(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := synthetic(r, 200, 784)
 	mine := relabelled(r, 4, 784, 5, 6)
-	cfg := Config{LearningRate: 0.3, BatchSize: 20, Iterations: 30, Seed: 2, ExtraRate: 0.1}
+	cfg := Config{LearningRate: 0.3, BatchSize: 20, Iterations: 30, Seed: 2, MyDigitsRate: 0.1}
 	sparse := runWith(t, x, mine, 784, cfg) // λ = 0, (20+2)·8 ≤ 784: sparse
 	dense, err := New(x, 784, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dense.SetExtra(mine)
+	dense.SetMyDigits(mine)
 	for dense.Stopped() == Running {
 		// The dense update, by hand, for the same batches.
 		dense.obj.Lambda = 0
@@ -130,48 +130,48 @@ func TestSparseUpdateMatchesDenseWithExtra(t *testing.T) {
 		dense.mark = dense.mark[:784]
 	}
 	if !sameBits(sparse.Model().W, dense.Model().W) || !sameBits(sparse.Model().B, dense.Model().B) {
-		t.Error("the sparse update with extra examples differs from the dense one")
+		t.Error("the sparse update with my digits differs from the dense one")
 	}
 }
 
-func TestExtraStepAllocatesNothing(t *testing.T) {
+func TestMyDigitsStepAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := synthetic(r, 2000, 784)
 	mine := relabelled(r, 3, 784, 5, 6)
 	for _, b := range []int{1, 100} {
 		for _, l2 := range []float64{0, 1e-4} {
-			tr, err := New(x, 784, Config{LearningRate: 0.1, BatchSize: b, L2: l2, Epochs: 1000, ExtraRate: 0.1})
+			tr, err := New(x, 784, Config{LearningRate: 0.1, BatchSize: b, L2: l2, Epochs: 1000, MyDigitsRate: 0.1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := tr.SetExtra(mine); err != nil {
+			if err := tr.SetMyDigits(mine); err != nil {
 				t.Fatal(err)
 			}
 			tr.Step()
 			if a := testing.AllocsPerRun(50, func() { tr.Step() }); a != 0 {
-				t.Errorf("batch %d, λ %g: Step with extra examples allocates %v times", b, l2, a)
+				t.Errorf("batch %d, λ %g: Step with my digits allocates %v times", b, l2, a)
 			}
 		}
 	}
 }
 
-func TestExtraErrors(t *testing.T) {
+func TestMyDigitsErrors(t *testing.T) {
 	x := synthetic(rand.New(rand.NewPCG(1, 2)), 100, 5)
 	tr, err := New(x, 5, Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
 	wide := synthetic(rand.New(rand.NewPCG(1, 2)), 10, 50)
-	if err := tr.SetExtra(wide); err == nil || !strings.Contains(err.Error(), "extra examples") {
+	if err := tr.SetMyDigits(wide); err == nil || !strings.Contains(err.Error(), "my digits") {
 		t.Errorf("examples with 50 features for a model of 5: %v", err)
 	}
 	for _, rate := range []float64{-0.1, 1.5, math.NaN()} {
-		if err := tr.SetExtraRate(rate); err == nil || !strings.Contains(err.Error(), "extra rate") {
-			t.Errorf("SetExtraRate(%v): %v", rate, err)
+		if err := tr.SetMyDigitsRate(rate); err == nil || !strings.Contains(err.Error(), "my digits rate") {
+			t.Errorf("SetMyDigitsRate(%v): %v", rate, err)
 		}
 	}
-	if err := tr.SetExtraRate(0.25); err != nil || tr.Config().ExtraRate != 0.25 {
-		t.Errorf("SetExtraRate(0.25): %v", err)
+	if err := tr.SetMyDigitsRate(0.25); err != nil || tr.Config().MyDigitsRate != 0.25 {
+		t.Errorf("SetMyDigitsRate(0.25): %v", err)
 	}
 }
 

@@ -137,7 +137,7 @@ func TestMyDigits(t *testing.T) {
 		h, _ := loaded(t, 1000)
 		h.send(mine)
 		cfg := defaults
-		cfg.ExtraRate = rate
+		cfg.MyDigitsRate = rate
 		return finalWeights(t, h, cfg)
 	}
 	without, with := readAs(run(0), mine), readAs(run(0.05), mine)
@@ -154,7 +154,7 @@ func TestMyDigitsChangeTheRunningRun(t *testing.T) {
 	mine := myBars(5, 25, 8)
 	h, _ := loaded(t, 1000)
 	cfg := defaults
-	cfg.ExtraRate = 0.05
+	cfg.MyDigitsRate = 0.05
 	h.send(protocol.Step{Config: cfg}) // a run without my digits
 	untilType[protocol.Progress](h)
 	h.send(mine)

@@ -8,11 +8,11 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
-// extra holds the examples mixed into every batch (a person's own
+// myDigits holds the examples mixed into every batch (a person's own
 // digits): k of them per step, taken in a shuffled order that is
 // reshuffled whenever it runs out, from a random source of their own, so
 // that the data's order is the same with and without them.
-type extra struct {
+type myDigits struct {
 	x     *softmax.Examples[float32] // nil: none
 	k     int                        // per batch; 0: none
 	rng   *rand.Rand
@@ -21,9 +21,9 @@ type extra struct {
 	batch []int32 // the current draw, k long
 }
 
-// draw returns the extra examples of the next batch, or nil. It allocates
+// draw returns my digits for the next batch, or nil. It allocates
 // nothing.
-func (e *extra) draw() []int32 {
+func (e *myDigits) draw() []int32 {
 	if e.k == 0 {
 		return nil
 	}
@@ -38,65 +38,65 @@ func (e *extra) draw() []int32 {
 	return e.batch
 }
 
-// extraSeed is the stream of the extra examples' random source ("mydigits").
+// extraSeed is the stream of the my digits' random source ("mydigits").
 const extraSeed = 0x6d79646967697473
 
-// SetExtra makes the trainer mix examples of x into every batch from the
-// next step on: round(ExtraRate·B) of them (at least one), drawn in a
+// SetMyDigits makes the trainer mix examples of x into every batch from the
+// next step on: round(MyDigitsRate·B) of them (at least one), drawn in a
 // shuffled order from a random source seeded with the run's seed, so a
-// run with the same seed, data and extra examples is reproducible. A few
+// run with the same seed, data and my digits is reproducible. A few
 // examples then weigh in every step against thousands of the data's. x nil
 // or empty removes them. The trainer keeps x (read only). It returns an
 // error, changing nothing, if an example of x does not fit the model.
 //
-// Without extra examples (or with ExtraRate 0) every step is bit for bit
+// Without my digits (or with MyDigitsRate 0) every step is bit for bit
 // what it was before. Stats.Batch counts the data's examples only,
-// Stats.Extra the extra ones; the loss is over both.
-func (t *Trainer) SetExtra(x *softmax.Examples[float32]) error {
+// Stats.MyDigits my digits; the loss is over both.
+func (t *Trainer) SetMyDigits(x *softmax.Examples[float32]) error {
 	if x != nil && x.Len() > 0 {
 		if err := x.Check(t.model.D); err != nil {
-			return fmt.Errorf("train: extra examples: %w", err)
+			return fmt.Errorf("train: my digits: %w", err)
 		}
 	} else {
 		x = nil
 	}
-	t.extra = extra{x: x}
+	t.myDigits = myDigits{x: x}
 	if x != nil {
-		t.extra.rng = rand.New(rand.NewPCG(t.cfg.Seed, extraSeed))
-		t.extra.order = make([]int32, x.Len())
-		for i := range t.extra.order {
-			t.extra.order[i] = int32(i)
+		t.myDigits.rng = rand.New(rand.NewPCG(t.cfg.Seed, extraSeed))
+		t.myDigits.order = make([]int32, x.Len())
+		for i := range t.myDigits.order {
+			t.myDigits.order[i] = int32(i)
 		}
-		t.extra.pos = len(t.extra.order) // shuffle on the first draw
+		t.myDigits.pos = len(t.myDigits.order) // shuffle on the first draw
 	}
-	t.setExtraK()
+	t.setMyDigitsK()
 	return nil
 }
 
-// SetExtraRate changes ExtraRate from the next step on. It returns the
+// SetMyDigitsRate changes MyDigitsRate from the next step on. It returns the
 // validation error if rate is out of range, leaving it unchanged.
-func (t *Trainer) SetExtraRate(rate float64) error {
+func (t *Trainer) SetMyDigitsRate(rate float64) error {
 	c := t.cfg
-	c.ExtraRate = rate
+	c.MyDigitsRate = rate
 	if err := c.Validate(t.data.Len()); err != nil {
 		return err
 	}
-	t.cfg.ExtraRate = rate
-	t.setExtraK()
+	t.cfg.MyDigitsRate = rate
+	t.setMyDigitsK()
 	return nil
 }
 
-// setExtraK sizes the draw for the current rate and batch size.
-func (t *Trainer) setExtraK() {
+// setMyDigitsK sizes the draw for the current rate and batch size.
+func (t *Trainer) setMyDigitsK() {
 	k := 0
-	if t.extra.x != nil && t.cfg.ExtraRate > 0 {
-		k = max(1, int(math.Round(t.cfg.ExtraRate*float64(t.cfg.BatchSize))))
+	if t.myDigits.x != nil && t.cfg.MyDigitsRate > 0 {
+		k = max(1, int(math.Round(t.cfg.MyDigitsRate*float64(t.cfg.BatchSize))))
 	}
-	t.extra.k = k
-	if cap(t.extra.batch) < k {
-		t.extra.batch = make([]int32, k)
+	t.myDigits.k = k
+	if cap(t.myDigits.batch) < k {
+		t.myDigits.batch = make([]int32, k)
 	}
-	t.extra.batch = t.extra.batch[:k]
+	t.myDigits.batch = t.myDigits.batch[:k]
 }
 
 // SetModel makes the trainer go on from a copy of m's parameters (a model
