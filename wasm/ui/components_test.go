@@ -139,3 +139,21 @@ func TestLossPlotDescribesWhatItDraws(t *testing.T) {
 		t.Error("an empty chart does not say so")
 	}
 }
+
+// TestKernelTextSaysWhySIMDWasRefused: a worker that refused its SIMD
+// kernel says so, with the reason, in both languages; one that never had
+// it says only that it trains with Go.
+func TestKernelTextSaysWhySIMDWasRefused(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.EN, i18n.ZH} {
+		why := "gradient 12 is 0.5, the Go code's 0.25"
+		if got := kernelText(l, "go", why); !strings.Contains(got, why) {
+			t.Errorf("%v: refused kernel reads %q, without the reason", l, got)
+		}
+		if got, plain := kernelText(l, "go", ""), l.T("kernel.go"); got != plain {
+			t.Errorf("%v: Go kernel reads %q, want %q", l, got, plain)
+		}
+		if got := kernelText(l, "wasm-simd", ""); got != l.T("kernel.simd") {
+			t.Errorf("%v: SIMD kernel reads %q", l, got)
+		}
+	}
+}

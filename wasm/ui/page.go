@@ -216,7 +216,7 @@ func (p *page) Render() app.UI {
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
-			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Text(kernelText(l, s.Kernel)),
+			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
 		),
 	)
 }
@@ -238,12 +238,15 @@ func (p *page) notices() app.UI {
 	)
 }
 
-// kernelText says which kernels the worker trains with.
-func kernelText(l i18n.Lang, k string) string {
-	switch k {
-	case "wasm-simd":
+// kernelText says which kernels the worker trains with and, when it
+// refused its SIMD kernel, why.
+func kernelText(l i18n.Lang, k, refused string) string {
+	switch {
+	case k == "wasm-simd":
 		return l.T("kernel.simd")
-	case "go":
+	case k == "go" && refused != "":
+		return l.T("kernel.refused", refused)
+	case k == "go":
 		return l.T("kernel.go")
 	}
 	return ""

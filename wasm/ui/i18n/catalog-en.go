@@ -231,8 +231,9 @@ var CatalogEN = map[string]string{
 	"gallery.misreadList":  "%d of %d test digits misread: %s.",
 	"list.sep":             ", ",
 
-	"kernel.simd": "Training kernels: WebAssembly SIMD.",
-	"kernel.go":   "Training kernels: Go (the WebAssembly SIMD ones are not in use here).",
+	"kernel.simd":    "Training kernels: WebAssembly SIMD.",
+	"kernel.go":      "Training kernels: Go (the WebAssembly SIMD ones are not in use here).",
+	"kernel.refused": "Training kernels: Go. The WebAssembly SIMD kernel was refused because it disagreed with the Go code (%s); training is slower but gives the same numbers.",
 
 	"err.worker":     "the training worker reported a problem: %s",
 	"err.crashed":    "the training worker stopped unexpectedly: %s",

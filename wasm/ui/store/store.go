@@ -80,8 +80,11 @@ type State struct {
 	Dataset string             // the selected pack's name
 	Loading protocol.Loading
 	Kernel  string // the worker's training kernel: "wasm-simd" or "go"
-	TrainN  int
-	TestN   int
+	// KernelRefused says why the worker refused its SIMD kernel (it
+	// disagreed with the Go code), or is empty.
+	KernelRefused string
+	TrainN        int
+	TestN         int
 
 	Run      int
 	Runs     []*Run          // this session's runs, the current one last
@@ -138,7 +141,7 @@ func (s *State) Apply(m protocol.Msg) {
 		s.Loading = m
 	case protocol.Loaded:
 		s.TrainN, s.TestN = m.Train, m.Test
-		s.Kernel = m.Kernel
+		s.Kernel, s.KernelRefused = m.Kernel, m.KernelRefused
 		s.Dataset = m.Name
 		s.NewRun(0)
 		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
