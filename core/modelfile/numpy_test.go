@@ -5,42 +5,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/dataset/datasettest"
+	"softmaxdemo/core/internal/numpytest"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
-
-// python is the interpreter with Debian's NumPy (python3-numpy).
-const python = "/usr/bin/python3"
-
-// needNumPy skips the test if python3 or NumPy is missing, except under
-// CI=true, where it fails.
-func needNumPy(t *testing.T) {
-	t.Helper()
-	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("no processes under WebAssembly: run natively to compare with NumPy")
-	}
-	err := exec.Command(python, "-c", "import numpy").Run()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s with NumPy is needed under CI (apt-get install -y python3-numpy): %v", python, err)
-	}
-	t.Skipf("SKIPPED: %s with NumPy is not installed (apt-get install -y python3-numpy): %v", python, err)
-}
 
 // TestNumPyPredictsLikeGo trains a model for one epoch on the committed
 // pack, saves it as .npz, and checks that NumPy's argmax(x @ W + b)
 // agrees with softmax.Model.Predict on every test image.
 func TestNumPyPredictsLikeGo(t *testing.T) {
-	needNumPy(t)
+	numpytest.Need(t)
 	p := datasettest.Default(t)
 	cfg := train.Defaults()
 	cfg.Epochs = 1
@@ -67,7 +47,7 @@ func TestNumPyPredictsLikeGo(t *testing.T) {
 	if err := os.WriteFile(images, append(hdr, px...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(python, "testdata/predict.py", model, images)
+	cmd := exec.Command(numpytest.Python, "testdata/predict.py", model, images)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -10,11 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"softmaxdemo/core/internal/numpytest"
 	"softmaxdemo/core/softmax"
 )
 
@@ -62,28 +62,8 @@ func viewHessians(tb testing.TB) []hessianCase {
 	return out
 }
 
-// python is the interpreter with Debian's NumPy (python3-numpy).
-const python = "/usr/bin/python3"
-
 // eigenGolden holds NumPy's eigenvalues of viewHessians' matrices.
 const eigenGolden = "testdata/eigenvalues.golden"
-
-// needNumPy skips the test under WebAssembly (no processes) and, outside
-// CI, when python3 or NumPy is missing; under CI=true a missing NumPy fails.
-func needNumPy(t *testing.T) {
-	t.Helper()
-	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("no processes under WebAssembly: run natively to compare with NumPy")
-	}
-	err := exec.Command(python, "-c", "import numpy").Run()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s with NumPy is needed under CI (apt-get install -y python3-numpy): %v", python, err)
-	}
-	t.Skipf("SKIPPED: %s with NumPy is not installed (apt-get install -y python3-numpy): %v", python, err)
-}
 
 // numpyEigenvalues writes each case's matrix as NAME.f64 (n² little-endian
 // float64s, row-major) into a temporary folder and returns what
@@ -103,7 +83,7 @@ func numpyEigenvalues(t *testing.T, cases []hessianCase) []byte {
 		}
 		args = append(args, path)
 	}
-	cmd := exec.Command(python, args...)
+	cmd := exec.Command(numpytest.Python, args...)
 	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -213,7 +193,7 @@ func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float6
 func TestEigenvaluesMatchNumPy(t *testing.T) {
 	cases := viewHessians(t)
 	if *update {
-		needNumPy(t)
+		numpytest.Need(t)
 		if err := os.WriteFile(eigenGolden, numpyEigenvalues(t, cases), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +213,7 @@ func TestEigenvaluesMatchNumPy(t *testing.T) {
 // that the comparison does not rest on the committed file alone. It is
 // skipped under WebAssembly and, outside CI, without NumPy.
 func TestEigenvaluesNumPyLive(t *testing.T) {
-	needNumPy(t)
+	numpytest.Need(t)
 	cases := viewHessians(t)
 	ref, err := parseEigenvalues(numpyEigenvalues(t, cases))
 	if err != nil {
