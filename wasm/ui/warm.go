@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	"softmaxdemo/core/softmax"
@@ -28,8 +29,10 @@ import (
 // warmEvery spaces the warm-up's steps, so each is a task of its own.
 const warmEvery = 25 * time.Millisecond
 
-// warmSteps are the warm-up's steps, each a few milliseconds.
-func warmSteps() []func() {
+// warmSteps are the warm-up's steps, each a few milliseconds. Each
+// checks that it ran the code it is there to compile, and returns an error
+// if the made-up data no longer lead through it.
+func warmSteps() []func() error {
 	m := softmax.New[float32](784)
 	for i := range m.W {
 		m.W[i] = float32(i%17) * 1e-3
@@ -46,15 +49,20 @@ func warmSteps() []func() {
 	pr := protocol.Progress{Run: 1, State: store.StatusTraining, Epoch: 1, Epochs: 5, Step: 300, Seen: 30000, PerEpoch: 10000,
 		Loss: 0.3, Losses: losses, EpochLoss: 0.31, Rate: 0.5, PerSecond: 1e6}
 	st := store.New()
-	return []func(){
-		func() { // the events' wire form, as the worker sends them
+	return []func() error{
+		func() error { // the events' wire form, as the worker sends them
 			for _, msg := range []protocol.Msg{pr, protocol.Weights{Run: 1, Step: 300, D: m.D, W: m.W, B: m.B}, ev} {
-				if env, bulk, err := protocol.Encode(msg); err == nil {
-					protocol.Decode(env, bulk)
+				env, bulk, err := protocol.Encode(msg)
+				if err == nil {
+					_, err = protocol.Decode(env, bulk)
+				}
+				if err != nil {
+					return err
 				}
 			}
+			return nil
 		},
-		func() { // the store's handling of a run
+		func() error { // the store's handling of a run
 			st.Apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
 			st.Pending = protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 1, Deskew: true}
 			st.Apply(pr)
@@ -62,15 +70,22 @@ func warmSteps() []func() {
 			st.Apply(ev)
 			st.ShowEval()
 			st.StatusText()
+			if st.Status != store.StatusTraining || len(st.Runs) != 1 || len(st.Losses) == 0 || st.Model == nil || st.Eval == nil {
+				return fmt.Errorf("the store did not take the made-up run: status %q, %d runs, %d losses", st.Status, len(st.Runs), len(st.Losses))
+			}
+			return nil
 		},
-		func() { // the chart, on every axis
+		func() error { // the chart, on every axis
 			var sc chart.Scratch
 			runs := append(st.ChartRuns(), chart.Run{Losses: losses, Color: store.RunColors[1], StepsPerEpoch: 100, Exact: true})
 			for _, ax := range []chart.Axes{{X: chart.AxisSteps, Y: chart.AxisLinear}, {X: chart.AxisPasses, Y: chart.AxisLog}, {X: chart.AxisSeconds, Y: chart.AxisGap, Floor: 0.1}} {
-				chart.LayoutRunsInto(&sc, runs, ax, 800, 300, 1)
+				if g := chart.LayoutRunsInto(&sc, runs, ax, 800, 300, 1); len(g.Smooth) == 0 || len(g.Others) == 0 {
+					return fmt.Errorf("the chart on %s/%s drew no curves", ax.X, ax.Y)
+				}
 			}
+			return nil
 		},
-		func() { // the gallery's predictions, on straightened digits as by default
+		func() error { // the gallery's predictions, on straightened digits as by default
 			var smp protocol.Samples
 			for i := range 60 {
 				smp.Labels = append(smp.Labels, uint8(i%10))
@@ -83,8 +98,12 @@ func warmSteps() []func() {
 			g := &gallery{ILang: st.Lang, ISamples: smp, IModel: m, IDeskew: true}
 			g.predict()
 			g.Render()
+			if len(g.preds) != 60 || g.preds[0] < 0 {
+				return fmt.Errorf("the gallery predicted %d of 60 digits", len(g.preds))
+			}
+			return nil
 		},
-		func() { // the components that follow a run
+		func() error { // the components that follow a run
 			l := st.Lang
 			newStatusBar().withState(l, store.StatusTraining, st.StatusText(), 1, 5, 0.2, 1e6, 0.9).Render()
 			newRunList().Runs(l, st.Runs, st.Run, 1).Render()
@@ -96,7 +115,10 @@ func warmSteps() []func() {
 			for c := range softmax.K {
 				paint.TemplateImage(rgba, m.W, c, scale)
 			}
-			files.Checksum(m)
+			if files.Checksum(m) == "" {
+				return fmt.Errorf("no checksum for the made-up model")
+			}
+			return nil
 		},
 	}
 }
@@ -115,7 +137,9 @@ func (p *page) warmPage(ctx app.Context) {
 					app.Log("warm-up:", r)
 				}
 			}()
-			step()
+			if err := step(); err != nil {
+				app.Log("warm-up:", err)
+			}
 		})
 	}
 }

@@ -3,21 +3,23 @@ package ui
 import "testing"
 
 // TestWarmUpRuns: every step of the page's warm-up runs without panicking
-// and leaves the page's own store untouched.
+// and still leads through the code it is there to compile (each step
+// checks what it made and returns an error otherwise).
 func TestWarmUpRuns(t *testing.T) {
-	p := newPage()
-	before := *p.st
-	for i, step := range warmSteps() {
+	steps := warmSteps()
+	if len(steps) < 5 {
+		t.Fatalf("%d warm-up steps, want the wire form, the store, the chart, the gallery and the components", len(steps))
+	}
+	for i, step := range steps {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
 					t.Errorf("warm-up step %d panicked: %v", i, r)
 				}
 			}()
-			step()
+			if err := step(); err != nil {
+				t.Errorf("warm-up step %d: %v", i, err)
+			}
 		}()
-	}
-	if p.st.Status != before.Status || len(p.st.Runs) != 0 || p.st.Model != nil {
-		t.Error("the warm-up changed the page's store")
 	}
 }
