@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"hash/fnv"
 	"math"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/ui/files"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -31,24 +31,21 @@ import (
 // files' tests need a trained model, not a good one.
 const shortRun = "/#deskew=0&pace=full&epochs=2"
 
-// checksum is wasm/ui's modelChecksum: FNV-1a of the bits of W then b, in
-// hex, which #weights carries as data-checksum.
-func checksum(m *softmax.Model[float32]) string {
-	h := fnv.New64a()
-	var b [4]byte
-	for _, part := range [][]float32{m.W, m.B} {
-		for _, v := range part {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-			h.Write(b[:])
-		}
-	}
-	return strconv.FormatUint(h.Sum64(), 16)
-}
-
 // openShort opens the page on a new browser with the short run's link.
 func openShort(t *testing.T, srv *server) context.Context {
 	t.Helper()
 	return openReady(t, strings.TrimSuffix(srv.URL, "/")+shortRun)
+}
+
+// trainShort opens the short run on a new browser that saves downloads
+// into a temporary folder, trains it, and returns the page and the folder.
+func trainShort(t *testing.T, srv *server) (context.Context, string) {
+	t.Helper()
+	ctx := openShort(t, srv)
+	dir := t.TempDir()
+	downloadsTo(t, ctx, dir)
+	trainDefault(t, ctx)
+	return ctx, dir
 }
 
 // downloadsTo makes the browser save downloads into dir.
@@ -150,10 +147,7 @@ func defaultPack(t *testing.T) *dataset.Pack {
 func TestModelFiles(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	ctx := openShort(t, srv)
-	dir := t.TempDir()
-	downloadsTo(t, ctx, dir)
-	trainDefault(t, ctx)
+	ctx, dir := trainShort(t, srv)
 	sum, acc, gallery := settled(t, ctx, 2)
 
 	js := download(t, ctx, "download-model", dir, "softmax-model.json")
@@ -163,7 +157,7 @@ func TestModelFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved JSON: %v", err)
 	}
-	if got := checksum(f.Model); got != sum {
+	if got := files.Checksum(f.Model); got != sum {
 		t.Errorf("the saved JSON's model has checksum %s, the page's %s", got, sum)
 	}
 	in := f.Info
@@ -178,8 +172,8 @@ func TestModelFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved .npz: %v", err)
 	}
-	if g.Format != "npz" || checksum(g.Model) != sum {
-		t.Errorf("the .npz's W and b are not the JSON's bit for bit (checksum %s, want %s)", checksum(g.Model), sum)
+	if g.Format != "npz" || files.Checksum(g.Model) != sum {
+		t.Errorf("the .npz's W and b are not the JSON's bit for bit (checksum %s, want %s)", files.Checksum(g.Model), sum)
 	}
 
 	// Go, NumPy and the page read the test images alike.
@@ -217,7 +211,7 @@ func TestModelFiles(t *testing.T) {
 	// Saved again before any training, it says how it was trained first.
 	again := t.TempDir()
 	downloadsTo(t, fresh, again)
-	if f2, err := modelfile.Decode(download(t, fresh, "download-model", again, "softmax-model.json"), dataset.Pixels); err != nil || f2.Info != f.Info || checksum(f2.Model) != sum {
+	if f2, err := modelfile.Decode(download(t, fresh, "download-model", again, "softmax-model.json"), dataset.Pixels); err != nil || f2.Info != f.Info || files.Checksum(f2.Model) != sum {
 		t.Errorf("the loaded model saved again: %v, info %+v, want %+v", err, f2.Info, f.Info)
 	}
 
@@ -523,10 +517,7 @@ func chooseRate(t *testing.T, ctx context.Context, rate string) {
 func TestTeachItYourDigits(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	ctx := openShort(t, srv)
-	dir := t.TempDir()
-	downloadsTo(t, ctx, dir)
-	trainDefault(t, ctx)
+	ctx, dir := trainShort(t, srv)
 	_, before, _ := settled(t, ctx, 2)
 
 	taught := [][][][2]float64{crossedSeven(30, 0, 0), crossedSeven(33, -8, 4), crossedSeven(27, 6, -4)}
