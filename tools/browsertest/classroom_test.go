@@ -47,6 +47,20 @@ func screen(t *testing.T, ctx context.Context, w, h int64, mobile bool) {
 	}
 }
 
+// openOnScreen opens url on a new browser with the given timeout, on a
+// screen of w×h CSS pixels as screen emulates it, and waits until the page
+// is ready.
+func openOnScreen(t *testing.T, url string, timeout time.Duration, w, h int64, mobile bool) context.Context {
+	t.Helper()
+	ctx := newBrowser(t, timeout)
+	screen(t, ctx, w, h, mobile)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
+	return ctx
+}
+
 // box is an element's place in the viewport, and the viewport's size.
 type box struct {
 	ID                       string
@@ -120,12 +134,7 @@ func TestFitsAClassroomScreen(t *testing.T) {
 	}{{[2]int64{1280, 720}, "en"}, {[2]int64{1280, 720}, "zh"}, {[2]int64{1366, 768}, "en"}} {
 		size := tt.size
 		t.Run(fmt.Sprintf("%d×%d in %s", size[0], size[1], tt.lang), func(t *testing.T) {
-			ctx := newBrowser(t, 2*time.Minute)
-			screen(t, ctx, size[0], size[1], false)
-			if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(srv.URL, "/")+"/#lang="+tt.lang)); err != nil {
-				t.Fatal(err)
-			}
-			waitState(t, ctx, 60*time.Second, "ready")
+			ctx := openOnScreen(t, strings.TrimSuffix(srv.URL, "/")+"/#lang="+tt.lang, 2*time.Minute, size[0], size[1], false)
 			shot(t, ctx, fmt.Sprintf("screen-%d-%s", size[0], tt.lang))
 			checkFirstScreen(t, ctx, "status", "test-accuracy", "likelihood", "train", "loss-chart", "draw-pad")
 			if open, _ := eval[bool](ctx, `document.querySelector("details.settings").open`); !open {
@@ -170,13 +179,7 @@ func TestFitsAClassroomScreen(t *testing.T) {
 // weights, and the settings open with a tap.
 func TestPhoneShowsTrainAndThePad(t *testing.T) {
 	needBrowser(t)
-	srv := startServer(t)
-	ctx := newBrowser(t, 2*time.Minute)
-	screen(t, ctx, 390, 844, true)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openOnScreen(t, startServer(t).URL, 2*time.Minute, 390, 844, true)
 	var open bool
 	if !eventually(3*time.Second, func() bool {
 		open, _ = eval[bool](ctx, `document.querySelector("details.settings").open`)
@@ -210,8 +213,9 @@ func TestPhoneShowsTrainAndThePad(t *testing.T) {
 	}
 }
 
-// tapTemplate taps pixel (row, col) of digit c's template with a finger.
-func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
+// templateRect scrolls digit c's template into view and returns the box
+// of its pixels (inside the border) in the viewport.
+func templateRect(t *testing.T, ctx context.Context, c int) rect {
 	t.Helper()
 	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById("weight-%d");
 		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
@@ -223,8 +227,15 @@ func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
 	if err := json.Unmarshal([]byte(s), &r); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// tapTemplate taps pixel (row, col) of digit c's template with a finger.
+func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
+	t.Helper()
+	r := templateRect(t, ctx, c)
 	pt := &input.TouchPoint{X: r.Left + (float64(col)+0.5)*r.Width/28, Y: r.Top + (float64(row)+0.5)*r.Height/28}
-	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{pt}}); err != nil {
 			return err
 		}
@@ -242,27 +253,12 @@ func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
 // whose sums plus b_c are the logits the probabilities come from.
 func TestTemplatesExplainTheDrawing(t *testing.T) {
 	needBrowser(t)
-	srv := startServer(t)
-	ctx := newBrowser(t, 3*time.Minute)
-	screen(t, ctx, 1280, 720, false)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openOnScreen(t, startServer(t).URL, 3*time.Minute, 1280, 720, false)
 	trainDefault(t, ctx)
 
 	t.Run("pointing at a template pixel shows its ten weights", func(t *testing.T) {
 		const digit, row, col = 3, 14, 10
-		s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById("weight-%d");
-			c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
-			return JSON.stringify({Left: r.left + c.clientLeft, Top: r.top + c.clientTop, Width: c.clientWidth, Height: c.clientHeight}); })()`, digit))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r rect
-		if err := json.Unmarshal([]byte(s), &r); err != nil {
-			t.Fatal(err)
-		}
+		r := templateRect(t, ctx, digit)
 		x, y := r.Left+(col+0.5)*r.Width/28, r.Top+(row+0.5)*r.Height/28
 		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x-3, y), chromedp.MouseEvent(chromedp.MouseMoved, x, y)); err != nil {
 			t.Fatal(err)

@@ -34,9 +34,7 @@ var (
 // upright. The same strokes read by a model trained on raw pixels are
 // logged, for docs/BENCHMARKS.md.
 func TestSlantedDigitsAreStraightened(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	if on, _ := eval[bool](ctx, `document.getElementById("deskew").checked`); !on {
 		t.Fatal("straightening is not on by default")
 	}

@@ -25,9 +25,7 @@ import (
 // a training image open in the inspector; the time from a click on the
 // gallery to the inspector drawn is logged.
 func TestInspectorLooksInsideOneUpdate(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	trainDefault(t, ctx)
 	// The matrix of the run's last step: the last evaluation comes after
 	// the Progress that says "done".

@@ -35,16 +35,7 @@ func TestNewtonThenSGDOnOneChart(t *testing.T) {
 	choose(t, ctx, "method", "sgd")
 	setField(t, ctx, "epochs", "2")
 	trainRun(t, ctx, 90*time.Second)
-	var runs []runEntry
-	if !eventually(5*time.Second, func() bool {
-		runs, _ = eval[[]runEntry](ctx, `[...document.querySelectorAll("#runs > li")].map(e => ({Run: e.dataset.run, Method: e.dataset.method, Loss: e.dataset.finalLoss, Acc: e.dataset.testAccuracy, Label: e.innerText}))`)
-		return len(runs) == 2 && runs[0].Acc != "" && runs[1].Acc != ""
-	}) {
-		t.Fatalf("#runs holds %+v, want the SGD and the Newton runs", runs)
-	}
-	if runs[0].Method != "sgd" || runs[1].Method != "newton" {
-		t.Errorf("the runs' methods are %s and %s, want sgd then newton", runs[0].Method, runs[1].Method)
-	}
+	runs := twoFinishedRuns(t, ctx, "sgd", "newton")
 	jSGD, _ := strconv.ParseFloat(runs[0].Loss, 64)
 	jNewton, _ := strconv.ParseFloat(runs[1].Loss, 64)
 	if !(jNewton > 0 && jNewton < jSGD) {
@@ -67,9 +58,7 @@ func TestNewtonThenSGDOnOneChart(t *testing.T) {
 // blank pixel), and has only the bias's ψ left with λ > 0; its image is
 // drawn.
 func TestHessianViewShowsWhyNewtonNeedsLambda(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	start := time.Now()
 	click(t, ctx, "hessian-show")
 	var zero []int

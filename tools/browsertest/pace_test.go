@@ -29,9 +29,7 @@ func stepRate(t *testing.T, ctx context.Context, d time.Duration) float64 {
 // advances at the chosen rate; changing the pace during the run keeps the
 // run and its steps.
 func TestPaceSlowsARunAndChangesDuringIt(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	if v, _ := eval[string](ctx, `document.getElementById("pace").value`); v != "50" {
 		t.Errorf("the default pace is %q, want 50 steps a second", v)
 	}

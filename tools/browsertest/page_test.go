@@ -91,6 +91,25 @@ func openReady(t testing.TB, url string) context.Context {
 	return ctx
 }
 
+// openPage serves the repository's site and opens the page on a new
+// browser, ready to train; it needs a browser, as needBrowser says.
+func openPage(t *testing.T) context.Context {
+	t.Helper()
+	needBrowser(t)
+	return openReady(t, startServer(t).URL)
+}
+
+// trainThenPause presses Train, waits until the run trains, lets it train
+// for d, then presses Pause and waits until it is paused.
+func trainThenPause(t testing.TB, ctx context.Context, d time.Duration) {
+	t.Helper()
+	click(t, ctx, "train")
+	waitState(t, ctx, 5*time.Second, "training")
+	time.Sleep(d)
+	click(t, ctx, "pause")
+	waitState(t, ctx, 5*time.Second, "paused")
+}
+
 // trainDefault presses Train with the settings in the fields and waits
 // until that run is done.
 func trainDefault(t testing.TB, ctx context.Context) {
@@ -120,9 +139,7 @@ func trainRun(t testing.TB, ctx context.Context, d time.Duration) {
 }
 
 func TestDrawnDigitsAreClassified(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	trainDefault(t, ctx)
 	tests := []struct {
 		name    string
@@ -165,15 +182,9 @@ func TestDrawnDigitsAreClassified(t *testing.T) {
 }
 
 func TestPauseStopsTraining(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	setField(t, ctx, "epochs", "400")
-	click(t, ctx, "train")
-	waitState(t, ctx, 5*time.Second, "training")
-	time.Sleep(300 * time.Millisecond)
-	click(t, ctx, "pause")
-	waitState(t, ctx, 5*time.Second, "paused")
+	trainThenPause(t, ctx, 300*time.Millisecond)
 	time.Sleep(200 * time.Millisecond) // let the last messages in flight land
 	epoch, points := attr(t, ctx, "#epoch", "data-value"), attr(t, ctx, "#loss-chart", "data-points")
 	time.Sleep(1500 * time.Millisecond)
@@ -194,9 +205,7 @@ func TestPauseStopsTraining(t *testing.T) {
 }
 
 func TestInvalidValuesAreRefused(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	tests := []struct{ field, value, reason string }{
 		{"lr", "abc", "not a number"},
 		{"lr", "-1", "must be above 0"},
@@ -236,9 +245,7 @@ func TestInvalidValuesAreRefused(t *testing.T) {
 // TestNoLongTasksWhileTraining: the page's main thread never does training
 // work, so no task on it may take over 50 ms while the worker trains.
 func TestNoLongTasksWhileTraining(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	if _, err := eval[bool](ctx, `window.longTasks = []; new PerformanceObserver(l => l.getEntries().forEach(e => longTasks.push(e.duration))).observe({type: "longtask"}); true`); err != nil {
 		t.Fatal(err)
 	}
@@ -248,11 +255,7 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 	trainDefault(t, ctx)
 	choose(t, ctx, "pace", "50")
 	setField(t, ctx, "epochs", "30")
-	click(t, ctx, "train")
-	waitState(t, ctx, 5*time.Second, "training")
-	time.Sleep(3 * time.Second)
-	click(t, ctx, "pause")
-	waitState(t, ctx, 5*time.Second, "paused")
+	trainThenPause(t, ctx, 3*time.Second)
 	tasks, err := eval[[]float64](ctx, `longTasks`)
 	if err != nil {
 		t.Fatal(err)
@@ -270,9 +273,7 @@ func TestNoLongTasksWhileTraining(t *testing.T) {
 // TestPresetsFillTheFields: choosing "full-batch gradient descent" sets B
 // to the whole training set, and that trains.
 func TestPresetsFillTheFields(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	choose(t, ctx, "preset", "full")
 	var batch, epochs string
 	if !eventually(3*time.Second, func() bool {
@@ -311,9 +312,7 @@ func choose(t testing.TB, ctx context.Context, id, value string) {
 // N(0, 1) leave the loss far above log 10, where a zero start begins), and
 // pinning keeps digit 0's template blank while the others learn.
 func TestLecturePresetAndPinning(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	choose(t, ctx, "preset", "lecture")
 	want := map[string]string{"lr": "0.1", "batch": "10000", "l2": "0.001", "epochs": "1000", "init": "normal"}
 	var got map[string]string

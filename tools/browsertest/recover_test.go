@@ -31,6 +31,18 @@ func bypassServiceWorker(t *testing.T, ctx context.Context) {
 	}
 }
 
+// retryRepaired checks that the error offers Retry, puts the good file back
+// with repair, presses Retry and waits until the page is ready.
+func retryRepaired(t *testing.T, ctx context.Context, repair func()) {
+	t.Helper()
+	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
+		t.Fatalf("the error offers %q, want retry", a)
+	}
+	repair()
+	click(t, ctx, "retry")
+	waitState(t, ctx, 30*time.Second, "ready")
+}
+
 func errorText(ctx context.Context) string {
 	s, _ := eval[string](ctx, `document.getElementById("error").textContent`)
 	return s
@@ -77,12 +89,7 @@ func TestCorruptDataOffersRetry(t *testing.T) {
 	if msg := errorText(ctx); !strings.Contains(msg, "checksum mismatch") {
 		t.Errorf("the page says %q, want it to name the checksum mismatch", msg)
 	}
-	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
-		t.Fatalf("the error offers %q, want retry", a)
-	}
-	repair()
-	click(t, ctx, "retry")
-	waitState(t, ctx, 30*time.Second, "ready")
+	retryRepaired(t, ctx, repair)
 	if msg := errorText(ctx); msg != "" {
 		t.Errorf("after a successful retry the page still says %q", msg)
 	}
@@ -99,12 +106,7 @@ func TestCorruptManifestOffersRetry(t *testing.T) {
 	if msg := errorText(ctx); !strings.Contains(strings.ToLower(msg), "could not read the list of datasets") {
 		t.Errorf("the page says %q, want it to say the list of datasets is unreadable", msg)
 	}
-	if a := attr(t, ctx, "#error", "data-action"); a != "retry" {
-		t.Fatalf("the error offers %q, want retry", a)
-	}
-	repair()
-	click(t, ctx, "retry")
-	waitState(t, ctx, 30*time.Second, "ready")
+	retryRepaired(t, ctx, repair)
 	trainDefault(t, ctx)
 }
 
@@ -129,9 +131,7 @@ func TestBrokenWorkerOffersRestart(t *testing.T) {
 }
 
 func TestDivergenceIsReportedAndResetRecovers(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
+	ctx := openPage(t)
 	setField(t, ctx, "lr", "1000")
 	setField(t, ctx, "l2", "10")
 	trainRun(t, ctx, 60*time.Second) // a diverged run ends "done"

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,19 +13,11 @@ type runEntry struct {
 	Run, Method, Loss, Acc, Label string
 }
 
-// TestRunsAreComparedOnOneChart: two runs with different methods both stay
-// in #runs with their final loss and accuracy; the x axis switches between
-// steps, passes and seconds, the loss axis to logarithmic and to J − J*;
-// Reset clears only the current run.
-func TestRunsAreComparedOnOneChart(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	ctx := openReady(t, srv.URL)
-	setField(t, ctx, "epochs", "2")
-	trainRun(t, ctx, 60*time.Second)
-	choose(t, ctx, "preset", "full")
-	setField(t, ctx, "epochs", "5")
-	trainRun(t, ctx, 60*time.Second)
+// twoFinishedRuns waits until #runs lists two runs, each with its test
+// accuracy, checks that the newer was trained by the method newer and the
+// older by older, and returns them, newest first.
+func twoFinishedRuns(t *testing.T, ctx context.Context, newer, older string) []runEntry {
+	t.Helper()
 	var runs []runEntry
 	if !eventually(5*time.Second, func() bool {
 		runs, _ = eval[[]runEntry](ctx, `[...document.querySelectorAll("#runs > li")].map(e => ({Run: e.dataset.run, Method: e.dataset.method, Loss: e.dataset.finalLoss, Acc: e.dataset.testAccuracy, Label: e.innerText}))`)
@@ -32,10 +25,25 @@ func TestRunsAreComparedOnOneChart(t *testing.T) {
 	}) {
 		t.Fatalf("#runs holds %+v, want two finished runs", runs)
 	}
-	// Newest first: full-batch gradient descent, then minibatch SGD.
-	if runs[0].Method != "gd" || runs[1].Method != "sgd" {
-		t.Errorf("the runs' methods are %s and %s, want gd then sgd", runs[0].Method, runs[1].Method)
+	if runs[0].Method != newer || runs[1].Method != older {
+		t.Errorf("the runs' methods are %s and %s, want %s then %s", runs[0].Method, runs[1].Method, newer, older)
 	}
+	return runs
+}
+
+// TestRunsAreComparedOnOneChart: two runs with different methods both stay
+// in #runs with their final loss and accuracy; the x axis switches between
+// steps, passes and seconds, the loss axis to logarithmic and to J − J*;
+// Reset clears only the current run.
+func TestRunsAreComparedOnOneChart(t *testing.T) {
+	ctx := openPage(t)
+	setField(t, ctx, "epochs", "2")
+	trainRun(t, ctx, 60*time.Second)
+	choose(t, ctx, "preset", "full")
+	setField(t, ctx, "epochs", "5")
+	trainRun(t, ctx, 60*time.Second)
+	// Newest first: full-batch gradient descent, then minibatch SGD.
+	runs := twoFinishedRuns(t, ctx, "gd", "sgd")
 	for _, r := range runs {
 		loss, err1 := strconv.ParseFloat(r.Loss, 64)
 		acc, err2 := strconv.ParseFloat(r.Acc, 64)
