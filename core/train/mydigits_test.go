@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 )
 
@@ -24,18 +25,6 @@ func relabelled(r *rand.Rand, n, d int, from, to uint8) *softmax.Examples[float3
 		x.Labels = append(x.Labels, to)
 	}
 	return x
-}
-
-// reads counts the examples of x that m predicts as labelled.
-func reads(m *softmax.Model[float32], x *softmax.Examples[float32]) int {
-	n := 0
-	for i := range x.Len() {
-		index, value := x.Example(i)
-		if c, _ := m.Predict(index, value); c == int(x.Labels[i]) {
-			n++
-		}
-	}
-	return n
 }
 
 func runWith(t *testing.T, x, more *softmax.Examples[float32], d int, cfg Config) *Trainer {
@@ -61,15 +50,15 @@ func TestMyDigitsAreLearnt(t *testing.T) {
 	mine := relabelled(r, 5, 50, 3, 8) // five 3s that the person calls 8
 	cfg := Config{LearningRate: 0.5, BatchSize: 100, Epochs: 3, Seed: 1}
 	without := runWith(t, x, nil, 50, cfg)
-	if n := reads(without.Model(), mine); n > 1 {
+	if n := metrics.Evaluate(without.Model(), mine).Correct; n > 1 {
 		t.Fatalf("without them, the model already reads %d of 5 relabelled examples as 8", n)
 	}
 	cfg.MyDigitsRate = 0.05 // 5 of my examples in every batch of 100
 	with := runWith(t, x, mine, 50, cfg)
-	if n := reads(with.Model(), mine); n != 5 {
+	if n := metrics.Evaluate(with.Model(), mine).Correct; n != 5 {
 		t.Errorf("with them at rate 0.05, the model reads %d of 5 as labelled, want 5", n)
 	}
-	a, b := reads(with.Model(), x), reads(without.Model(), x)
+	a, b := metrics.Evaluate(with.Model(), x).Correct, metrics.Evaluate(without.Model(), x).Correct
 	t.Logf("training examples read: %d of 2000 with my 5 at rate 0.05, %d without", a, b)
 	if a < b-b/20 {
 		t.Errorf("with them, the model reads %d of 2000 training examples, without %d", a, b)

@@ -68,7 +68,7 @@ func runFigure(o *options, out io.Writer) error {
 		}
 		m := tr.Model()
 		fmt.Fprintf(out, "| %d | %g | %.2f%% | %d of %d | %.2f%% |\n", k, rate,
-			100*metrics.Evaluate(m, test).Accuracy(), readsAsLabelled(m, my), my.Len(), 100*metrics.Evaluate(m, heldX).Accuracy())
+			100*metrics.Evaluate(m, test).Accuracy(), metrics.Evaluate(m, my).Correct, my.Len(), 100*metrics.Evaluate(m, heldX).Accuracy())
 	}
 	return nil
 }

@@ -287,7 +287,7 @@ func run(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "the loss diverged; the weights are from the start of the last epoch: try a smaller -lr\n")
 	}
 	if my != nil {
-		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", readsAsLabelled(tr.Model(), my), my.Len())
+		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", metrics.Evaluate(tr.Model(), my).Correct, my.Len())
 	}
 	if o.save != "" {
 		info := modelfile.Info{Method: "sgd", LearningRate: c.LearningRate, BatchSize: c.BatchSize, L2: c.L2,
@@ -354,18 +354,6 @@ func readMyDigits(name string) (*softmax.Examples[float32], error) {
 		return nil, fmt.Errorf("-my-digits %s: the file holds no digits", name)
 	}
 	return softmax.FromSet[float32](s), nil
-}
-
-// readsAsLabelled counts the examples of x that m predicts as labelled.
-func readsAsLabelled(m *softmax.Model[float32], x *softmax.Examples[float32]) int {
-	n := 0
-	for i := range x.Len() {
-		index, value := x.Example(i)
-		if c, _ := m.Predict(index, value); c == int(x.Labels[i]) {
-			n++
-		}
-	}
-	return n
 }
 
 // to32 converts float64 examples to the trainer's float32, sharing the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 )
@@ -120,15 +121,7 @@ func readAs(w protocol.Weights, d protocol.MyDigits) int {
 	for i, y := range d.Labels {
 		set.Append(y, d.Pixels[i*dataset.Pixels:(i+1)*dataset.Pixels])
 	}
-	x := softmax.FromSet[float32](set)
-	n := 0
-	for i := range x.Len() {
-		index, value := x.Example(i)
-		if c, _ := m.Predict(index, value); c == int(x.Labels[i]) {
-			n++
-		}
-	}
-	return n
+	return metrics.Evaluate(m, softmax.FromSet[float32](set)).Correct
 }
 
 func TestMyDigits(t *testing.T) {
