@@ -110,3 +110,33 @@ func FuzzDecodeNPZ(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeDigits is FuzzDecode for my-digits files: every refusal wraps
+// a named error, and what DecodeDigits accepts goes through DigitsPixels,
+// NewDigits, EncodeDigits and DecodeDigits again with the same labels and
+// pixels.
+func FuzzDecodeDigits(f *testing.F) {
+	seeds(f, "*"+DigitsExt)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := DecodeDigits(b)
+		if err != nil {
+			if !named(err) {
+				t.Fatalf("error %v wraps none of the named errors", err)
+			}
+			return
+		}
+		labels, pixels := DigitsPixels(s)
+		again, err := NewDigits(labels, pixels)
+		if err != nil {
+			t.Fatalf("NewDigits refuses what DecodeDigits accepted: %v", err)
+		}
+		back, err := DecodeDigits(encodeDigits(t, again))
+		if err != nil {
+			t.Fatalf("re-encoded digits do not decode: %v", err)
+		}
+		l2, p2 := DigitsPixels(back)
+		if !bytes.Equal(labels, l2) || !bytes.Equal(pixels, p2) {
+			t.Fatal("my digits changed through EncodeDigits and DecodeDigits")
+		}
+	})
+}
