@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -131,4 +132,15 @@ func TestNameAllocatesNothing(t *testing.T) {
 	if Name(m) != "progress" || Name(p) != "weights" || Name(nil) != "" {
 		t.Errorf("names %q, %q, %q", Name(m), Name(p), Name(nil))
 	}
+}
+
+// TestHeapLive: the live heap is measured (a program holding an 8 MB
+// slice has at least that much live after a collection).
+func TestHeapLive(t *testing.T) {
+	held := make([]byte, 8<<20)
+	runtime.GC()
+	if h := HeapLive(); h < uint64(len(held)) {
+		t.Errorf("HeapLive is %d bytes with %d held", h, len(held))
+	}
+	runtime.KeepAlive(held)
 }

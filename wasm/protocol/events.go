@@ -52,6 +52,10 @@ type (
 		CGSteps   int     `json:"cgSteps,omitempty"`   // Newton: CG steps of the latest iteration
 		GradNorm  float64 `json:"gradNorm,omitempty"`  // Newton: ‖∇J‖ at the current weights
 		Reason    string  `json:"reason,omitempty"`    // Newton: why the run stopped, for people
+		// Heap is the worker's Go heap in bytes (HeapLive), measured when
+		// the run comes to rest (paused or done, and after Reset); 0 in
+		// a Progress sent while training.
+		Heap uint64 `json:"heap,omitempty"`
 	}
 	// Weights is a snapshot of the model: W is D×10 (see softmax.Model),
 	// B has 10 entries. They travel as bulk bytes.

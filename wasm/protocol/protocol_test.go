@@ -51,6 +51,7 @@ func allMessages() []Msg {
 		Examples{Run: 1, True: 3, Predicted: 3},
 		Picked{Index: 12, Label: 5, Pixels: pixels(1)},
 		Failed{Message: "checksum mismatch", Hint: "hint.checksum", Fatal: true, Key: "err.checksum", Args: []string{"pack default: checksum mismatch"}},
+		Progress{Run: 4, State: "paused", Step: 0, Method: "sgd", Heap: 45 << 20},
 	}
 }
 

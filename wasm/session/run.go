@@ -145,6 +145,11 @@ func (s *session) sendProgress(now time.Time) {
 	r.seenMark, r.busy, r.lastProgress = p.Seen, 0, now
 	r.pts.stamp(r.totalBusy.Seconds())
 	p.Run, p.State, p.PerEpoch, p.Losses, p.PerSecond, p.Method = r.id, state, r.m, r.pts.take(), r.perSecond, r.meth.name()
+	if state != "training" {
+		// Once per rest, not per slice: the page shows whether memory
+		// stays flat from run to run.
+		p.Heap = protocol.HeapLive()
+	}
 	s.send(p)
 }
 

@@ -65,6 +65,16 @@ func TestTrainToDone(t *testing.T) {
 			t.Errorf("PerSecond %v", last.PerSecond)
 		}
 	})
+	t.Run("reports its heap once the run rests, not while it trains", func(t *testing.T) {
+		if last.Heap == 0 {
+			t.Error("the final Progress carries no heap")
+		}
+		for _, p := range only[protocol.Progress](all) {
+			if p.State == "training" && p.Heap != 0 {
+				t.Errorf("a Progress while training carries a heap of %d bytes", p.Heap)
+			}
+		}
+	})
 }
 
 func TestLossPointsPerEpoch(t *testing.T) {

@@ -117,6 +117,11 @@ func (p *page) ensureWorker(ctx app.Context) {
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	status, err := p.st.Status, p.st.Err
 	p.st.Apply(m)
+	if pr, ok := m.(protocol.Progress); ok && pr.Heap != 0 {
+		// The worker measured its heap as a run came to rest: measure
+		// the page's beside it, once per run.
+		p.st.PageHeap = protocol.HeapLive()
+	}
 	p.filesEvent(ctx, m)
 	switch m.(type) {
 	case protocol.Loaded:

@@ -217,6 +217,7 @@ func (p *page) Render() app.UI {
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
 			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
+			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Text(memoryText(l, s.PageHeap, s.WorkerHeap)),
 		),
 	)
 }
@@ -250,6 +251,15 @@ func kernelText(l i18n.Lang, k, refused string) string {
 		return l.T("kernel.go")
 	}
 	return ""
+}
+
+// memoryText says how much memory the page and the worker hold, once both
+// have been measured.
+func memoryText(l i18n.Lang, page, worker uint64) string {
+	if page == 0 || worker == 0 {
+		return ""
+	}
+	return l.T("memory", i18n.Megabytes(page), i18n.Megabytes(worker))
 }
 
 // axes is what the chart's axes show, with J* filled in for J − J*; before

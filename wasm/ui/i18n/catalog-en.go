@@ -234,6 +234,7 @@ var CatalogEN = map[string]string{
 	"kernel.simd":    "Training kernels: WebAssembly SIMD.",
 	"kernel.go":      "Training kernels: Go (the WebAssembly SIMD ones are not in use here).",
 	"kernel.refused": "Training kernels: Go. The WebAssembly SIMD kernel was refused because it disagreed with the Go code (%s); training is slower but gives the same numbers.",
+	"memory":         "Memory in use after the last run (Go heap): page %s, training worker %s.",
 
 	"err.worker":     "the training worker reported a problem: %s",
 	"err.crashed":    "the training worker stopped unexpectedly: %s",

@@ -235,6 +235,7 @@ var CatalogZH = map[string]string{
 	"kernel.simd":    "训练内核：WebAssembly SIMD。",
 	"kernel.go":      "训练内核：Go（这里没有使用 WebAssembly SIMD 内核）。",
 	"kernel.refused": "训练内核：Go。WebAssembly SIMD 内核的结果与 Go 代码不一致（%s），因此没有启用；训练会慢一些，但结果完全相同。",
+	"memory":         "上一次训练结束后占用的内存（Go 堆）：页面 %s，训练线程 %s。",
 
 	"err.worker":     "训练线程报告了一个问题：%s",
 	"err.crashed":    "训练线程意外停止了：%s",

@@ -130,6 +130,10 @@ func Weight(v float64) string {
 	return s
 }
 
+// Megabytes formats a size in bytes in megabytes (10⁶ bytes) with one
+// decimal: 12.3 MB.
+func Megabytes(n uint64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
 // fmtCount formats a whole number with thousands separators: 10,000.
 func Count(n int) string {
 	s := fmt.Sprint(n)

@@ -85,6 +85,10 @@ type State struct {
 	KernelRefused string
 	TrainN        int
 	TestN         int
+	// WorkerHeap and PageHeap are the worker's and the page's Go heap in
+	// bytes (protocol.HeapLive), measured when a run last came to rest;
+	// 0 until then.
+	WorkerHeap, PageHeap uint64
 
 	Run      int
 	Runs     []*Run          // this session's runs, the current one last
@@ -154,6 +158,9 @@ func (s *State) Apply(m protocol.Msg) {
 		v := m
 		s.Hessian, s.HessianBusy = &v, false
 	case protocol.Progress:
+		if m.Heap != 0 {
+			s.WorkerHeap = m.Heap // the worker's own, even from a late message
+		}
 		if m.Run < s.Run {
 			return // a late message from a run that was replaced
 		}

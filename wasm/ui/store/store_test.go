@@ -59,6 +59,19 @@ func TestStoreDropsStaleRuns(t *testing.T) {
 	}
 }
 
+// TestStoreKeepsTheWorkersHeap: the heap a resting run reports is kept,
+// even from a run already replaced (it measures the worker, not the run),
+// and a Progress without one leaves it as it was.
+func TestStoreKeepsTheWorkersHeap(t *testing.T) {
+	s := loaded()
+	s.Apply(protocol.Progress{Run: 2, State: "paused", Heap: 30e6})
+	s.Apply(protocol.Progress{Run: 1, State: "done", Heap: 31e6})
+	s.Apply(protocol.Progress{Run: 2, State: "training", Step: 5})
+	if s.WorkerHeap != 31e6 {
+		t.Errorf("the worker's heap is %d, want the last reported, 31e6", s.WorkerHeap)
+	}
+}
+
 func TestStoreErrors(t *testing.T) {
 	t.Run("a failed download offers Retry", func(t *testing.T) {
 		s := New()
