@@ -201,7 +201,13 @@ func TestLinkRoundTrips(t *testing.T) {
 		t.Errorf("after typing α = 0.3 the link is %q", h)
 	}
 	setField(t, ctx, "lr", "abc")
-	time.Sleep(300 * time.Millisecond)
+	// The page has handled the value once it shows why it refuses it.
+	if !eventually(30*time.Second, func() bool {
+		r, _ := eval[string](ctx, `document.getElementById("lr-error").textContent`)
+		return r != ""
+	}) {
+		t.Fatal("α = abc shows no reason for its refusal")
+	}
 	if h, _ := eval[string](ctx, `location.hash`); !strings.Contains(h, "lr=0.3&") {
 		t.Errorf("a refused value reached the link: %q", h)
 	}

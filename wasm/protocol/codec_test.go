@@ -144,3 +144,11 @@ func TestHeapLive(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 }
+
+// TestHeapLiveBeforeAnyCollection: a program that has not collected yet
+// (the page may never reach the first collection) still has a heap.
+func TestHeapLiveBeforeAnyCollection(t *testing.T) {
+	if HeapLive() == 0 {
+		t.Error("HeapLive is 0")
+	}
+}

@@ -2,13 +2,18 @@ package protocol
 
 import "runtime/metrics"
 
-// heapLive is the runtime metric HeapLive reads: the bytes of heap
-// objects the last garbage collection marked live.
-const heapLive = "/gc/heap/live:bytes"
+// The runtime metrics HeapLive reads.
+var heapMetrics = []string{
+	"/gc/heap/live:bytes",                // objects the last collection marked live
+	"/gc/cycles/total:gc-cycles",         // collections so far
+	"/memory/classes/heap/objects:bytes", // objects allocated and not yet freed
+}
 
 // HeapLive returns the calling program's Go heap in bytes: the objects the
-// last garbage collection found live. The page and the worker each report
-// their own (Progress.Heap is the worker's). The live heap, rather than
+// last garbage collection found live, or, before the first collection
+// (a heap that never reached the first collection's 4 MB), every object
+// allocated. The page and the worker each report their own
+// (Progress.Heap is the worker's). The live heap, rather than
 // runtime.MemStats.HeapAlloc, is what shows whether memory stays flat:
 // HeapAlloc also counts garbage not yet collected, which swings by up to
 // GOGC per cent of the live heap between collections, while a leak of a
@@ -16,10 +21,18 @@ const heapLive = "/gc/heap/live:bytes"
 // does not stop the world as runtime.ReadMemStats does; it is still read
 // once per run, not per frame.
 func HeapLive() uint64 {
-	s := []metrics.Sample{{Name: heapLive}}
+	s := make([]metrics.Sample, len(heapMetrics))
+	for i, name := range heapMetrics {
+		s[i].Name = name
+	}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	for _, x := range s {
+		if x.Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+	}
+	if s[1].Value.Uint64() == 0 {
+		return s[2].Value.Uint64()
 	}
 	return s[0].Value.Uint64()
 }
