@@ -100,24 +100,27 @@ func waitAttr(t *testing.T, ctx context.Context, d time.Duration, sel, name stri
 
 func is(want string) func(string) bool { return func(v string) bool { return v == want } }
 
-// settled waits until a run of epochs epochs has been evaluated for the
-// last time and the page shows it: the model's checksum, the test
-// accuracy and the gallery's predictions stop changing.
+// settled waits until a run of epochs epochs is done and the page shows
+// its final model: the model's checksum, the test accuracy and the
+// gallery's predictions. The page shows "done" only once the evaluation
+// of the final step has arrived (the worker sends the final weights
+// before it), and renders the gallery and the accuracy from it in the
+// same update, so what it shows then is final: no waiting for the page
+// to stop changing.
 func settled(t *testing.T, ctx context.Context, epochs int) (sum string, acc float64, gallery string) {
 	t.Helper()
-	type shown struct{ Sum, Acc, Gallery, Epochs string }
-	var r, last shown
-	if !eventually(15*time.Second, func() bool {
-		last = r
-		time.Sleep(300 * time.Millisecond)
-		r, _ = eval[shown](ctx, `({sum: document.getElementById("weights").dataset.checksum || "",
+	type shown struct{ State, Sum, Acc, Gallery, Epochs string }
+	var r shown
+	if !eventually(60*time.Second, func() bool {
+		r, _ = eval[shown](ctx, `({state: document.getElementById("status").dataset.state || "",
+			sum: document.getElementById("weights").dataset.checksum || "",
 			acc: document.getElementById("test-accuracy").dataset.value || "",
 			gallery: document.getElementById("gallery").dataset.predicted || "",
 			epochs: document.getElementById("loss-chart").dataset.epochs || ""})`)
-		return r.Sum != "" && r.Acc != "" && len(r.Gallery) == 60 && !strings.Contains(r.Gallery, "·") &&
-			r.Epochs == strconv.Itoa(epochs) && r == last
+		return r.State == "done" && r.Sum != "" && r.Acc != "" && len(r.Gallery) == 60 && !strings.Contains(r.Gallery, "·") &&
+			r.Epochs == strconv.Itoa(epochs)
 	}) {
-		t.Fatalf("the page did not settle after training: %+v; page says: %s", r, pageText(ctx))
+		t.Fatalf("the page did not show a finished run of %d epochs: %+v; page says: %s", epochs, r, pageText(ctx))
 	}
 	acc, _ = strconv.ParseFloat(r.Acc, 64)
 	return r.Sum, acc, r.Gallery
@@ -523,9 +526,7 @@ func TestTeachItYourDigits(t *testing.T) {
 	taught := [][][][2]float64{crossedSeven(30, 0, 0), crossedSeven(33, -8, 4), crossedSeven(27, 6, -4)}
 	fourth := crossedSeven(31, 4, 6)
 	clearPad(t, ctx)
-	drawWithMouse(t, ctx, fourth...)
-	time.Sleep(300 * time.Millisecond)
-	if d, p := prediction(t, ctx); d == "7" || d == "" {
+	if d, p := drawn(t, ctx, fourth...); d == "7" || d == "" {
 		t.Fatalf("the fixture cannot show what my digits change: the model trained on MNIST alone already reads the fourth crossed 7 as %q (%.2f)", d, p)
 	} else {
 		t.Logf("before: the fourth crossed 7 is read as %s", d)
@@ -593,9 +594,7 @@ func TestTeachItYourDigits(t *testing.T) {
 			trainDefault(t, ctx)
 			_, acc, _ := settled(t, ctx, 2)
 			clearPad(t, ctx)
-			drawWithMouse(t, ctx, fourth...)
-			time.Sleep(300 * time.Millisecond)
-			d, _ := prediction(t, ctx)
+			d, _ := drawn(t, ctx, fourth...)
 			t.Logf("rate %s: test accuracy %.4f, my digits read right %s of 3, the fourth 7 read as %s",
 				rate, acc, attr(t, ctx, "#my-digits", "data-right"), d)
 		}

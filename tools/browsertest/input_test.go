@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -145,16 +146,30 @@ func clearPad(t *testing.T, ctx context.Context) {
 	t.Helper()
 	click(t, ctx, "clear")
 	var d string
-	if !eventually(3*time.Second, func() bool { d, _ = prediction(t, ctx); return d == "" }) {
+	if !eventually(30*time.Second, func() bool { d, _ = prediction(t, ctx); return d == "" }) {
 		t.Fatalf("after Clear the prediction is %q", d)
 	}
+}
+
+// drawn draws strokes with the mouse and waits until the page has
+// classified the whole drawing: #draw-pad counts the strokes it has
+// classified, and shows the prediction in the same update.
+func drawn(t *testing.T, ctx context.Context, strokes ...[][2]float64) (string, [10]float64) {
+	t.Helper()
+	before, _ := strconv.Atoi(attr(t, ctx, "#draw-pad", "data-strokes"))
+	drawWithMouse(t, ctx, strokes...)
+	want := strconv.Itoa(before + len(strokes))
+	if !eventually(30*time.Second, func() bool { return attr(t, ctx, "#draw-pad", "data-strokes") == want }) {
+		t.Fatalf("the pad counts %s strokes classified, want %s", attr(t, ctx, "#draw-pad", "data-strokes"), want)
+	}
+	return prediction(t, ctx)
 }
 
 func checkDrawn(t *testing.T, ctx context.Context, name, want string) {
 	t.Helper()
 	var got string
 	var p [10]float64
-	eventually(3*time.Second, func() bool { got, p = prediction(t, ctx); return got == want })
+	eventually(30*time.Second, func() bool { got, p = prediction(t, ctx); return got == want })
 	sum := 0.0
 	for _, v := range p {
 		sum += v

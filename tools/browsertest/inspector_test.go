@@ -232,8 +232,7 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 	})
 
 	t.Run("the drawing opens in the inspector as the digit chosen", func(t *testing.T) {
-		drawWithMouse(t, ctx, strokeSeven...)
-		digit, _ := prediction(t, ctx)
+		digit, _ := drawn(t, ctx, strokeSeven...)
 		if _, err := eval[bool](ctx, `(() => {
 			const s = document.getElementById("inspect-draw-label");
 			s.value = "7";

@@ -34,6 +34,7 @@ type digitCanvas struct {
 	cls     *predict.Classifier
 	pred    predict.Prediction
 	drawing bool
+	strokes int // strokes drawn and classified, for tests to wait on
 	pointer int
 	lastX   float64
 	lastY   float64
@@ -82,7 +83,7 @@ func (d *digitCanvas) Render() app.UI {
 		app.Div().Class("draw-row").Body(
 			app.Div().Class("pad-wrap").Body(
 				app.Canvas().ID("draw-pad").Width(padSize).Height(padSize).
-					Aria("label", l.T("draw.pad")).
+					Aria("label", l.T("draw.pad")).Attr("data-strokes", d.strokes).
 					On("pointerdown", d.onDown).
 					On("pointermove", d.onMove).
 					On("pointerup", d.onUp).
@@ -147,6 +148,7 @@ func (d *digitCanvas) onUp(ctx app.Context, e app.Event) {
 	}
 	d.drawing = false
 	d.classify(ctx.JSSrc())
+	d.strokes++
 }
 
 func (d *digitCanvas) onClear(ctx app.Context, e app.Event) {
