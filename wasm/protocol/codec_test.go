@@ -8,9 +8,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"testing"
@@ -146,9 +148,30 @@ func TestHeapLive(t *testing.T) {
 }
 
 // TestHeapLiveBeforeAnyCollection: a program that has not collected yet
-// (the page may never reach the first collection) still has a heap.
+// (the page may never reach the first collection) still has a heap. The
+// test runs itself again with the collector off, where no collection
+// ever happens.
 func TestHeapLiveBeforeAnyCollection(t *testing.T) {
-	if HeapLive() == 0 {
-		t.Error("HeapLive is 0")
+	if os.Getenv("HEAP_LIVE_CHILD") == "1" {
+		s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+		metrics.Read(s)
+		fmt.Printf("cycles=%d heap=%d\n", s[0].Value.Uint64(), HeapLive())
+		return
+	}
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no subprocesses here; the native run checks it")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHeapLiveBeforeAnyCollection$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "HEAP_LIVE_CHILD=1", "GOGC=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the child: %v\n%s", err, out)
+	}
+	var cycles, heap uint64
+	if _, err := fmt.Sscanf(string(out), "cycles=%d heap=%d", &cycles, &heap); err != nil {
+		t.Fatalf("the child said %q: %v", out, err)
+	}
+	if cycles != 0 || heap == 0 {
+		t.Errorf("with the collector off: %d collections, HeapLive %d bytes; want 0 collections and a heap above 0", cycles, heap)
 	}
 }
