@@ -204,29 +204,32 @@ func (p *page) send(m protocol.Msg) {
 	}
 }
 
-func (p *page) onTrain(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
+// pendingRun takes a run's settings from an action that starts or resets one,
+// adds my digits' share, and makes them the pending run's; ok is false for
+// an action that carries no settings.
+func (p *page) pendingRun(a app.Action) (c protocol.Config, ok bool) {
+	if c, ok = a.Value.(protocol.Config); ok {
 		c.MyDigitsRate = p.myDigitsShare()
 		p.st.Err = nil
 		p.st.Pending = c
+	}
+	return c, ok
+}
+
+func (p *page) onTrain(ctx app.Context, a app.Action) {
+	if c, ok := p.pendingRun(a); ok {
 		p.send(protocol.Train{Config: c})
 	}
 }
 
 func (p *page) onStep(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
-		c.MyDigitsRate = p.myDigitsShare()
-		p.st.Err = nil
-		p.st.Pending = c
+	if c, ok := p.pendingRun(a); ok {
 		p.send(protocol.Step{Config: c})
 	}
 }
 
 func (p *page) onReset(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
-		c.MyDigitsRate = p.myDigitsShare()
-		p.st.Err = nil
-		p.st.Pending = c
+	if c, ok := p.pendingRun(a); ok {
 		// Reset clears the current run only: the runs before it stay on
 		// the chart for comparison.
 		p.st.DropCurrent()
