@@ -160,22 +160,8 @@ func (p *trainPanel) Render() app.UI {
 					app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
 				),
 			),
-			app.Div().Class("field check").Body(
-				app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
-					OnChange(func(ctx app.Context, e app.Event) {
-						p.f.Pin = ctx.JSSrc().Get("checked").Bool()
-						p.changed(ctx)
-					}),
-				app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
-			),
-			app.Div().Class("field check").Body(
-				app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
-					OnChange(func(ctx app.Context, e app.Event) {
-						p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
-						p.changed(ctx)
-					}),
-				app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
-			),
+			p.check("pin", p.init.Pin, busy, l.T("train.pin"), l.T("train.pinWhy"), func(v bool) { p.f.Pin = v }),
+			p.check("deskew", p.init.Deskew, busy, l.T("train.deskew"), l.T("train.deskewWhy"), func(v bool) { p.f.Deskew = v }),
 			app.Div().Class("field").Body(
 				app.Label().For("dataset").Text(l.T("train.data")),
 				app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
@@ -219,6 +205,19 @@ func (p *trainPanel) field(id, only, label, value string, reason i18n.Msg, mode 
 				p.changed(ctx)
 			}),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
+	)
+}
+
+// check is a checkbox with its label, whose title says why one would tick
+// it; a change calls set with the new state.
+func (p *trainPanel) check(id string, on, busy bool, label, why string, set func(bool)) app.UI {
+	return app.Div().Class("field check").Body(
+		app.Input().ID(id).Type("checkbox").Checked(on).Disabled(busy).
+			OnChange(func(ctx app.Context, e app.Event) {
+				set(ctx.JSSrc().Get("checked").Bool())
+				p.changed(ctx)
+			}),
+		app.Label().For(id).Title(why).Text(label),
 	)
 }
 
