@@ -109,27 +109,19 @@ type session struct {
 func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, env Env) {
 	s := &session{ctx: ctx, out: out, env: env}
 	for ctx.Err() == nil {
+		var next <-chan time.Time // nil, which never delivers, unless a step waits
 		if s.training {
-			if wait := s.pace.wait(env.Now()); wait > 0 {
-				// A slowed run: wait for the next step, or for a command.
-				select {
-				case <-ctx.Done():
+			wait := s.pace.wait(env.Now())
+			if wait <= 0 {
+				s.safely("training", s.slice)
+				env.Yield()
+				if !s.drain(in) {
 					return
-				case m, ok := <-in:
-					if !ok {
-						return
-					}
-					s.safely(protocol.Name(m), func() { s.handle(m) })
-				case <-env.After(wait):
 				}
 				continue
 			}
-			s.safely("training", s.slice)
-			env.Yield()
-			if !s.drain(in) {
-				return
-			}
-			continue
+			// A slowed run: wait for the next step, or for a command.
+			next = env.After(wait)
 		}
 		select {
 		case <-ctx.Done():
@@ -139,6 +131,7 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 				return
 			}
 			s.safely(protocol.Name(m), func() { s.handle(m) })
+		case <-next:
 		}
 	}
 }
