@@ -103,8 +103,7 @@ func (n *newtonMethod) slice(s *session) {
 			break
 		}
 	}
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	if st.Stop != newton.Running {
 		s.training = false
 	}
@@ -113,12 +112,9 @@ func (n *newtonMethod) slice(s *session) {
 
 // step runs one whole outer iteration.
 func (n *newtonMethod) step(s *session) {
-	r := s.run
 	start := s.env.Now()
 	st := n.s.Iterate()
-	now := s.env.Now()
-	r.busy += now.Sub(start)
-	n.report(s, st, now, true)
+	n.report(s, st, s.run.busySince(s.env, start), true)
 }
 
 // report records an iteration's end and sends, after it, Progress,

@@ -25,6 +25,14 @@ type run struct {
 	lastWeights  time.Time
 }
 
+// busySince adds the time since start, when the run began a slice or a
+// step, to its training time, and returns now.
+func (r *run) busySince(env Env, start time.Time) time.Time {
+	now := env.Now()
+	r.busy += now.Sub(start)
+	return now
+}
+
 // prepare makes the run ready for c: it keeps the current run, with c's
 // changeable settings (α, λ), if it is still running and its method keeps
 // it, and otherwise starts a new one. It sends Failed and returns false if

@@ -133,8 +133,7 @@ func (b *minibatch) slice(s *session) {
 			break
 		}
 	}
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	if st.Stop != train.Running {
 		s.training = false
 	}
@@ -150,8 +149,7 @@ func (b *minibatch) step(s *session) {
 	r := s.run
 	start := s.env.Now()
 	st := b.tr.Step()
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	b.record(r, st)
 	r.pts.flush()
 	b.report(s, st, now, true)
