@@ -35,25 +35,6 @@ func TestNullSpace(t *testing.T) {
 	for i := range md.W {
 		md.W[i] = 0.1 * r.NormFloat64()
 	}
-	free := func(h []float64, pinned bool) ([]float64, int) {
-		n := (d + 1) * K
-		if !pinned {
-			return h, n
-		}
-		var keep []int
-		for i := range n {
-			if i%K != 0 {
-				keep = append(keep, i)
-			}
-		}
-		f := make([]float64, len(keep)*len(keep))
-		for a, i := range keep {
-			for b, k := range keep {
-				f[a*len(keep)+b] = h[i*n+k]
-			}
-		}
-		return f, len(keep)
-	}
 	tests := []struct {
 		name string
 		o    softmax.Objective
@@ -72,7 +53,7 @@ func TestNullSpace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, n := free(h, tt.o.PinFirst)
+			a, n := FreeBlock(h, (d+1)*K, tt.o.PinFirst)
 			ev, err := Eigenvalues(a, n)
 			if err != nil {
 				t.Fatal(err)

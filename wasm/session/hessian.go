@@ -46,7 +46,7 @@ func (s *session) hessian(h protocol.Hessian) {
 		if i == 0 {
 			view.Image = hessianImage(H)
 		}
-		ev, err := newton.Eigenvalues(freeBlock(H, view.N, o.PinFirst))
+		ev, err := newton.Eigenvalues(newton.FreeBlock(H, view.N, o.PinFirst))
 		if err != nil {
 			s.failKey("err.config", hintConfig, err.Error())
 			return
@@ -61,27 +61,6 @@ func (s *session) hessian(h protocol.Hessian) {
 		view.Cases = append(view.Cases, c)
 	}
 	s.send(view)
-}
-
-// freeBlock returns H over the free parameters: without class 0's rows
-// and columns when pinned (they are zero there), and its order.
-func freeBlock(h []float64, n int, pinned bool) ([]float64, int) {
-	if !pinned {
-		return h, n
-	}
-	var keep []int
-	for i := range n {
-		if i%softmax.K != 0 {
-			keep = append(keep, i)
-		}
-	}
-	f := make([]float64, len(keep)*len(keep))
-	for a, i := range keep {
-		for b, k := range keep {
-			f[a*len(keep)+b] = h[i*n+k]
-		}
-	}
-	return f, len(keep)
 }
 
 // hessianImage maps H's entries to signed bytes on a logarithmic scale:
