@@ -9,6 +9,18 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
+// smallWeights is the model of TestNullSpace and of the Hessian view's
+// eigenvalue tests on d features: weights drawn from N(0, 0.1²) with the
+// seed (1, 2), biases zero.
+func smallWeights(d int) *softmax.Model[float64] {
+	md := softmax.New[float64](d)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range md.W {
+		md.W[i] = 0.1 * r.NormFloat64()
+	}
+	return md
+}
+
 // TestNullSpace shows the notes' warning as numbers, on the default pack's
 // first 2000 images averaged down to 7×7 (50 features with the bias, 500
 // parameters), at a model with small random weights. With λ = 0 and nothing
@@ -30,11 +42,7 @@ func TestNullSpace(t *testing.T) {
 			zero++
 		}
 	}
-	md := softmax.New[float64](d)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range md.W {
-		md.W[i] = 0.1 * r.NormFloat64()
-	}
+	md := smallWeights(d)
 	tests := []struct {
 		name string
 		o    softmax.Objective
