@@ -76,12 +76,9 @@ func (t *Trainer) SetMyDigits(x *softmax.Examples[float32]) error {
 // SetMyDigitsRate changes MyDigitsRate from the next step on. It returns the
 // validation error if rate is out of range, leaving it unchanged.
 func (t *Trainer) SetMyDigitsRate(rate float64) error {
-	c := t.cfg
-	c.MyDigitsRate = rate
-	if err := c.Validate(t.data.Len()); err != nil {
+	if err := t.change(func(c *Config) { c.MyDigitsRate = rate }); err != nil {
 		return err
 	}
-	t.cfg.MyDigitsRate = rate
 	t.setMyDigitsK()
 	return nil
 }

@@ -117,24 +117,33 @@ func (t *Trainer) Progress() (step, epoch int, seen int64) { return t.step, t.ep
 // SetRate changes α from the next step on (the page's slider). It returns
 // the validation error if rate is out of range, leaving α unchanged.
 func (t *Trainer) SetRate(rate float64) error {
-	c := t.cfg
-	c.LearningRate = rate
-	if err := c.Validate(t.data.Len()); err != nil {
+	if err := t.change(func(c *Config) { c.LearningRate = rate }); err != nil {
 		return err
 	}
-	t.cfg.LearningRate, t.rate = rate, rate
+	t.rate = rate
 	return nil
 }
 
 // SetL2 changes λ from the next step on. It returns the validation error if
 // l2 is out of range, leaving λ unchanged.
 func (t *Trainer) SetL2(l2 float64) error {
+	if err := t.change(func(c *Config) { c.L2 = l2 }); err != nil {
+		return err
+	}
+	t.obj.Lambda = l2
+	return nil
+}
+
+// change makes edit to a copy of t's configuration and, if the result is
+// valid, makes it t's; otherwise it returns the validation error and
+// leaves t unchanged.
+func (t *Trainer) change(edit func(*Config)) error {
 	c := t.cfg
-	c.L2 = l2
+	edit(&c)
 	if err := c.Validate(t.data.Len()); err != nil {
 		return err
 	}
-	t.cfg.L2, t.obj.Lambda = l2, l2
+	t.cfg = c
 	return nil
 }
 
