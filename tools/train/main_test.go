@@ -39,11 +39,7 @@ func TestTrainsAndSaves(t *testing.T) {
 	if epochs != 2 {
 		t.Errorf("%d epoch lines, want 2:\n%s", epochs, out)
 	}
-	m := regexp.MustCompile(`test accuracy ([0-9.]+)%`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no summary:\n%s", out)
-	}
-	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 85 {
+	if acc := number(t, `test accuracy ([0-9.]+)%`, out); acc < 85 {
 		t.Errorf("test accuracy %v%% after 2 epochs, want at least 85%%", acc)
 	}
 	b, err := os.ReadFile(save)
@@ -67,11 +63,7 @@ func TestSavesAndLoadsNPZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := output(t, []string{"-data", pack, "-epochs", "1", "-load", npz, "-save", json})
-	m := regexp.MustCompile(`starting from .*model.npz: test accuracy ([0-9.]+)%`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no line about the loaded model:\n%s", out)
-	}
-	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 85 {
+	if acc := number(t, `starting from .*model.npz: test accuracy ([0-9.]+)%`, out); acc < 85 {
 		t.Errorf("the loaded model's test accuracy is %v%%, want what one epoch reached", acc)
 	}
 	b, err := os.ReadFile(npz)
@@ -106,12 +98,7 @@ func TestMine(t *testing.T) {
 	}
 	read := func(args ...string) int {
 		out := output(t, append([]string{"-data", pack, "-epochs", "1", "-my-digits", name}, args...))
-		m := regexp.MustCompile(`my digits: (\d+) of 10 read as labelled`).FindStringSubmatch(out)
-		if m == nil {
-			t.Fatalf("no line about my digits:\n%s", out)
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
+		return int(number(t, `my digits: (\d+) of 10 read as labelled`, out))
 	}
 	if a, b := read("-my-digits-rate", "0"), read("-my-digits-rate", "0.1"); a > 1 || b < 9 {
 		t.Errorf("my ten 1s labelled 7: %d read as 7 at rate 0, %d at rate 0.1", a, b)
@@ -123,12 +110,7 @@ func TestDeskew(t *testing.T) {
 	accuracy := func(args ...string) (float64, string) {
 		t.Helper()
 		out := output(t, append([]string{"-data", pack, "-epochs", "5"}, args...))
-		m := regexp.MustCompile(`test accuracy ([0-9.]+)%`).FindStringSubmatch(out)
-		if m == nil {
-			t.Fatalf("no summary:\n%s", out)
-		}
-		acc, _ := strconv.ParseFloat(m[1], 64)
-		return acc, out
+		return number(t, `test accuracy ([0-9.]+)%`, out), out
 	}
 	raw, _ := accuracy()
 	straight, out := accuracy("-deskew")
@@ -227,6 +209,21 @@ func output(t *testing.T, args []string) string {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	return out.String()
+}
+
+// number returns what the first group of the pattern re matches first in
+// out, as a number; no match, or no number, fails the test.
+func number(t *testing.T, re, out string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(re).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no %q in the output:\n%s", re, out)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatalf("%q in the output: %v", re, err)
+	}
+	return v
 }
 
 func TestResizeWithSGD(t *testing.T) {
