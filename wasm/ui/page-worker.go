@@ -20,9 +20,10 @@ import (
 // panel and the error banner post.
 
 // loadManifest reads the list of packs (web/boot.js has usually fetched it
-// already), starts the worker and loads the default pack; it also checks,
-// in the background, whether the full pack was built (make data-full) and
-// offers it if so.
+// already), starts the worker and loads the default pack. The page offers
+// exactly the manifest's packs: the manifest lists only those on the
+// server (tools/mnistpack writes it so, and make dist prunes it), so the
+// page never asks for a file to learn whether it is there.
 func (p *page) loadManifest(ctx app.Context) {
 	b := p.booted
 	p.booted = nil // a Retry fetches
@@ -62,7 +63,7 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 	}
 	p.manifest = man
 	def, _ := man.Find("default")
-	p.st.Packs = []dataset.PackInfo{def}
+	p.st.Packs = man.Packs
 	if p.st.Dataset == "" {
 		p.st.Dataset = def.Name
 	}
@@ -72,35 +73,18 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 	} else {
 		p.load(ctx, p.st.Dataset)
 	}
-	for _, pk := range man.Packs {
-		if pk.Name != def.Name {
-			p.probe(ctx, pk)
-		}
+	want := p.wantData
+	p.wantData = ""
+	switch _, ok := man.Find(want); {
+	case want == "" || want == p.st.Dataset:
+	case !ok:
+		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(want), i18n.Text("link.noSuchData")))
+	default:
+		// The link asked for another pack: the worker loads it after the
+		// default one (it handles one load at a time).
+		p.send(protocol.Pause{})
+		p.load(ctx, want)
 	}
-	if _, ok := man.Find(p.wantData); !ok && p.wantData != "" {
-		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(p.wantData), i18n.Text("link.noSuchData")))
-		p.wantData = ""
-	}
-}
-
-// probe offers pk if its file is on the server.
-func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
-	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
-	ctx.Async(func() {
-		if _, err := browser.Fetch(url, "HEAD"); err != nil {
-			return
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			p.st.Packs = append(p.st.Packs, pk)
-			if p.wantData == pk.Name {
-				// The link asked for this pack: load it once the default
-				// one is in (the worker handles one load at a time).
-				p.wantData = ""
-				p.send(protocol.Pause{})
-				p.load(ctx, pk.Name)
-			}
-		})
-	})
 }
 
 func (p *page) ensureWorker(ctx app.Context) {
