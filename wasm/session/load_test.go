@@ -171,6 +171,11 @@ func TestTestImagesFail(t *testing.T) {
 			env.stopAt(l.URL, stop{at: int(l.TrainBytes) + 10, err: errors.New("network error")})
 			return l
 		}, "network error", hintFetch},
+		{"a stall after the training images", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			env.stopAt(l.URL, stop{at: int(l.TrainBytes) + 10, err: ErrStalled})
+			return l
+		}, "stalled: no data arrived", hintFetch},
 		{"a wrong SHA-256 of the whole pack", func(env *fakeEnv) protocol.Load {
 			l := env.serve("synth", "a.mnpk", corrupt)
 			sum := sha256.Sum256(good)
@@ -247,6 +252,11 @@ func TestLoadFailures(t *testing.T) {
 		{"a missing file names the status", func(env *fakeEnv) protocol.Load {
 			return protocol.Load{Name: "synth", URL: "missing.mnpk"}
 		}, "HTTP 404", hintFetch},
+		{"a stalled download is named as such", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			env.stopAt(l.URL, stop{at: 10, err: ErrStalled})
+			return l
+		}, "loading pack synth stalled: no data arrived for 15 s", hintFetch},
 		{"a corrupt pack gives the decoder's message", func(env *fakeEnv) protocol.Load {
 			return env.serve("synth", "a.mnpk", corrupt)
 		}, "dataset: checksum mismatch", hintDecode},

@@ -19,9 +19,11 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,7 +37,10 @@ type Env interface {
 	// goroutine, with the body received so far (valid during the call)
 	// and the expected total (0 if unknown) as the body arrives. It
 	// returns an error naming the URL for a network failure or an HTTP
-	// status other than 2xx, and should give up when ctx is done.
+	// status other than 2xx, and should give up when ctx is done. If no
+	// byte arrives for StallAfter (the response's headers included), it
+	// gives up with an error wrapping ErrStalled: a download that keeps
+	// receiving bytes, however slowly, goes on.
 	Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error)
 	// Now returns the current time; only differences between its results
 	// are used, to cut slices and pace reports.
@@ -57,6 +62,16 @@ type Env interface {
 	// run waits on it between steps, and on the commands at the same time.
 	After(d time.Duration) <-chan time.Time
 }
+
+// StallAfter is how long a download may receive nothing before Fetch gives
+// up with ErrStalled: long enough for a slow school network, whose every
+// chunk still comes within seconds, short enough that a held or dropped
+// connection ends in an error with Retry instead of "loading" for ever.
+const StallAfter = 15 * time.Second
+
+// ErrStalled is the error Env.Fetch wraps when no byte arrived for
+// StallAfter.
+var ErrStalled = errors.New("no data arrived for " + strconv.Itoa(int(StallAfter/time.Second)) + " s")
 
 // Pacing of the sliced loop and of the reports.
 const (
@@ -228,6 +243,7 @@ var failures = map[string]string{
 	"err.command":    "the worker does not accept %s messages",
 	"err.noData":     "no data loaded yet",
 	"err.fetch":      "loading pack %s: %s",
+	"err.stall":      "loading pack %s stalled: no data arrived for %s s",
 	"err.checksum":   "%s",
 	"err.decode":     "pack %s: %s",
 	"err.empty":      "pack %s has no training images",

@@ -245,6 +245,7 @@ var CatalogEN = map[string]string{
 	"err.busy":       "the worker is busy: it dropped a %s command",
 	"err.noData":     "no data loaded yet",
 	"err.fetch":      "loading the %s data failed: %s",
+	"err.stall":      "the download of the %s data stalled: nothing arrived for %s seconds",
 	"err.checksum":   "the data failed their check: %s",
 	"err.decode":     "the %s data could not be read: %s",
 	"err.empty":      "the %s data have no training images",

@@ -246,6 +246,7 @@ var CatalogZH = map[string]string{
 	"err.busy":       "训练线程正忙，丢掉了一条 %s 命令",
 	"err.noData":     "数据还没有加载",
 	"err.fetch":      "加载 %s 数据失败：%s",
+	"err.stall":      "%s 数据的下载停住了：%s 秒内没有收到任何数据",
 	"err.checksum":   "数据没有通过校验：%s",
 	"err.decode":     "无法读取 %s 数据：%s",
 	"err.empty":      "%s 数据中没有训练图片",
