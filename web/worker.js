@@ -52,7 +52,7 @@ function prefetch(data) {
     if (m.type !== "load" || !m.body || !m.body.url) return;
     const url = new URL(m.body.url, self.location.href).href;
     if (self.prefetched.has(url)) return;
-    if (programHere) self.prefetched.set(url, fetch(url));
+    if (programHere) self.prefetched.set(url, abortable(url));
     else wanted.push(url);
   } catch (err) {
     // Not ours to report: Go decodes the same message and says what is wrong.
@@ -60,7 +60,16 @@ function prefetch(data) {
 }
 function fetchWanted() {
   programHere = true;
-  for (const url of wanted.splice(0)) if (!self.prefetched.has(url)) self.prefetched.set(url, fetch(url));
+  for (const url of wanted.splice(0)) if (!self.prefetched.has(url)) self.prefetched.set(url, abortable(url));
+}
+// abortable fetches url and gives the promise an abort(), which Go calls
+// when the download stalls (wasm/worker/env.go), so that a held connection
+// is closed and not left open beside the Retry.
+function abortable(url) {
+  const c = new AbortController();
+  const p = fetch(url, { signal: c.signal });
+  p.abort = () => c.abort();
+  return p;
 }
 
 function fail(message) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
@@ -36,7 +37,7 @@ func (p *page) loadManifest(ctx app.Context) {
 	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
-		b, err := browser.Fetch(url, "GET")
+		b, err := browser.Fetch(url)
 		ctx.Dispatch(func(ctx app.Context) { p.onManifest(ctx, b, err) })
 	})
 }
@@ -51,6 +52,16 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 		if _, ok := man.Find("default"); !ok {
 			err = fmt.Errorf("no default pack in it")
 		}
+	}
+	if errors.Is(err, browser.ErrTimedOut) {
+		secs := strconv.Itoa(int(browser.FetchDeadline / time.Second))
+		p.st.Apply(protocol.Failed{
+			Message: "the list of datasets did not arrive within " + secs + " s",
+			Hint:    "hint.fetch",
+			Key:     "err.manifestStall",
+			Args:    []string{secs},
+		})
+		return
 	}
 	if err != nil {
 		p.st.Apply(protocol.Failed{

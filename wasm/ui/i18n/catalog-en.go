@@ -260,6 +260,8 @@ var CatalogEN = map[string]string{
 	"err.update":     "the update made a weight or the loss infinite or NaN; the weights were left as they were",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 
+	"err.manifestStall": "the list of datasets did not arrive within %s seconds",
+
 	"hint.noData":   "wait for the data to load, or press Retry",
 	"hint.config":   "correct the value and press Train again",
 	"hint.fetch":    "check the connection and press Retry",

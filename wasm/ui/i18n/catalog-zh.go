@@ -261,6 +261,8 @@ var CatalogZH = map[string]string{
 	"err.update":     "这一步更新让某个权重或损失变成了无穷大或 NaN；权重保持原样，没有改动",
 	"err.diverged":   "损失在第 %s 步发散了（变成 NaN 或无穷大）；权重已恢复到第 %s 轮开始时的值",
 
+	"err.manifestStall": "数据集列表在 %s 秒内没有送到",
+
 	"hint.noData":   "请等数据加载完，或者点“重试”",
 	"hint.config":   "改正这个值，再点“训练”",
 	"hint.fetch":    "请检查网络连接，然后点“重试”",
