@@ -14,6 +14,13 @@ import (
 // take a second or two in the worker.
 const hessianImages = 2000
 
+// formHessian and eigenvalues are core/newton's; a test replaces them to
+// see a failure reported.
+var (
+	formHessian = newton.Hessian
+	eigenvalues = newton.Eigenvalues
+)
+
 // hessian handles Hessian: the explicit H of the 7×7 problem at θ = 0
 // for three objectives, the notes' warning in numbers. With λ = 0 and
 // nothing pinned H has one zero eigenvalue per feature (ψ: the same vector
@@ -38,17 +45,17 @@ func (s *session) hessian(h protocol.Hessian) {
 	md := softmax.New[float64](49)
 	view := protocol.HessianView{Images: n, Features: 49, N: 50 * softmax.K}
 	for i, o := range []softmax.Objective{{}, {PinFirst: true}, {Lambda: h.L2}} {
-		H, err := newton.Hessian(x7, md, o)
+		H, err := formHessian(x7, md, o)
 		if err != nil {
-			s.failKey("err.config", hintConfig, err.Error())
+			s.failKey("err.hessian", hintHessian, err.Error())
 			return
 		}
 		if i == 0 {
 			view.Image = hessianImage(H)
 		}
-		ev, err := newton.Eigenvalues(newton.FreeBlock(H, view.N, o.PinFirst))
+		ev, err := eigenvalues(newton.FreeBlock(H, view.N, o.PinFirst))
 		if err != nil {
-			s.failKey("err.config", hintConfig, err.Error())
+			s.failKey("err.hessian", hintHessian, err.Error())
 			return
 		}
 		c := protocol.HessianCase{Lambda: o.Lambda, Pinned: o.PinFirst, Largest: ev[len(ev)-1]}

@@ -64,7 +64,7 @@ func (s *session) prepare(c protocol.Config) bool {
 // and makes it the run, replacing the current one.
 func (s *session) newRun(c protocol.Config, meth method, from *softmax.Model[float32]) bool {
 	if err := meth.start(s, c, from); err != nil {
-		s.failKey("err.config", hintConfig, err.Error())
+		s.failErr(err)
 		return false
 	}
 	s.runs++

@@ -95,6 +95,10 @@ const (
 	hintDecode   = "hint.decode"   // rebuild the data with make data, then Retry
 	hintDiverged = "hint.diverged" // lower the learning rate, or Reset
 	hintInternal = "hint.internal" // Reset; if it happens again, reload
+
+	// Failures that are not a refused value, each under its own key.
+	hintHessian = "hint.hessian"     // try another λ, or reload; training is not affected
+	hintNewton  = "hint.newtonStart" // Reset to start from θ = 0, or choose SGD or gradient descent
 )
 
 // logf logs internal failures to stderr, which is the console in the
@@ -236,6 +240,37 @@ func (s *session) failKey(key, hint string, args ...string) {
 	s.send(protocol.Failed{Message: englishFailure(key, args), Hint: hint, Key: key, Args: args})
 }
 
+// refusal is an error that names its own catalog key and hint, for a
+// failure that is not a refused setting: failErr reports it under its
+// key, and any other error as err.config.
+type refusal struct {
+	key, hint string
+	err       error // the detail, the key's argument; nil for a key without one
+}
+
+func (r *refusal) Error() string {
+	if r.err == nil {
+		return englishFailure(r.key, nil)
+	}
+	return englishFailure(r.key, []string{r.err.Error()})
+}
+
+func (r *refusal) Unwrap() error { return r.err }
+
+// failErr sends Failed for err: under its refusal's key and hint if it
+// has one, otherwise as settings the worker refused (err.config).
+func (s *session) failErr(err error) {
+	if r, ok := errors.AsType[*refusal](err); ok {
+		if r.err == nil {
+			s.failKey(r.key, r.hint)
+		} else {
+			s.failKey(r.key, r.hint, r.err.Error())
+		}
+		return
+	}
+	s.failKey("err.config", hintConfig, err.Error())
+}
+
 // failures are the English forms of failKey's keys, for Message; the page
 // shows its own catalogs' text.
 var failures = map[string]string{
@@ -255,6 +290,10 @@ var failures = map[string]string{
 	"err.newton":     "Newton's method: %s",
 	"err.update":     "the update made a weight or the loss non-finite; the weights were left as they were",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+
+	"err.hessian":     "the Hessian could not be formed: %s",
+	"err.newtonStart": "Newton's method could not start: %s",
+	"err.newtonModel": "Newton's method starts from θ = 0 and cannot continue a loaded model",
 }
 
 func englishFailure(key string, args []string) string {

@@ -273,6 +273,12 @@ var CatalogEN = map[string]string{
 	"hint.crashed":  "Restart it: your settings are kept, the model starts again.",
 	"hint.manifest": "check the connection (or that the site was built with make run) and press Retry",
 
+	"err.hessian":      "the Hessian H could not be computed: %s",
+	"hint.hessian":     "try another λ, or reload the page; training is not affected",
+	"err.newtonStart":  "Newton's method could not start on these data: %s",
+	"err.newtonModel":  "Newton's method starts from θ = 0, so it cannot continue a loaded model",
+	"hint.newtonStart": "press Reset to start Newton's method from θ = 0, or choose SGD or gradient descent to continue this model",
+
 	"inspect.region":       "One update, with its numbers",
 	"inspect.title":        "One update, with its numbers",
 	"inspect.note":         "Choose one image: click a test digit below, a cell of the confusion matrix and then one of its images, a random training image, or your drawing. Here is one step of stochastic gradient descent (B = 1) on it, with the formulas beside the numbers.",

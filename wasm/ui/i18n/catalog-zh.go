@@ -274,6 +274,12 @@ var CatalogZH = map[string]string{
 	"hint.crashed":  "请重启训练线程：设置会保留，模型从头开始。",
 	"hint.manifest": "请检查网络连接（或者确认网站是用 make run 构建的），然后点“重试”",
 
+	"err.hessian":      "无法计算海赛矩阵 H：%s",
+	"hint.hessian":     "请换一个 λ 再试，或者刷新页面；训练不受影响",
+	"err.newtonStart":  "牛顿法无法在这些数据上开始：%s",
+	"err.newtonModel":  "牛顿法从 θ = 0 开始迭代，不能接着已加载的模型继续训练",
+	"hint.newtonStart": "请点“重置”，让牛顿法从 θ = 0 开始；或者改用随机梯度下降或梯度下降法，接着训练这个模型",
+
 	"inspect.region":       "一次更新，连同它的数值",
 	"inspect.title":        "一次更新，连同它的数值",
 	"inspect.note":         "选一张图片：点下面的测试数字，或点混淆矩阵的一格再点其中一张图片，或随机取一张训练图片，或用你写的数字。这里展示在它上面走一步随机梯度下降（B = 1）的全过程，公式写在数值旁边。",
