@@ -176,7 +176,18 @@ func Encode(s Settings) string {
 // it; so does an unknown dataset, language or setting. Nothing in a link
 // is ever run or rendered as markup: values only fill fields.
 func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
-	s := Default()
+	return ParseOver(fragment, Default(), packs)
+}
+
+// ParseOver reads a link's fragment as Parse does, over the settings base
+// instead of the defaults: a value the link leaves out keeps base's, and
+// an invalid one falls back to base's (or, should base's be invalid under
+// the link's method or data, to the default) with a notice. It is how a
+// link followed in an open page applies: a fresh load has only the
+// defaults to start from, an open page has the settings it shows, and a
+// link with a typing error must not undo them.
+func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, []i18n.Msg) {
+	s := base
 	fragment = strings.TrimPrefix(fragment, "#")
 	if fragment == "" {
 		return s, nil
@@ -217,6 +228,7 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 	descent.Method, newton.Method = "sgd", "newton"
 	_, derrs := params.Parse(descent, m)
 	_, nerrs := params.Parse(newton, m)
+	fallback := s.Fields // the link's, with base's value in each refused field
 	def := params.Defaults()
 	for _, k := range keys {
 		if k.field == nil {
@@ -224,8 +236,18 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 		}
 		if why := k.why(derrs, nerrs); !why.IsZero() {
 			bad(k.name, *k.field(&s.Fields), why)
-			*k.field(&s.Fields) = *k.field(&def)
+			*k.field(&fallback) = *k.field(&base.Fields)
 		}
 	}
+	descent, newton = fallback, fallback
+	descent.Method, newton.Method = "sgd", "newton"
+	_, derrs = params.Parse(descent, m)
+	_, nerrs = params.Parse(newton, m)
+	for _, k := range keys {
+		if k.field != nil && !k.why(derrs, nerrs).IsZero() {
+			*k.field(&fallback) = *k.field(&def)
+		}
+	}
+	s.Fields = fallback
 	return s, notes
 }

@@ -231,3 +231,18 @@ func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
 }
+
+// SameRun reports whether a run going on with the fields old could go on
+// with the fields f, for a training set of m examples, as the worker
+// decides it: SGD and gradient descent take a new α and λ in their stride,
+// Newton's method no setting at all, and the pace is never part of a run.
+// Both must be accepted by Parse.
+func SameRun(old, f Fields, m int) bool {
+	a, _ := Parse(old, m)
+	b, _ := Parse(f, m)
+	if a.Method != "newton" {
+		a.LearningRate, a.L2 = 0, 0
+		b.LearningRate, b.L2 = 0, 0
+	}
+	return a == b
+}
