@@ -46,6 +46,14 @@ var CatalogEN = map[string]string{
 	"link.paceValues":   "the pace is one of %s",
 	"link.methodValues": "the method is one of %s",
 
+	"link.noticeTitleKept": "This link asked for something the page cannot do, so those settings kept their values:",
+	"link.tooLongKept":     "the link's settings are %s characters long, too long to be this page's; the settings stay as they were",
+	"link.unreadableKept":  "the link's settings could not be read; the settings stay as they were",
+	"link.askTitle":        "This link would start a new run",
+	"link.askText":         "Its settings differ from the run in training (method, data, seed, batch size or start). Apply them and pause this run, or keep the run and its settings?",
+	"button.linkApply":     "Apply the link",
+	"button.linkKeep":      "Keep my run",
+
 	"status.loading":         "Loading…",
 	"status.loadingData":     "Loading the data: %s",
 	"status.ready":           "Ready: %s training and %s test images",

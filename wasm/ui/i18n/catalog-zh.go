@@ -47,6 +47,14 @@ var CatalogZH = map[string]string{
 	"link.paceValues":   "速度只能是 %s 之一",
 	"link.methodValues": "下降方式只能是 %s 之一",
 
+	"link.noticeTitleKept": "链接里有几项设置本页无法采用，这几项保持原来的值：",
+	"link.tooLongKept":     "链接中的设置长达 %s 个字符，不像是本页生成的，设置保持不变",
+	"link.unreadableKept":  "无法读取链接中的设置，设置保持不变",
+	"link.askTitle":        "这个链接会开始一次新的训练",
+	"link.askText":         "它的设置与正在进行的训练不同（方法、数据、随机种子、批量大小或初始值）。要采用这些设置并暂停当前训练，还是保留当前训练和它的设置？",
+	"button.linkApply":     "采用链接的设置",
+	"button.linkKeep":      "保留当前训练",
+
 	"status.loading":         "正在加载…",
 	"status.loadingData":     "正在加载数据：%s",
 	"status.ready":           "准备就绪：训练集 %s 张，测试集 %s 张",

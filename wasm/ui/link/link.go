@@ -176,7 +176,7 @@ func Encode(s Settings) string {
 // it; so does an unknown dataset, language or setting. Nothing in a link
 // is ever run or rendered as markup: values only fill fields.
 func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
-	return ParseOver(fragment, Default(), packs)
+	return parse(fragment, Default(), packs, "link.tooLong", "link.unreadable")
 }
 
 // ParseOver reads a link's fragment as Parse does, over the settings base
@@ -187,17 +187,23 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 // defaults to start from, an open page has the settings it shows, and a
 // link with a typing error must not undo them.
 func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, []i18n.Msg) {
+	return parse(fragment, base, packs, "link.tooLongKept", "link.unreadableKept")
+}
+
+// parse is Parse over base; tooLong and unreadable are the keys of the
+// notices for a link refused whole, which say what is used instead.
+func parse(fragment string, base Settings, packs map[string]int, tooLong, unreadable string) (Settings, []i18n.Msg) {
 	s := base
 	fragment = strings.TrimPrefix(fragment, "#")
 	if fragment == "" {
 		return s, nil
 	}
 	if len(fragment) > MaxLen {
-		return s, []i18n.Msg{i18n.Text("link.tooLong", i18n.Count(len(fragment)))}
+		return s, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
 	}
 	q, err := url.ParseQuery(fragment)
 	if err != nil {
-		return s, []i18n.Msg{i18n.Text("link.unreadable")}
+		return s, []i18n.Msg{i18n.Text(unreadable)}
 	}
 	var notes []i18n.Msg
 	bad := func(key, value string, why i18n.Msg) {

@@ -149,7 +149,9 @@ func TestSameRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := tt.old
 			tt.edit(&f)
-			if got := SameRun(tt.old, f, 10000); got != tt.want {
+			run, _ := Parse(tt.old, 10000)
+			run.MyDigitsRate = 0.1
+			if got := SameRun(run, f, 10000); got != tt.want {
 				t.Errorf("SameRun = %v, want %v", got, tt.want)
 			}
 		})
