@@ -410,7 +410,7 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	text, _ := eval[string](ctx, `document.getElementById("model-status").textContent`)
 	t.Logf("the page says: %s", text)
 	// Training continues from it: a step changes it.
-	keptBefore, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`)
+	keptBefore, _ := eval[string](ctx, `localStorage.getItem("softmax:kept") || ""`)
 	click(t, ctx, "step")
 	waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
 
@@ -421,7 +421,7 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	// close would, or a loaded machine navigates away first.
 	stepped := waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
 	if !eventually(10*time.Second, func() bool {
-		kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`)
+		kept, _ := eval[string](ctx, `localStorage.getItem("softmax:kept") || ""`)
 		return kept != "" && kept != keptBefore
 	}) {
 		t.Fatal("the page did not keep the stepped model")
@@ -437,12 +437,12 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 
 	click(t, ctx, "forget-model")
 	waitAttr(t, ctx, 10*time.Second, "#model-status", "data-kind", is("forgotten"))
-	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`); kept != "" {
+	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:kept") || ""`); kept != "" {
 		t.Errorf("after start afresh the browser still keeps %d bytes of model", len(kept))
 	}
 
-	// A kept model that cannot be read is dropped, with a note.
-	if _, err := eval[bool](ctx, `localStorage.setItem("softmax:model", '{"format":"softmax-regression","version":2,"features":784,"theta":[[0.5'), true`); err != nil {
+	// A kept record cut short cannot be read: it is dropped, with a note.
+	if _, err := eval[bool](ctx, `localStorage.setItem("softmax:kept", '{"v":2,"model":{"format":"softmax-regression","version":2,"features":784,"theta":[[0.5'), true`); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
@@ -450,7 +450,7 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	}
 	waitState(t, ctx, 60*time.Second, "ready")
 	waitAttr(t, ctx, 10*time.Second, "#model-status", "data-kind", is("corrupt"))
-	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:model") || ""`); kept != "" {
+	if kept, _ := eval[string](ctx, `localStorage.getItem("softmax:kept") || ""`); kept != "" {
 		t.Errorf("the corrupt model is still kept: %q", kept)
 	}
 

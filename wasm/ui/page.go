@@ -91,11 +91,11 @@ func (p *page) OnInit() {
 	hash := browser.Fragment()
 	p.written = hash
 	set, notes := link.Parse(hash, packs)
-	if kept, ok := keptSettings(packs); ok && hash == "" {
+	p.initFiles()
+	if kept, ok := p.keptSettings(packs); ok && hash == "" {
 		set = kept // the settings kept with the model, for a page opened without a link
 		hash = "#" + link.Encode(kept)
 	}
-	p.initFiles()
 	p.st.Notice = notes
 	p.st.Lang = i18n.Pick(string(set.Lang), browser.StorageGet(browser.LangStorageKey), browser.Languages())
 	set.Lang = p.st.Lang

@@ -1,0 +1,122 @@
+package browsertest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"softmaxdemo/wasm/ui/files"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// keptRecord reads the page's kept record from the browser's storage and
+// decodes it whole: its model's checksum and its settings.
+func keptRecord(t *testing.T, ctx context.Context) (sum, settings string, err error) {
+	t.Helper()
+	s, _ := eval[string](ctx, `localStorage.getItem("softmax:kept") || ""`)
+	if s == "" {
+		return "", "", nil
+	}
+	k, err := files.ReadKept(s)
+	if err != nil {
+		return "", "", err
+	}
+	f, err := k.File()
+	if err != nil {
+		return "", "", err
+	}
+	return files.Checksum(f.Model), k.Settings, nil
+}
+
+// TestStorageThatThrowsLosesNothing: with storage that throws on every
+// write (full, or turned off), the page trains, says once that it could
+// not keep the model, and the model stays in the page: its templates,
+// its evaluation and its predictions.
+func TestStorageThatThrowsLosesNothing(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := newBrowser(t, 3*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `globalThis.softmaxWrites = 0; Storage.prototype.setItem = function () { globalThis.softmaxWrites++; throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`})
+		return err
+	}), chromedp.Navigate(strings.TrimSuffix(srv.URL, "/")+shortRun)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
+	trainDefault(t, ctx)
+	sum, acc, gallery := settled(t, ctx, 2)
+	waitAttr(t, ctx, 5*time.Second, "#model-status", "data-kind", is("notKept"))
+	if w, _ := eval[int](ctx, `globalThis.softmaxWrites`); w == 0 {
+		t.Fatal("the page never tried to write: the test proves nothing")
+	}
+	text, _ := eval[string](ctx, `document.body.innerText`)
+	if n := strings.Count(text, "could not be kept in this browser"); n != 1 {
+		t.Errorf("the page says %d times that the model could not be kept, want once", n)
+	}
+	if e, _ := eval[string](ctx, `(document.getElementById("error")||{}).textContent||""`); e != "" {
+		t.Errorf("the error banner shows %q", e)
+	}
+	if sum == "" || acc < 0.5 || len(gallery) != 60 {
+		t.Errorf("the model in the page: checksum %q, accuracy %v, gallery %q", sum, acc, gallery)
+	}
+	// A step still trains on from it: the model in memory was never lost.
+	click(t, ctx, "step")
+	waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
+	if text, _ := eval[string](ctx, `document.body.innerText`); strings.Count(text, "could not be kept in this browser") > 1 {
+		t.Error("after another keep the page says it twice")
+	}
+}
+
+// TestTwoTabsKeepOneWholeRecord: two tabs of one browser train different
+// runs and keep their models at the same moment; after both, the kept
+// record decodes whole, and its model and settings are one tab's.
+func TestTwoTabsKeepOneWholeRecord(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	base := strings.TrimSuffix(srv.URL, "/") + "/#deskew=0&pace=full&epochs=2&lang=en&seed="
+	tab1 := newBrowser(t, 4*time.Minute)
+	tab2, cancel := chromedp.NewContext(tab1) // a second target in the same browser context
+	defer cancel()
+	seeds := []string{"3", "4"}
+	tabs := []context.Context{tab1, tab2}
+	for i, ctx := range tabs {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+seeds[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ctx := range tabs {
+		waitState(t, ctx, 60*time.Second, "ready")
+	}
+	for _, ctx := range tabs {
+		click(t, ctx, "train")
+	}
+	sums := map[string]string{} // model checksum → the tab's seed
+	for i, ctx := range tabs {
+		waitState(t, ctx, 90*time.Second, "done")
+		sum, _, _ := settled(t, ctx, 2)
+		sums[sum] = seeds[i]
+	}
+	if len(sums) != 2 {
+		t.Fatalf("the two tabs trained the same model: %v", sums)
+	}
+	var sum, settings string
+	var err error
+	if !eventually(10*time.Second, func() bool {
+		sum, settings, err = keptRecord(t, tab1)
+		return err == nil && sums[sum] != ""
+	}) {
+		t.Fatalf("the kept record is model %q, settings %q, error %v; the tabs trained %v", sum, settings, err, sums)
+	}
+	if !strings.Contains("&"+settings+"&", "&seed="+sums[sum]+"&") {
+		t.Errorf("the kept model is seed %s's, its settings %q another's", sums[sum], settings)
+	}
+	// Both tabs see the same whole record.
+	if s2, set2, err := keptRecord(t, tab2); err != nil || s2 != sum || set2 != settings {
+		t.Errorf("the second tab reads model %q, settings %q (%v)", s2, set2, err)
+	}
+}
