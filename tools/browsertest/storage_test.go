@@ -2,10 +2,14 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/ui/files"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -118,5 +122,49 @@ func TestTwoTabsKeepOneWholeRecord(t *testing.T) {
 	// Both tabs see the same whole record.
 	if s2, set2, err := keptRecord(t, tab2); err != nil || s2 != sum || set2 != settings {
 		t.Errorf("the second tab reads model %q, settings %q (%v)", s2, set2, err)
+	}
+}
+
+// TestOlderKeptModelIsRead: a model kept by the page's version 1, under
+// two keys, is restored with its settings, and moved into one record the
+// next time the page keeps its model.
+func TestOlderKeptModelIsRead(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	m := softmax.New[float32](dataset.Pixels)
+	for i := range m.B {
+		m.B[i] = float32(i) / 10
+	}
+	model, _, _, err := files.EncodeModel(m, modelfile.Info{Epochs: 1}, "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := openReady(t, srv.URL)
+	js := fmt.Sprintf(`localStorage.clear(), localStorage.setItem(%q, %q), localStorage.setItem(%q, "epochs=3&seed=5&lang=en"), true`,
+		files.LegacyModelKey, model, files.LegacySettingsKey)
+	if _, err := eval[bool](ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 60*time.Second, "#weights", "data-checksum", is(files.Checksum(m)))
+	waitAttr(t, ctx, 5*time.Second, "#model-status", "data-kind", is("restored"))
+	waitValue(t, ctx, "seed", "5")
+	waitValue(t, ctx, "epochs", "3")
+	click(t, ctx, "step")
+	var sum, settings string
+	if !eventually(10*time.Second, func() bool {
+		sum, settings, err = keptRecord(t, ctx)
+		return err == nil && sum != "" && sum != files.Checksum(m)
+	}) {
+		t.Fatalf("after a step the kept record is %q, %q, %v", sum, settings, err)
+	}
+	if !strings.Contains(settings, "seed=5") {
+		t.Errorf("the record's settings %q are not the restored ones", settings)
+	}
+	left, _ := eval[string](ctx, fmt.Sprintf(`(localStorage.getItem(%q) || "") + (localStorage.getItem(%q) || "")`, files.LegacyModelKey, files.LegacySettingsKey))
+	if left != "" {
+		t.Errorf("version 1's keys are still kept: %d bytes", len(left))
 	}
 }
