@@ -16,6 +16,7 @@ type myDigits struct {
 	x     *softmax.Examples[float32] // nil: none
 	k     int                        // per batch; 0: none
 	rng   *rand.Rand
+	src   *rand.PCG // rng's source, whose state MarshalBinary keeps
 	order []int32
 	pos   int
 	batch []int32 // the current draw, k long
@@ -62,7 +63,8 @@ func (t *Trainer) SetMyDigits(x *softmax.Examples[float32]) error {
 	}
 	t.myDigits = myDigits{x: x}
 	if x != nil {
-		t.myDigits.rng = rand.New(rand.NewPCG(t.cfg.Seed, extraSeed))
+		t.myDigits.src = rand.NewPCG(t.cfg.Seed, extraSeed)
+		t.myDigits.rng = rand.New(t.myDigits.src)
 		t.myDigits.order = make([]int32, x.Len())
 		for i := range t.myDigits.order {
 			t.myDigits.order[i] = int32(i)

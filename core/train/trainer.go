@@ -46,6 +46,7 @@ type Trainer struct {
 	model    *softmax.Model[float32]
 	saved    *softmax.Model[float32] // the weights at the start of the epoch
 	rng      *rand.Rand
+	src      *rand.PCG // rng's source, whose state MarshalBinary keeps
 	order    []int32
 	gw       []float32
 	gb       []float32
@@ -79,7 +80,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 		obj:       softmax.Objective{Lambda: cfg.L2, L2Bias: cfg.L2Bias, PinFirst: cfg.PinFirst},
 		data:      data,
 		model:     softmax.New[float32](d),
-		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x736f66746d6178)), // "softmax"
+		src:       rand.NewPCG(cfg.Seed, 0x736f66746d6178), // "softmax"
 		order:     make([]int32, m),
 		gw:        make([]float32, d*softmax.K),
 		gb:        make([]float32, softmax.K),
@@ -88,6 +89,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 		rate:      cfg.LearningRate,
 		prevEpoch: math.NaN(),
 	}
+	t.rng = rand.New(t.src)
 	for i := range t.order {
 		t.order[i] = int32(i)
 	}
