@@ -183,3 +183,9 @@ var errNewtonUpdate = errors.New("the inspector's update applies to SGD and grad
 func (n *newtonMethod) stepOn([]uint16, []float32, uint8, float64, softmax.Objective) (train.Stats, error) {
 	return train.Stats{}, errNewtonUpdate
 }
+
+func (n *newtonMethod) state() ([]byte, error) { return nil, nil }
+
+func (n *newtonMethod) restore(c protocol.Config, _ []byte) (protocol.Config, error) {
+	return c, errNoResume
+}

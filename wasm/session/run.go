@@ -23,6 +23,7 @@ type run struct {
 	perSecond    float64
 	lastProgress time.Time
 	lastWeights  time.Time
+	lastSnapshot time.Time
 }
 
 // busySince adds the time since start, when the run began a slice or a
@@ -89,6 +90,7 @@ func (s *session) pause() {
 		now := s.env.Now()
 		s.sendProgress(now)
 		s.sendWeights(now)
+		s.sendSnapshot(now, true)
 	}
 }
 

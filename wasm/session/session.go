@@ -99,6 +99,7 @@ const (
 	// Failures that are not a refused value, each under its own key.
 	hintHessian = "hint.hessian"     // try another λ, or reload; training is not affected
 	hintNewton  = "hint.newtonStart" // Reset to start from θ = 0, or choose SGD or gradient descent
+	hintResume  = "hint.resume"      // the run starts again
 )
 
 // logf logs internal failures to stderr, which is the console in the
@@ -217,6 +218,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.findExamples(m)
 	case protocol.PickTrain:
 		s.pickTrain(m)
+	case protocol.Resume:
+		s.resume(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -289,6 +292,7 @@ var failures = map[string]string{
 	"err.myDigits":   "my digits: %s",
 	"err.newton":     "Newton's method: %s",
 	"err.update":     "the update made a weight or the loss non-finite; the weights were left as they were",
+	"err.resume":     "the run could not be resumed: %s",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 
 	"err.hessian":     "the Hessian could not be formed: %s",

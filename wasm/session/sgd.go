@@ -188,6 +188,7 @@ func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool
 	if ended || st.EpochEnd {
 		s.send(s.evaluated())
 	}
+	s.sendSnapshot(now, force || ended)
 	if st.Stop == train.Diverged {
 		s.failKey("err.diverged", hintDiverged, strconv.Itoa(st.Step), strconv.Itoa(st.Epoch+1))
 	}
@@ -218,4 +219,18 @@ func (b *minibatch) setMyDigits(x *softmax.Examples[float32]) error { return b.t
 
 func (b *minibatch) stepOn(index []uint16, value []float32, label uint8, rate float64, o softmax.Objective) (train.Stats, error) {
 	return train.StepOn(b.tr.Model(), index, value, label, rate, o)
+}
+
+func (b *minibatch) state() ([]byte, error) { return b.tr.MarshalBinary() }
+
+func (b *minibatch) restore(c protocol.Config, state []byte) (protocol.Config, error) {
+	if err := b.tr.Restore(state); err != nil {
+		return c, err
+	}
+	tc := b.tr.Config()
+	c.LearningRate, c.L2, c.MyDigitsRate = tc.LearningRate, tc.L2, tc.MyDigitsRate
+	step, epoch, _ := b.tr.Progress()
+	b.rate = tc.LearningRate
+	b.last = train.Stats{Step: step, Epoch: epoch}
+	return c, nil
 }

@@ -172,6 +172,9 @@ func TestPauseAndResume(t *testing.T) {
 	if w, ok := h.next().(protocol.Weights); !ok || w.Step != paused.Step {
 		t.Errorf("after the paused Progress: %#v", w)
 	}
+	if s, ok := h.next().(protocol.Snapshot); !ok || s.Step != paused.Step || s.Run != paused.Run {
+		t.Errorf("after the paused Weights: %#v, want the run's Snapshot", s)
+	}
 	for range 3 {
 		h.send(protocol.Evaluate{})
 		if e := h.next().(protocol.Evaluated); e.Step != paused.Step || e.Run != paused.Run {
@@ -213,6 +216,9 @@ func TestStep(t *testing.T) {
 			if e := h.next().(protocol.Evaluated); e.Epoch != i/10 {
 				t.Fatalf("step %d: %+v", i, e)
 			}
+		}
+		if s := h.next().(protocol.Snapshot); s.Step != i || s.Run != 1 {
+			t.Fatalf("step %d: a Snapshot at step %d of run %d", i, s.Step, s.Run)
 		}
 	}
 	h.send(protocol.Step{Config: cfg}) // the run is done: a new one
