@@ -56,11 +56,13 @@ func (s *session) resume(m protocol.Resume) {
 	if err == nil {
 		c, err = meth.restore(c, m.State)
 	}
+	// The run's number is taken either way: a run started instead (the
+	// page trains again) is newer than the page's.
+	s.runs = max(s.runs, m.Run)
 	if err != nil {
 		s.failKey("err.resume", hintResume, err.Error())
 		return
 	}
-	s.runs = max(s.runs, m.Run)
 	now := s.env.Now()
 	s.run = &run{id: m.Run, cfg: c, meth: meth, m: s.data.of(c).train.Len(), pts: points{group: meth.points()}, lastSnapshot: now}
 	s.training = false

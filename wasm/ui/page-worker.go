@@ -102,17 +102,45 @@ func (p *page) ensureWorker(ctx app.Context) {
 	if p.worker != nil {
 		return
 	}
-	p.worker = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
-		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
-		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.Crashed(detail) }) },
+	var w *browser.Worker
+	w = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
+		func(m protocol.Msg) {
+			if _, ok := m.(protocol.Heartbeat); ok {
+				return // StartWorker noted it: nothing to show
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.worker == w { // not a late event of a worker replaced
+					p.onEvent(ctx, m)
+				}
+			})
+		},
+		func(detail string) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.worker == w {
+					p.workerDied(ctx, i18n.Text("raw", detail))
+				}
+			})
+		},
 	)
+	p.worker = w
+	if !p.watching {
+		p.watching = true
+		p.watchWorker(ctx)
+	}
 }
 
 // onEvent applies a worker event and decides when to render it.
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
+	if _, ok := m.(protocol.Snapshot); ok {
+		p.st.Apply(m)
+		p.takeoverEvent(m)
+		ctx.PreventUpdate() // kept for a new worker, not shown
+		return
+	}
 	status, err := p.st.Status, p.st.Err
 	p.st.Apply(m)
 	p.filesEvent(ctx, m)
+	p.takeoverEvent(m)
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
@@ -260,6 +288,7 @@ func (p *page) onRestart(ctx app.Context, a app.Action) {
 		p.worker = nil
 	}
 	p.st.Restarting()
+	p.takeover, p.takeovers = nil, 0
 	if len(p.manifest.Packs) == 0 {
 		p.loadManifest(ctx)
 		return

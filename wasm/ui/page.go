@@ -49,6 +49,10 @@ type page struct {
 	cellsReady bool      // the confusion matrix may make its 100 cells (warm.go)
 
 	files fileState // the model and my digits as files, and kept (files.go)
+
+	takeover  *takeover // the run a new worker takes over, until it has loaded (page-takeover.go)
+	takeovers int       // workers replaced since the run last went on
+	watching  bool      // watchWorker is running
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -128,6 +132,7 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(store.ActionCopyLink, p.onCopyLink)
 	p.handleFiles(ctx)
 	ctx.Handle(store.ActionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
+	ctx.Handle(store.ActionWorkerNoticeOK, func(ctx app.Context, a app.Action) { p.st.WorkerNotice = i18n.Msg{} })
 	ctx.Handle(store.ActionPace, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
 			p.link.Fields.Pace = v
@@ -216,6 +221,7 @@ func (p *page) Render() app.UI {
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),
 			p.askLink(),
+			p.workerNotice(),
 		),
 		app.Main().Class("grid").Body(
 			newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"softmaxdemo/wasm/protocol"
@@ -25,7 +26,19 @@ type Worker struct {
 
 	// Warmed is set once the worker has been sent Warm.
 	Warmed bool
+
+	heard atomic.Int64 // when the worker last sent anything, in Unix nanoseconds
 }
+
+// Silent returns how long ago the worker last sent anything (a
+// protocol.Heartbeat at least every second while it runs), or since it
+// started or Heard was last called.
+func (c *Worker) Silent() time.Duration { return time.Since(time.Unix(0, c.heard.Load())) }
+
+// Heard counts now as a sign of life: after a time in which silence means
+// nothing (a hidden tab, whose timers the browser slows), the watch
+// starts again.
+func (c *Worker) Heard() { c.heard.Store(time.Now().UnixNano()) }
 
 // StartWorker starts the worker script at url. onEvent receives every
 // decoded event; onCrash receives a description when the worker dies. Both
@@ -49,7 +62,9 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		}
 		return m
 	}
+	c.Heard()
 	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
+		c.Heard()
 		onEvent(decode(args[0].Get("data")))
 		return nil
 	})
@@ -137,6 +152,9 @@ func (c *Worker) Send(m protocol.Msg) error {
 
 // Terminate stops the worker and releases the callbacks.
 func (c *Worker) Terminate() {
+	c.w.Set("onmessage", nil)
+	c.w.Set("onerror", nil)
+	c.w.Set("onmessageerror", nil)
 	c.w.Call("terminate")
 	for _, f := range c.funcs {
 		f.Release()

@@ -34,6 +34,10 @@ var CatalogEN = map[string]string{
 
 	"link.copied":       "Link copied:",
 	"link.label":        "the link to these settings",
+	"worker.resumed":    "The training worker stopped (%s); a new one took over from step %s.",
+	"worker.restarted":  "The training worker stopped (%s); a new one started the run again from the beginning.",
+	"worker.replaced":   "The training worker stopped (%s); a new one took its place.",
+	"worker.silent":     "it sent nothing for %s seconds",
 	"link.noticeTitle":  "This link asked for something the page cannot do, so it used the default instead:",
 	"link.bad":          "%s = “%s”: %s",
 	"link.unknown":      "“%s” is not a setting of this page; it was ignored",
@@ -244,6 +248,7 @@ var CatalogEN = map[string]string{
 	"kernel.refused": "Training kernels: Go. The WebAssembly SIMD kernel was refused because it disagreed with the Go code (%s); training is slower but gives the same numbers.",
 
 	"err.worker":     "the training worker reported a problem: %s",
+	"err.resume":     "the run could not go on from where the stopped worker left it: %s",
 	"err.crashed":    "the training worker stopped unexpectedly: %s",
 	"err.send":       "the page could not send a command to the worker: %s",
 	"err.pageDecode": "the page could not read a message from the worker: %s",
@@ -278,6 +283,7 @@ var CatalogEN = map[string]string{
 	"hint.diverged": "lower the learning rate (try 0.1) and press Train, or press Reset",
 	"hint.internal": "press Reset; if it happens again, reload the page",
 	"hint.busy":     "wait a moment and try again",
+	"hint.resume":   "the run starts again from the beginning",
 	"hint.crashed":  "Restart it: your settings are kept, the model starts again.",
 	"hint.manifest": "check the connection (or that the site was built with make run) and press Retry",
 

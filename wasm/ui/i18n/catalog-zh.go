@@ -35,6 +35,10 @@ var CatalogZH = map[string]string{
 
 	"link.copied":       "链接已复制：",
 	"link.label":        "带有这些设置的链接",
+	"worker.resumed":    "训练线程停止了（%s），新的训练线程从第 %s 步接着训练。",
+	"worker.restarted":  "训练线程停止了（%s），新的训练线程从头重新开始了这次训练。",
+	"worker.replaced":   "训练线程停止了（%s），已换上新的训练线程。",
+	"worker.silent":     "它已有 %s 秒没有任何回应",
 	"link.noticeTitle":  "链接里有几项设置本页无法采用，已改用默认值：",
 	"link.bad":          "%s = “%s”：%s",
 	"link.unknown":      "“%s” 不是本页的设置，已忽略",
@@ -245,6 +249,7 @@ var CatalogZH = map[string]string{
 	"kernel.refused": "训练内核：Go。WebAssembly SIMD 内核的结果与 Go 代码不一致（%s），因此没有启用；训练会慢一些，但结果完全相同。",
 
 	"err.worker":     "训练线程报告了一个问题：%s",
+	"err.resume":     "无法从停止的训练线程留下的位置接着训练：%s",
 	"err.crashed":    "训练线程意外停止了：%s",
 	"err.send":       "页面无法向训练线程发送命令：%s",
 	"err.pageDecode": "页面无法读取训练线程发来的消息：%s",
@@ -279,6 +284,7 @@ var CatalogZH = map[string]string{
 	"hint.diverged": "把学习率调小一些（试试 0.1）再点“训练”，或者点“重置”",
 	"hint.internal": "请点“重置”；如果再次出现，请刷新页面",
 	"hint.busy":     "请稍等片刻再试",
+	"hint.resume":   "这次训练会从头开始",
 	"hint.crashed":  "请重启训练线程：设置会保留，模型从头开始。",
 	"hint.manifest": "请检查网络连接（或者确认网站是用 make run 构建的），然后点“重试”",
 
