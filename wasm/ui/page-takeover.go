@@ -22,8 +22,8 @@ import (
 const (
 	// watchEvery is how often the page looks for a silent worker, and
 	// silentAfter how long a silence means it died: with heartbeats every
-	// second, a death is noticed within silentAfter + watchEvery = 4 s.
-	watchEvery  = time.Second
+	// second, a death is noticed within silentAfter + watchEvery = 3.5 s.
+	watchEvery  = 500 * time.Millisecond
 	silentAfter = 3 * time.Second
 	// maxTakeovers is how many workers in a row may die before one has
 	// trained on (sent a newer Snapshot): then the page stops replacing
