@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -405,18 +404,7 @@ const atDone = `(() => {
 // evaluation.
 func TestDoneMeansDone(t *testing.T) {
 	needBrowser(t)
-	srv := startServer(t)
-	ctx := newBrowser(t, 4*time.Minute)
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: evaluatedLog})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openWith(t, 4*time.Minute, startServer(t).URL, evaluatedLog)
 	if _, err := eval[bool](ctx, atDone); err != nil {
 		t.Fatal(err)
 	}

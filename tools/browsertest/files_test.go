@@ -23,7 +23,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -454,22 +453,6 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 		t.Errorf("the corrupt model is still kept: %q", kept)
 	}
 
-	t.Run("storage that throws", func(t *testing.T) {
-		ctx := newBrowser(t, 3*time.Minute)
-		if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-				Source: `Storage.prototype.setItem = function () { throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`})
-			return err
-		}), chromedp.Navigate(strings.TrimSuffix(srv.URL, "/")+shortRun)); err != nil {
-			t.Fatal(err)
-		}
-		waitState(t, ctx, 60*time.Second, "ready")
-		trainDefault(t, ctx)
-		waitAttr(t, ctx, 5*time.Second, "#model-status", "data-kind", is("notKept"))
-		if acc := attr(t, ctx, "#test-accuracy", "data-value"); acc == "" {
-			t.Error("no test accuracy after training")
-		}
-	})
 }
 
 // crossedSeven is a 7 with a crossbar, as many people write it, slanted by

@@ -12,8 +12,6 @@ import (
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/ui/files"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -43,15 +41,8 @@ func keptRecord(t *testing.T, ctx context.Context) (sum, settings string, err er
 func TestStorageThatThrowsLosesNothing(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	ctx := newBrowser(t, 3*time.Minute)
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: `globalThis.softmaxWrites = 0; Storage.prototype.setItem = function () { globalThis.softmaxWrites++; throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`})
-		return err
-	}), chromedp.Navigate(strings.TrimSuffix(srv.URL, "/")+shortRun)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openWith(t, 3*time.Minute, strings.TrimSuffix(srv.URL, "/")+shortRun,
+		`globalThis.softmaxWrites = 0; Storage.prototype.setItem = function () { globalThis.softmaxWrites++; throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`)
 	trainDefault(t, ctx)
 	sum, acc, gallery := settled(t, ctx, 2)
 	waitAttr(t, ctx, 5*time.Second, "#model-status", "data-kind", is("notKept"))

@@ -1,17 +1,12 @@
 package browsertest
 
 import (
-	"context"
 	"flag"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 )
 
 var workerKills = flag.Int("worker-kills", 10, "how many times TestWorkerDiesAndRunResumes kills the training worker during one run (the issue's figure is 100)")
@@ -43,17 +38,7 @@ func TestWorkerDiesAndRunResumes(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
 	kills := *workerKills
-	ctx := newBrowser(t, time.Duration(kills)*20*time.Second+3*time.Minute)
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: keepWorkers})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openWith(t, time.Duration(kills)*20*time.Second+3*time.Minute, srv.URL, keepWorkers)
 
 	// At 200 steps a second each worker trains about a second (until its
 	// first snapshot) and up to 150 steps more before it dies: 3 epochs of
