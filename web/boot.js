@@ -116,6 +116,47 @@ globalThis.softmaxGiveProgram = (worker) => {
     worker.postMessage({ wasm: "fetch" }); // a browser that cannot send a Module
   }
 };
+// softmaxStallGuard returns resp with a body that fails once no byte has
+// arrived for ms milliseconds ("the download of <what> stalled"): a slow
+// download that keeps receiving goes on, a held one ends in an error the
+// page shows, instead of "loading" for ever. web/worker.js has the same
+// guard for the worker's own downloads.
+globalThis.softmaxStallAfter = 15000;
+globalThis.softmaxStallGuard = (resp, ms, what) => {
+  if (!resp || !resp.body) return resp;
+  const reader = resp.body.getReader();
+  const body = new ReadableStream({
+    async pull(ctrl) {
+      let timer;
+      const stalled = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the download of ${what} stalled: nothing arrived for ${ms / 1000} s`)), ms);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), stalled]);
+        if (done) ctrl.close();
+        else ctrl.enqueue(value);
+      } catch (e) {
+        reader.cancel().catch(() => {});
+        ctrl.error(e);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(why) {
+      return reader.cancel(why);
+    },
+  });
+  return new Response(body, { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+};
+// softmaxWithin resolves as p does, or rejects with a stall once ms pass.
+globalThis.softmaxWithin = (p, ms, what) => {
+  let timer;
+  const stalled = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the download of ${what} stalled: no answer for ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
+};
+
 // On a slow network the pack is asked for before the program is in, but
 // not from the start: the worker fetches it when the program is half way
 // through its last section (softmaxWatchProgram). The rest of the program
@@ -126,6 +167,11 @@ globalThis.softmaxGiveProgram = (worker) => {
   const compile = WebAssembly.instantiateStreaming;
   if (!compile) return; // app.js then compiles from bytes, and the page says "fetch"
   WebAssembly.instantiateStreaming = async function (source, imports) {
+    if (WebAssembly.instantiateStreaming !== compile) {
+      // app.wasm, the first: a stall ends in go-app's loader with the error.
+      const stall = globalThis.softmaxStallAfter;
+      source = softmaxWithin(Promise.resolve(source), stall, "app.wasm").then((r) => softmaxStallGuard(r, stall, "app.wasm"));
+    }
     if (WebAssembly.instantiateStreaming !== compile && softmaxSlowLink()) {
       try {
         const resp = await source;
@@ -243,7 +289,11 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
     e.preventDefault();
     boot.crashed = e.message || "the worker could not start";
   };
-  fetch(new URL("data/manifest.json", base))
+  // The manifest has 15 s (it is under 2 kB); after that the page asks
+  // for it itself (wasm/ui/browser: Fetch), which reports a failure.
+  const asked = new AbortController();
+  const giveUp = setTimeout(() => asked.abort(), globalThis.softmaxStallAfter);
+  fetch(new URL("data/manifest.json", base), { signal: asked.signal })
     .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
     .then((text) => {
       boot.manifest = text; // the page reads it from here instead of fetching it again
@@ -258,7 +308,8 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
       boot.worker.postMessage({ env: JSON.stringify({ v: 1, type: "load", body }) });
       boot.loading = p.name;
     })
-    .catch(() => {}); // the page fetches the manifest too, and reports a failure
+    .catch(() => {}) // the page fetches the manifest too, and reports a failure
+    .finally(() => clearTimeout(giveUp));
   globalThis.softmaxBoot = boot;
 })();
 

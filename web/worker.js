@@ -52,7 +52,7 @@ function prefetch(data) {
     if (m.type !== "load" || !m.body || !m.body.url) return;
     const url = new URL(m.body.url, self.location.href).href;
     if (self.prefetched.has(url)) return;
-    if (programHere) self.prefetched.set(url, fetch(url));
+    if (programHere) self.prefetched.set(url, abortable(url));
     else wanted.push(url);
   } catch (err) {
     // Not ours to report: Go decodes the same message and says what is wrong.
@@ -60,7 +60,16 @@ function prefetch(data) {
 }
 function fetchWanted() {
   programHere = true;
-  for (const url of wanted.splice(0)) if (!self.prefetched.has(url)) self.prefetched.set(url, fetch(url));
+  for (const url of wanted.splice(0)) if (!self.prefetched.has(url)) self.prefetched.set(url, abortable(url));
+}
+// abortable fetches url and gives the promise an abort(), which Go calls
+// when the download stalls (wasm/worker/env.go), so that a held connection
+// is closed and not left open beside the Retry.
+function abortable(url) {
+  const c = new AbortController();
+  const p = fetch(url, { signal: c.signal });
+  p.abort = () => c.abort();
+  return p;
 }
 
 function fail(message) {
@@ -76,13 +85,57 @@ function fail(message) {
   self.postMessage({ env });
 }
 
+// stallAfter is how long a download of the program may receive nothing
+// before it fails as stalled (web/boot.js and wasm/session use the same
+// 15 s): a slow download that keeps receiving goes on.
+const stallAfter = 15000;
+class Stalled extends Error {}
+
+// guarded fetches url and returns its response with a body that fails
+// once no byte has arrived for stallAfter; the wait for the response's
+// headers has the same bound.
+async function guarded(url) {
+  const c = new AbortController();
+  const what = new URL(url).pathname.split("/").pop();
+  const fail = () => new Stalled(`the download of ${what} stalled: nothing arrived for ${stallAfter / 1000} s`);
+  const within = (p) => {
+    let timer;
+    const stalled = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        c.abort();
+        reject(fail());
+      }, stallAfter);
+    });
+    return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
+  };
+  const resp = await within(fetch(url, { signal: c.signal }));
+  if (!resp.body) return resp;
+  const reader = resp.body.getReader();
+  const body = new ReadableStream({
+    async pull(ctrl) {
+      try {
+        const { done, value } = await within(reader.read());
+        if (done) ctrl.close();
+        else ctrl.enqueue(value);
+      } catch (e) {
+        ctrl.error(e);
+      }
+    },
+    cancel(why) {
+      return reader.cancel(why);
+    },
+  });
+  return new Response(body, { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+}
+
 async function instantiate(url, imports) {
   try {
-    return await WebAssembly.instantiateStreaming(fetch(url), imports);
+    return await WebAssembly.instantiateStreaming(guarded(url), imports);
   } catch (err) {
+    if (err instanceof Stalled) throw err; // asking again would wait as long
     // A server that does not say application/wasm, or a fetch error:
     // fetch again to report the status, then compile from the bytes.
-    const resp = await fetch(url);
+    const resp = await guarded(url);
     if (!resp.ok) {
       throw new Error(`fetching ${url}: HTTP ${resp.status} ${resp.statusText}`);
     }
@@ -108,7 +161,7 @@ async function start() {
   importScripts("wasm_exec.js");
   const go = new Go();
   const url = new URL("app.wasm", self.location.href);
-  const simd = fetch(new URL("kernels.wasm", self.location.href))
+  const simd = guarded(new URL("kernels.wasm", self.location.href).href)
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
   const given = self.location.hash === "#page" ? await program : "fetch";

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -120,22 +118,8 @@ func fullMNIST() (*dataset.Pack, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return fullPack()
+	return datasettest.ReadFull()
 }
-
-// fullPack reads web/data/full.mnpk, which is not committed (make
-// data-full writes it), once per process.
-var fullPack = sync.OnceValues(func() (*dataset.Pack, error) {
-	root, err := datasettest.ModuleRoot()
-	if err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(filepath.Join(root, "web", "data", "full.mnpk"))
-	if err != nil {
-		return nil, err
-	}
-	return dataset.Decode(b)
-})
 
 // benchPacks are the packs the benchmarks run on: the committed one, which
 // datasettest gives or fails the benchmark without, and, if `make
@@ -145,17 +129,7 @@ var benchPacks = []struct {
 	load func(b *testing.B) *dataset.Pack
 }{
 	{"default", func(b *testing.B) *dataset.Pack { return datasettest.Default(b) }},
-	{"full", func(b *testing.B) *dataset.Pack {
-		b.Helper()
-		p, err := fullPack()
-		if errors.Is(err, fs.ErrNotExist) {
-			b.Skip("the pack is absent: `make data-full` writes web/data/full.mnpk")
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		return p
-	}},
+	{"full", func(b *testing.B) *dataset.Pack { return datasettest.Full(b) }},
 }
 
 // BenchmarkDeskewSet measures deskewing a pack's training and test images,

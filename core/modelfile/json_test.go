@@ -141,29 +141,40 @@ func TestDecodeJSONErrors(t *testing.T) {
 		{"no theta is ErrFormat", edit(`"theta"`, `"thetas"`), 0, ErrFormat, `no "theta"`},
 		{"a file over the size limit is ErrTooLarge", func() []byte { return make([]byte, MaxBytes+1) }, 0, ErrTooLarge, "more than the limit"},
 	}
-	seen := map[string]string{}
+	seen := refusals{}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Decode(tt.input(), tt.features)
-			if err == nil {
-				t.Fatal("Decode succeeded, want an error")
-			}
-			msg := err.Error()
-			if !errors.Is(err, tt.is) {
-				t.Errorf("error %q does not match %v", msg, tt.is)
-			}
-			if !strings.HasPrefix(msg, "modelfile: ") || !strings.Contains(msg, tt.text) {
-				t.Errorf("error %q, want it to start with \"modelfile: \" and contain %q", msg, tt.text)
-			}
-			if strings.HasSuffix(msg, ".") || msg != strings.TrimSpace(msg) {
-				t.Errorf("error %q ends with a period or space", msg)
-			}
-			if other, ok := seen[msg]; ok {
-				t.Errorf("error %q is the same as for %q", msg, other)
-			}
-			seen[msg] = tt.name
+			seen.check(t, tt.name, err, tt.is, tt.text)
 		})
 	}
+}
+
+// refusals checks Decode's refusals of bad files, keeping each message
+// and the case that gave it: every refusal wraps its sentinel, starts with
+// "modelfile: ", contains its text, ends in neither a period nor a space,
+// and differs from every other case's message.
+type refusals map[string]string
+
+func (seen refusals) check(t *testing.T, name string, err, is error, text string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("Decode succeeded, want an error")
+	}
+	msg := err.Error()
+	if !errors.Is(err, is) {
+		t.Errorf("error %q does not match %v", msg, is)
+	}
+	if !strings.HasPrefix(msg, "modelfile: ") || !strings.Contains(msg, text) {
+		t.Errorf("error %q, want it to start with \"modelfile: \" and contain %q", msg, text)
+	}
+	if strings.HasSuffix(msg, ".") || msg != strings.TrimSpace(msg) {
+		t.Errorf("error %q ends with a period or space", msg)
+	}
+	if other, ok := seen[msg]; ok {
+		t.Errorf("error %q is the same as for %q", msg, other)
+	}
+	seen[msg] = name
 }
 
 func TestJSONPrefixesAreTruncated(t *testing.T) {

@@ -232,27 +232,11 @@ func TestDecodeNPZErrors(t *testing.T) {
 			return b
 		}(), 0, ErrFormat, "W.npy is encrypted"},
 	}
-	seen := map[string]string{}
+	seen := refusals{}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Decode(tt.input, tt.features)
-			if err == nil {
-				t.Fatal("Decode succeeded, want an error")
-			}
-			msg := err.Error()
-			if !errors.Is(err, tt.is) {
-				t.Errorf("error %q does not match %v", msg, tt.is)
-			}
-			if !strings.HasPrefix(msg, "modelfile: ") || !strings.Contains(msg, tt.text) {
-				t.Errorf("error %q, want it to start with \"modelfile: \" and contain %q", msg, tt.text)
-			}
-			if strings.HasSuffix(msg, ".") {
-				t.Errorf("error %q ends with a period", msg)
-			}
-			if other, ok := seen[msg]; ok {
-				t.Errorf("error %q is the same as for %q", msg, other)
-			}
-			seen[msg] = tt.name
+			seen.check(t, tt.name, err, tt.is, tt.text)
 		})
 	}
 }

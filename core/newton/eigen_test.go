@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,11 +36,7 @@ func viewHessians(tb testing.TB) []hessianCase {
 	x := Downsample(head(full, 2000), 28, 4)
 	const d = 49
 	zero := softmax.New[float64](d)
-	random := softmax.New[float64](d)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range random.W {
-		random.W[i] = 0.1 * r.NormFloat64()
-	}
+	random := smallWeights(d)
 	cases := []struct {
 		name string
 		md   *softmax.Model[float64]

@@ -184,6 +184,29 @@ func Hessian(x *softmax.Examples[float64], md *softmax.Model[float64], o softmax
 	return dst, nil
 }
 
+// FreeBlock returns the n×n matrix h, as Hessian returns it, over the free
+// parameters, and its order: h itself when nothing is pinned; under
+// PinFirst, a new matrix without class 0's rows and columns, which are zero
+// there.
+func FreeBlock(h []float64, n int, pinned bool) ([]float64, int) {
+	if !pinned {
+		return h, n
+	}
+	var keep []int
+	for i := range n {
+		if i%K != 0 {
+			keep = append(keep, i)
+		}
+	}
+	f := make([]float64, len(keep)*len(keep))
+	for a, i := range keep {
+		for b, k := range keep {
+			f[a*len(keep)+b] = h[i*n+k]
+		}
+	}
+	return f, len(keep)
+}
+
 // system turns the explicit H (n×n, as Hessian returns it) into the matrix
 // Exact Newton factorises, in place:
 //

@@ -9,6 +9,18 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
+// smallWeights is the model of TestNullSpace and of the Hessian view's
+// eigenvalue tests on d features: weights drawn from N(0, 0.1²) with the
+// seed (1, 2), biases zero.
+func smallWeights(d int) *softmax.Model[float64] {
+	md := softmax.New[float64](d)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range md.W {
+		md.W[i] = 0.1 * r.NormFloat64()
+	}
+	return md
+}
+
 // TestNullSpace shows the notes' warning as numbers, on the default pack's
 // first 2000 images averaged down to 7×7 (50 features with the bias, 500
 // parameters), at a model with small random weights. With λ = 0 and nothing
@@ -30,30 +42,7 @@ func TestNullSpace(t *testing.T) {
 			zero++
 		}
 	}
-	md := softmax.New[float64](d)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range md.W {
-		md.W[i] = 0.1 * r.NormFloat64()
-	}
-	free := func(h []float64, pinned bool) ([]float64, int) {
-		n := (d + 1) * K
-		if !pinned {
-			return h, n
-		}
-		var keep []int
-		for i := range n {
-			if i%K != 0 {
-				keep = append(keep, i)
-			}
-		}
-		f := make([]float64, len(keep)*len(keep))
-		for a, i := range keep {
-			for b, k := range keep {
-				f[a*len(keep)+b] = h[i*n+k]
-			}
-		}
-		return f, len(keep)
-	}
+	md := smallWeights(d)
 	tests := []struct {
 		name string
 		o    softmax.Objective
@@ -72,7 +61,7 @@ func TestNullSpace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, n := free(h, tt.o.PinFirst)
+			a, n := FreeBlock(h, (d+1)*K, tt.o.PinFirst)
 			ev, err := Eigenvalues(a, n)
 			if err != nil {
 				t.Fatal(err)

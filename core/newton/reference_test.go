@@ -1,8 +1,6 @@
 package newton
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -13,6 +11,7 @@ import (
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/dataset/datasettest"
+	"softmaxdemo/core/internal/golden"
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
 )
@@ -43,22 +42,13 @@ type reference struct {
 
 func readReference(t *testing.T) []reference {
 	t.Helper()
-	b, err := os.ReadFile("testdata/reference.golden")
+	records, err := golden.Records("testdata/reference.golden", 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []reference
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) != 4 {
-			t.Fatalf("bad line %q", line)
-		}
-		var r reference
+	out := make([]reference, len(records))
+	for i, f := range records {
+		r := &out[i]
 		var e [4]error
 		r.side, e[0] = strconv.Atoi(f[0])
 		r.lambda, e[1] = strconv.ParseFloat(f[1], 64)
@@ -66,10 +56,9 @@ func readReference(t *testing.T) []reference {
 		r.accuracy, e[3] = strconv.ParseFloat(f[3], 64)
 		for _, err := range e {
 			if err != nil {
-				t.Fatalf("bad line %q: %v", line, err)
+				t.Fatalf("bad line %q: %v", strings.Join(f, " "), err)
 			}
 		}
-		out = append(out, r)
 	}
 	return out
 }

@@ -1,12 +1,8 @@
 package train
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -20,24 +16,6 @@ import (
 type benchData struct {
 	train, test *softmax.Examples[float32]
 }
-
-// fullPack reads web/data/full.mnpk once per process. The full pack is not
-// committed (make data-full writes it).
-var fullPack = sync.OnceValues(func() (*dataset.Pack, error) {
-	root, err := datasettest.ModuleRoot()
-	if err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(filepath.Join(root, "web", "data", "full.mnpk"))
-	if err != nil {
-		return nil, err
-	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		return nil, fmt.Errorf("full.mnpk: %w", err)
-	}
-	return p, nil
-})
 
 // benchPacks holds each pack's examples, converted at most once per process.
 var benchPacks struct {
@@ -60,14 +38,7 @@ func benchPack(b *testing.B, name string) benchData {
 	case "default":
 		p = datasettest.Default(b)
 	case "full":
-		var err error
-		p, err = fullPack()
-		if errors.Is(err, fs.ErrNotExist) {
-			b.Skip("web/data/full.mnpk is absent: run `make data-full` to write it")
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+		p = datasettest.Full(b)
 	default:
 		b.Fatalf("no pack named %q", name)
 	}

@@ -1,17 +1,15 @@
 package train
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 
+	"softmaxdemo/core/internal/golden"
 	"softmaxdemo/core/softmax"
 )
 
@@ -67,26 +65,15 @@ func TestTrajectoryMatchesNumPy(t *testing.T) {
 }
 
 func readGolden(path string) ([]float64, error) {
-	b, err := os.ReadFile(path)
+	records, err := golden.Records(path, 2)
 	if err != nil {
 		return nil, err
 	}
-	var out []float64
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("%s: bad line %q", path, line)
-		}
-		v, err := strconv.ParseFloat(f[1], 64)
-		if err != nil {
+	out := make([]float64, len(records))
+	for i, f := range records {
+		if out[i], err = strconv.ParseFloat(f[1], 64); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, v)
 	}
-	return out, sc.Err()
+	return out, nil
 }

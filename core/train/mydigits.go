@@ -16,6 +16,7 @@ type myDigits struct {
 	x     *softmax.Examples[float32] // nil: none
 	k     int                        // per batch; 0: none
 	rng   *rand.Rand
+	src   *rand.PCG // rng's source, whose state MarshalBinary keeps
 	order []int32
 	pos   int
 	batch []int32 // the current draw, k long
@@ -62,7 +63,8 @@ func (t *Trainer) SetMyDigits(x *softmax.Examples[float32]) error {
 	}
 	t.myDigits = myDigits{x: x}
 	if x != nil {
-		t.myDigits.rng = rand.New(rand.NewPCG(t.cfg.Seed, extraSeed))
+		t.myDigits.src = rand.NewPCG(t.cfg.Seed, extraSeed)
+		t.myDigits.rng = rand.New(t.myDigits.src)
 		t.myDigits.order = make([]int32, x.Len())
 		for i := range t.myDigits.order {
 			t.myDigits.order[i] = int32(i)
@@ -76,12 +78,9 @@ func (t *Trainer) SetMyDigits(x *softmax.Examples[float32]) error {
 // SetMyDigitsRate changes MyDigitsRate from the next step on. It returns the
 // validation error if rate is out of range, leaving it unchanged.
 func (t *Trainer) SetMyDigitsRate(rate float64) error {
-	c := t.cfg
-	c.MyDigitsRate = rate
-	if err := c.Validate(t.data.Len()); err != nil {
+	if err := t.change(func(c *Config) { c.MyDigitsRate = rate }); err != nil {
 		return err
 	}
-	t.cfg.MyDigitsRate = rate
 	t.setMyDigitsK()
 	return nil
 }

@@ -46,6 +46,7 @@ type Trainer struct {
 	model    *softmax.Model[float32]
 	saved    *softmax.Model[float32] // the weights at the start of the epoch
 	rng      *rand.Rand
+	src      *rand.PCG // rng's source, whose state MarshalBinary keeps
 	order    []int32
 	gw       []float32
 	gb       []float32
@@ -79,7 +80,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 		obj:       softmax.Objective{Lambda: cfg.L2, L2Bias: cfg.L2Bias, PinFirst: cfg.PinFirst},
 		data:      data,
 		model:     softmax.New[float32](d),
-		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x736f66746d6178)), // "softmax"
+		src:       rand.NewPCG(cfg.Seed, 0x736f66746d6178), // "softmax"
 		order:     make([]int32, m),
 		gw:        make([]float32, d*softmax.K),
 		gb:        make([]float32, softmax.K),
@@ -88,6 +89,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 		rate:      cfg.LearningRate,
 		prevEpoch: math.NaN(),
 	}
+	t.rng = rand.New(t.src)
 	for i := range t.order {
 		t.order[i] = int32(i)
 	}
@@ -117,24 +119,33 @@ func (t *Trainer) Progress() (step, epoch int, seen int64) { return t.step, t.ep
 // SetRate changes α from the next step on (the page's slider). It returns
 // the validation error if rate is out of range, leaving α unchanged.
 func (t *Trainer) SetRate(rate float64) error {
-	c := t.cfg
-	c.LearningRate = rate
-	if err := c.Validate(t.data.Len()); err != nil {
+	if err := t.change(func(c *Config) { c.LearningRate = rate }); err != nil {
 		return err
 	}
-	t.cfg.LearningRate, t.rate = rate, rate
+	t.rate = rate
 	return nil
 }
 
 // SetL2 changes λ from the next step on. It returns the validation error if
 // l2 is out of range, leaving λ unchanged.
 func (t *Trainer) SetL2(l2 float64) error {
+	if err := t.change(func(c *Config) { c.L2 = l2 }); err != nil {
+		return err
+	}
+	t.obj.Lambda = l2
+	return nil
+}
+
+// change makes edit to a copy of t's configuration and, if the result is
+// valid, makes it t's; otherwise it returns the validation error and
+// leaves t unchanged.
+func (t *Trainer) change(edit func(*Config)) error {
 	c := t.cfg
-	c.L2 = l2
+	edit(&c)
 	if err := c.Validate(t.data.Len()); err != nil {
 		return err
 	}
-	t.cfg.L2, t.obj.Lambda = l2, l2
+	t.cfg = c
 	return nil
 }
 

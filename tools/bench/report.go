@@ -260,18 +260,29 @@ const (
 // headerText is the top of the text report.
 func (r Report) headerText() string {
 	var b strings.Builder
-	h := r.Header
-	fmt.Fprintf(&b, "machine: %s, nproc %d\n", h.CPU, h.NProc)
-	fmt.Fprintf(&b, "browser: %s\n", h.Browser)
-	fmt.Fprintf(&b, "date:    %s\n", h.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "peers:   %s\n", h.Peers)
-	fmt.Fprintf(&b, "model:   %s\n", modelLine)
-	fmt.Fprintf(&b, "runs:    %d of each implementation per pack, the order rotating from run to run\n", r.Runs)
-	fmt.Fprintf(&b, "timing:  %s\n", timingLine)
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "note:    %s\n", n)
+	for _, f := range r.headerFields() {
+		fmt.Fprintf(&b, "%-8s %s\n", f[0]+":", f[1])
 	}
 	return b.String()
+}
+
+// headerFields are the report's header as name and value, in order, with
+// one "note" for each of r.Notes.
+func (r Report) headerFields() [][2]string {
+	h := r.Header
+	fields := [][2]string{
+		{"machine", fmt.Sprintf("%s, nproc %d", h.CPU, h.NProc)},
+		{"browser", h.Browser},
+		{"date", h.Date.Format("2006-01-02 15:04 MST")},
+		{"peers", h.Peers},
+		{"model", modelLine},
+		{"runs", fmt.Sprintf("%d of each implementation per pack, the order rotating from run to run", r.Runs)},
+		{"timing", timingLine},
+	}
+	for _, n := range r.Notes {
+		fields = append(fields, [2]string{"note", n})
+	}
+	return fields
 }
 
 // bodyText is one table per pack; its last line is the last pack's speedup.
@@ -297,17 +308,9 @@ func (r Report) bodyText() string {
 // Markdown is the report as a Markdown section.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	h := r.Header
 	fmt.Fprintf(&b, "## Browser benchmark\n\n")
-	fmt.Fprintf(&b, "- machine: %s, nproc %d\n", h.CPU, h.NProc)
-	fmt.Fprintf(&b, "- browser: %s\n", h.Browser)
-	fmt.Fprintf(&b, "- date: %s\n", h.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "- peers: %s\n", h.Peers)
-	fmt.Fprintf(&b, "- model: %s\n", modelLine)
-	fmt.Fprintf(&b, "- runs: %d of each implementation per pack, the order rotating from run to run\n", r.Runs)
-	fmt.Fprintf(&b, "- timing: %s\n", timingLine)
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "- note: %s\n", n)
+	for _, f := range r.headerFields() {
+		fmt.Fprintf(&b, "- %s: %s\n", f[0], f[1])
 	}
 	for _, p := range r.Packs {
 		fmt.Fprintf(&b, "\n### %s pack: %s\n\n", p.Name, p.Title)

@@ -151,10 +151,21 @@ func sampleReport() Report {
 	}
 }
 
+// checkHas fails the test for each of wants that text, named what in the
+// message, does not contain.
+func checkHas(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
 func TestText(t *testing.T) {
 	r := sampleReport()
 	text := r.headerText() + r.bodyText()
-	for _, want := range []string{
+	checkHas(t, "the report", text,
 		"machine: AMD EPYC, nproc 2\n",
 		"browser: Chromium 156.0.8078.79 (headless)\n",
 		"date:    2026-03-01 12:00 UTC\n",
@@ -165,11 +176,7 @@ func TestText(t *testing.T) {
 		"ConvNetJS                       3     2500.0     2400.0     2640.0       24,000    91.00%       2650 ms    20.8\n",
 		"ours includes a test-set evaluation, which alone takes (an evaluate command's round trip): median 150.0 ms\n",
 		"ours spends in the steps alone (the worker's own clock): median 95.0 ms; the rest",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the report lacks %q:\n%s", want, text)
-		}
-	}
+	)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if last := lines[len(lines)-1]; last != "speedup vs best peer (full pack): 20.8x" {
 		t.Errorf("last line %q", last)
@@ -181,18 +188,15 @@ func TestText(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	md := sampleReport().Markdown()
-	for _, want := range []string{
+	checkHas(t, "the Markdown", md,
+		"## Browser benchmark\n\n- machine: AMD EPYC, nproc 2\n- browser: Chromium 156.0.8078.79 (headless)\n- date: 2026-03-01 12:00 UTC\n",
 		"| implementation | runs | median ms | min ms | max ms | examples/s | test accuracy | longest main-thread task | × ours |\n| --- |",
 		"| ours: Go wasm worker | 3 | 120.0 | 100.0 | 150.0 | 500,000 | 91.00% | <50 ms | 1.0 |\n",
 		"| TF.js wasm, minimize loop | 3 | 3500.0 | 3300.0 | 3700.0 | 17,143 | 91.50% | 3720 ms | 29.2 |\n",
 		"\nspeedup vs best peer (full pack): 20.8x\n",
 		"\nOurs includes a test-set evaluation, which alone takes (an evaluate command's round trip): median 150.0 ms.\n",
 		"Ours spends in the steps alone (the worker's own clock): median 95.0 ms; the rest is the evaluation, the reports and the messages.\n",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	)
 }
 
 // TestVariantsAreNotPeers: ours on straightened images is reported beside

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -83,13 +81,7 @@ new MutationObserver((_, obs) => {
 // probeReady installs readyProbe in every document the tab opens.
 func probeReady(tb testing.TB, ctx context.Context) {
 	tb.Helper()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe})
-		return err
-	}))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	beforeScripts(tb, ctx, readyProbe)
 }
 
 // readyTimes returns, in the page's clock, when it was ready ("ready")

@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -213,27 +212,10 @@ func TestPhoneShowsTrainAndThePad(t *testing.T) {
 	}
 }
 
-// templateRect scrolls digit c's template into view and returns the box
-// of its pixels (inside the border) in the viewport.
-func templateRect(t *testing.T, ctx context.Context, c int) rect {
-	t.Helper()
-	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById("weight-%d");
-		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
-		return JSON.stringify({Left: r.left + c.clientLeft, Top: r.top + c.clientTop, Width: c.clientWidth, Height: c.clientHeight}); })()`, c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r rect
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // tapTemplate taps pixel (row, col) of digit c's template with a finger.
 func tapTemplate(t *testing.T, ctx context.Context, c, row, col int) {
 	t.Helper()
-	r := templateRect(t, ctx, c)
+	r := viewRect(t, ctx, "weight-"+strconv.Itoa(c), true)
 	pt := &input.TouchPoint{X: r.Left + (float64(col)+0.5)*r.Width/28, Y: r.Top + (float64(row)+0.5)*r.Height/28}
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{pt}}); err != nil {
@@ -258,7 +240,7 @@ func TestTemplatesExplainTheDrawing(t *testing.T) {
 
 	t.Run("pointing at a template pixel shows its ten weights", func(t *testing.T) {
 		const digit, row, col = 3, 14, 10
-		r := templateRect(t, ctx, digit)
+		r := viewRect(t, ctx, "weight-"+strconv.Itoa(digit), true)
 		x, y := r.Left+(col+0.5)*r.Width/28, r.Top+(row+0.5)*r.Height/28
 		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x-3, y), chromedp.MouseEvent(chromedp.MouseMoved, x, y)); err != nil {
 			t.Fatal(err)
@@ -422,18 +404,7 @@ const atDone = `(() => {
 // evaluation.
 func TestDoneMeansDone(t *testing.T) {
 	needBrowser(t)
-	srv := startServer(t)
-	ctx := newBrowser(t, 4*time.Minute)
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: evaluatedLog})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openWith(t, 4*time.Minute, startServer(t).URL, evaluatedLog)
 	if _, err := eval[bool](ctx, atDone); err != nil {
 		t.Fatal(err)
 	}

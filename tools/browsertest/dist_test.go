@@ -44,9 +44,20 @@ func TestDistUnderPrefix(t *testing.T) {
 	setField(t, ctx, "epochs", "1")
 	trainRun(t, ctx, 60*time.Second)
 	for _, line := range log.take() {
-		// The page probes for the optional full pack with HEAD.
-		if strings.Contains(line, " 404 ") && !strings.Contains(line, "HEAD ") {
-			t.Errorf("under %s the page asked for a missing file: %s", prefix, line)
+		if strings.Contains(line, " 404 ") || strings.Contains(line, "HEAD ") {
+			t.Errorf("under %s the page asked for a missing file or probed one: %s", prefix, line)
 		}
+	}
+	// Without FULL=1 the full pack is left out, and so out of the manifest:
+	// the page offers exactly the manifest's packs.
+	man, err := os.ReadFile(filepath.Join(dist, "web/data/manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(man), "full.mnpk") {
+		t.Errorf("dist's manifest lists the full pack, which dist leaves out:\n%s", man)
+	}
+	if n, err := eval[int](ctx, `document.querySelectorAll("#dataset option").length`); err != nil || n != 1 {
+		t.Errorf("the page offers %d packs (%v), want the default one only", n, err)
 	}
 }

@@ -120,12 +120,32 @@ func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	beforeScripts(t, ctx, commandLog)
+	return ctx
+}
+
+// beforeScripts has the tab run src in every document it opens, before
+// the document's own scripts.
+func beforeScripts(tb testing.TB, ctx context.Context, src string) {
+	tb.Helper()
 	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: commandLog})
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
 		return err
 	})); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
+		tb.Fatal(err)
 	}
+}
+
+// openWith opens url in a new browser whose documents run src before
+// their own scripts, and waits until the page is ready.
+func openWith(t testing.TB, timeout time.Duration, url, src string) context.Context {
+	t.Helper()
+	ctx := newBrowser(t, timeout)
+	beforeScripts(t, ctx, src)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, 60*time.Second, "ready")
 	return ctx
 }
 

@@ -18,12 +18,15 @@ import (
 // rect is an element's box in viewport CSS pixels.
 type rect struct{ Left, Top, Width, Height float64 }
 
-// padRect scrolls the draw pad into view and returns its box.
-func padRect(t *testing.T, ctx context.Context) rect {
+// viewRect scrolls the element id into view and returns its box: the
+// border box, or with inside the box within its border (a canvas's
+// pixels).
+func viewRect(t *testing.T, ctx context.Context, id string, inside bool) rect {
 	t.Helper()
-	s, err := eval[string](ctx, `(() => { const c = document.getElementById("draw-pad");
+	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById(%q);
 		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
-		return JSON.stringify({Left: r.left, Top: r.top, Width: r.width, Height: r.height}); })()`)
+		return JSON.stringify(%t ? {Left: r.left + c.clientLeft, Top: r.top + c.clientTop, Width: c.clientWidth, Height: c.clientHeight}
+			: {Left: r.left, Top: r.top, Width: r.width, Height: r.height}); })()`, id, inside))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +36,9 @@ func padRect(t *testing.T, ctx context.Context) rect {
 	}
 	return r
 }
+
+// padRect scrolls the draw pad into view and returns its box.
+func padRect(t *testing.T, ctx context.Context) rect { return viewRect(t, ctx, "draw-pad", false) }
 
 // path interpolates a polyline given in pad pixels (0..280) into points
 // about 4 pad pixels apart, as a hand moving over the pad would produce.

@@ -1,34 +1,16 @@
 package browsertest
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 )
 
-// TestFitsAPhone: on a phone's screen (390 CSS pixels wide) nothing makes
-// the page scroll sideways, and the draw pad is whole on screen, so a
-// finger can draw on it.
+// TestFitsAPhone: on a phone (390×844 CSS pixels with touch, as screen
+// emulates it) nothing makes the page scroll sideways, and the draw pad is
+// whole on screen, so a finger can draw on it.
 func TestFitsAPhone(t *testing.T) {
 	needBrowser(t)
-	srv := startServer(t)
-	ctx := newBrowser(t, 2*time.Minute)
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride,
-			emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 3, Mobile: true})
-		return err
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	ctx := openOnScreen(t, startServer(t).URL, 2*time.Minute, 390, 844, true)
 	wide, err := eval[[]string](ctx, `(() => {
 		const w = document.documentElement.clientWidth, out = [];
 		for (const e of document.querySelectorAll("body *")) {

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	go run ./tools/mnistpack [-idx DIR] [-out DIR] [-full] [-version N]
+//	go run ./tools/mnistpack -prune DIR
 //
 // It reads train-images-idx3-ubyte, train-labels-idx1-ubyte,
 // t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte from the -idx
@@ -12,8 +13,12 @@
 // default.mnpk (1,000 training images per digit and 200 test images per
 // digit, in a fixed shuffled order) and manifest.json to the -out directory.
 // With -full it also writes full.mnpk, all 60,000 training and 10,000 test
-// images in their original order. The manifest always lists both packs, so
-// the page can offer the full one when its file is there. -version picks
+// images in their original order. The manifest lists the packs that are
+// there: the full one if -full wrote it, or if an earlier -full run left
+// the same file in -out, and not otherwise, so the page offers exactly the
+// manifest's packs and never asks for a file that is missing. -prune DIR
+// rewrites DIR/manifest.json without the packs whose files are not in DIR
+// (make dist, which leaves the full pack out unless FULL=1). -version picks
 // the pack format (see package dataset): 3, the default, keeps the
 // training images in a prefix of the file, so that the page can start
 // training before the test images arrive; 1 lays the two sets out
@@ -24,8 +29,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -44,9 +53,13 @@ func run() error {
 	outDir := flag.String("out", "web/data", "`directory` to write the packs and manifest.json to")
 	full := flag.Bool("full", false, "also write full.mnpk with all 60,000 training and 10,000 test images")
 	version := flag.Int("version", defaultVersion, "pack format `version`, 1 or 3")
+	prune := flag.String("prune", "", "rewrite `directory`/manifest.json without the packs whose files are not there, and do nothing else")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	if *prune != "" {
+		return pruneManifest(*prune)
 	}
 	if err := checkVersion(*version); err != nil {
 		return err
@@ -67,27 +80,82 @@ func checkVersion(v int) error {
 const defaultVersion = 3
 
 // pack reads the IDX files in idxDir and writes the default pack, the full
-// pack if full is set, and the manifest to outDir.
+// pack if full is set, and the manifest to outDir. The manifest lists the
+// packs written, and an unwritten one whose file in outDir is the very
+// pack built now (an earlier make data-full left it).
 func pack(idxDir, outDir string, full bool, version int) error {
-	packs, manifest, err := build(idxDir, version)
+	packs, err := build(idxDir, version)
 	if err != nil {
 		return err
 	}
+	m := dataset.Manifest{Version: dataset.ManifestVersion}
 	for _, p := range packs {
+		path := filepath.Join(outDir, p.info.File)
 		if p.info.Name == "full" && !full {
+			if same, err := sameFile(path, p.data); err != nil {
+				return fmt.Errorf("pack %s: %w", path, err)
+			} else if same {
+				m.Packs = append(m.Packs, p.info)
+			}
 			continue
 		}
-		path := filepath.Join(outDir, p.info.File)
 		if err := writeFile(path, p.data); err != nil {
 			return fmt.Errorf("pack %s: %w", path, err)
 		}
+		m.Packs = append(m.Packs, p.info)
 		fmt.Printf("wrote %s: %s, %d bytes, %d gzipped\n", path, p.info.Title, p.info.Bytes, p.info.GzipBytes)
 	}
-	path := filepath.Join(outDir, manifestFile)
-	if err := writeFile(path, manifest); err != nil {
+	return writeManifest(outDir, m)
+}
+
+// sameFile reports whether the file at path holds exactly b; a missing
+// file is not the same and not an error.
+func sameFile(path string, b []byte) (bool, error) {
+	got, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil && bytes.Equal(got, b), err
+}
+
+// writeManifest writes m as dir's manifest.json.
+func writeManifest(dir string, m dataset.Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, manifestFile)
+	if err := writeFile(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("manifest %s: %w", path, err)
 	}
 	return nil
+}
+
+// pruneManifest rewrites dir's manifest.json without the packs whose files
+// are not in dir. It refuses a manifest that would list no pack at all.
+func pruneManifest(dir string) error {
+	path := filepath.Join(dir, manifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("manifest %s: %w", path, err)
+	}
+	var m dataset.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("manifest %s: %w", path, err)
+	}
+	kept := m.Packs[:0]
+	for _, p := range m.Packs {
+		if _, err := os.Stat(filepath.Join(dir, p.File)); err == nil {
+			kept = append(kept, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("pack %s: %w", filepath.Join(dir, p.File), err)
+		}
+	}
+	if len(kept) == 0 {
+		return fmt.Errorf("manifest %s: none of its packs is in %s", path, dir)
+	}
+	m.Packs = kept
+	return writeManifest(dir, m)
 }
 
 // writeFile writes data to a temporary file next to path and renames it

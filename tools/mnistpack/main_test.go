@@ -48,8 +48,12 @@ func TestCommittedDefaultPack(t *testing.T) {
 	if m.Version != dataset.ManifestVersion {
 		t.Errorf("manifest version %d, want %d", m.Version, dataset.ManifestVersion)
 	}
-	if full, ok := m.Find("full"); !ok || full.Train != 60000 || full.Test != 10000 || full.File != "full.mnpk" {
-		t.Errorf("manifest lists the full pack as %+v, want 60,000/10,000 images in full.mnpk", full)
+	// The manifest lists only packs that are there: the page offers exactly
+	// its packs and never asks for a missing file.
+	for _, p := range m.Packs {
+		if st, err := os.Stat(filepath.Join(webData, p.File)); err != nil || st.Size() != p.Bytes {
+			t.Errorf("manifest lists %s (%d bytes), which web/data does not hold: %v", p.File, p.Bytes, err)
+		}
 	}
 	info, ok := m.Find("default")
 	if !ok {
@@ -120,14 +124,19 @@ func idxDir(t *testing.T) string {
 func TestPackReproducesCommittedFiles(t *testing.T) {
 	idx := idxDir(t)
 	out := t.TempDir()
-	if err := pack(idx, out, true, defaultVersion); err != nil {
+	if err := pack(idx, out, false, defaultVersion); err != nil {
 		t.Fatal(err)
 	}
+	// A fresh clone has no full pack, so the committed manifest lists none.
 	manifest, err := os.ReadFile(filepath.Join(webData, manifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string][]byte{"default.mnpk": datasettest.DefaultBytes(t), manifestFile: manifest} {
+	want := map[string][]byte{"default.mnpk": datasettest.DefaultBytes(t), manifestFile: manifest}
+	if _, err := os.Stat(filepath.Join(webData, "full.mnpk")); err == nil {
+		delete(want, manifestFile) // make data-full ran here: it lists the full pack as well
+	}
+	for name, want := range want {
 		got, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil {
 			t.Fatal(err)
@@ -136,7 +145,16 @@ func TestPackReproducesCommittedFiles(t *testing.T) {
 			t.Errorf("packing gives a different %s than web/data's; run `make data` and commit it", name)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(out, "full.mnpk")); err == nil {
+		t.Error("packing without -full wrote full.mnpk")
+	}
+	if m := readManifest(t, out); len(m.Packs) != 1 {
+		t.Errorf("packing without -full lists %d packs, want the default one only", len(m.Packs))
+	}
 
+	if err := pack(idx, out, true, defaultVersion); err != nil {
+		t.Fatal(err)
+	}
 	m := readManifest(t, out)
 	info, _ := m.Find("full")
 	b, err := os.ReadFile(filepath.Join(out, "full.mnpk"))
@@ -157,6 +175,83 @@ func TestPackReproducesCommittedFiles(t *testing.T) {
 	if !bytes.Equal(p.Train.Labels, labels[8:]) || p.Test.Len() != 10000 {
 		t.Errorf("full pack does not hold the 60,000 training images in their original order and 10,000 test images")
 	}
+}
+
+func TestManifestListsThePacksThatAreThere(t *testing.T) {
+	idx := idxDir(t)
+	out := t.TempDir()
+	if err := pack(idx, out, true, defaultVersion); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		var n []string
+		for _, p := range readManifest(t, out).Packs {
+			n = append(n, p.Name)
+		}
+		return n
+	}
+	// make data after make data-full keeps the full pack it finds, unchanged.
+	if err := pack(idx, out, false, defaultVersion); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"default", "full"}) {
+		t.Errorf("after packing without -full beside a full pack, the manifest lists %v, want default and full", got)
+	}
+	// A full.mnpk that is not this pack is not offered.
+	if err := os.WriteFile(filepath.Join(out, "full.mnpk"), []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pack(idx, out, false, defaultVersion); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"default"}) {
+		t.Errorf("beside a stale full.mnpk the manifest lists %v, want default only", got)
+	}
+}
+
+func TestPruneManifest(t *testing.T) {
+	dir := t.TempDir()
+	m := dataset.Manifest{Version: dataset.ManifestVersion, Packs: []dataset.PackInfo{
+		{Name: "default", File: "default.mnpk", Bytes: 1},
+		{Name: "full", File: "full.mnpk", Bytes: 2},
+	}}
+	write := func(m dataset.Manifest) {
+		t.Helper()
+		if err := writeManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(m)
+	if err := os.WriteFile(filepath.Join(dir, "default.mnpk"), []byte{1}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a pack whose file is missing is dropped", func(t *testing.T) {
+		if err := pruneManifest(dir); err != nil {
+			t.Fatal(err)
+		}
+		got := readManifest(t, dir)
+		if len(got.Packs) != 1 || got.Packs[0] != m.Packs[0] || got.Version != m.Version {
+			t.Errorf("pruned manifest %+v, want the default pack only", got)
+		}
+	})
+	t.Run("a manifest left with no pack is refused and kept", func(t *testing.T) {
+		write(dataset.Manifest{Version: dataset.ManifestVersion, Packs: m.Packs[1:]})
+		before, _ := os.ReadFile(filepath.Join(dir, manifestFile))
+		if err := pruneManifest(dir); err == nil || !strings.Contains(err.Error(), "none of its packs") {
+			t.Errorf("pruning a manifest whose only pack is missing: %v, want an error", err)
+		}
+		if after, _ := os.ReadFile(filepath.Join(dir, manifestFile)); !bytes.Equal(before, after) {
+			t.Error("a refused prune changed the manifest")
+		}
+	})
+	t.Run("bad JSON is an error", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(dir, manifestFile), []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := pruneManifest(dir); err == nil {
+			t.Error("pruning a manifest that is not JSON gave no error")
+		}
+	})
 }
 
 func TestBalanced(t *testing.T) {
@@ -276,7 +371,7 @@ func TestEveryVersionHoldsTheSameImages(t *testing.T) {
 
 	idx := idxDir(t)
 	for _, v := range packVersions {
-		packs, _, err := build(idx, v)
+		packs, err := build(idx, v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,23 +44,23 @@ type builtPack struct {
 }
 
 // build reads the IDX files in dir and returns the default and full packs,
-// in that order, in the given format version, and the manifest listing both.
-func build(dir string, version int) ([]builtPack, []byte, error) {
+// in that order, in the given format version.
+func build(dir string, version int) ([]builtPack, error) {
 	train, err := loadSet(dir, trainImages, trainLabels)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	test, err := loadSet(dir, testImages, testLabels)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	smallTrain, err := balanced(train, trainPerDigit, trainSeed)
 	if err != nil {
-		return nil, nil, fmt.Errorf("default pack: training set: %w", err)
+		return nil, fmt.Errorf("default pack: training set: %w", err)
 	}
 	smallTest, err := balanced(test, testPerDigit, testSeed)
 	if err != nil {
-		return nil, nil, fmt.Errorf("default pack: test set: %w", err)
+		return nil, fmt.Errorf("default pack: test set: %w", err)
 	}
 
 	var packs []builtPack
@@ -74,20 +73,11 @@ func build(dir string, version int) ([]builtPack, []byte, error) {
 	} {
 		b, err := encodePack(p.name, p.pack, version)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s pack: %w", p.name, err)
+			return nil, fmt.Errorf("%s pack: %w", p.name, err)
 		}
 		packs = append(packs, b)
 	}
-
-	m := dataset.Manifest{Version: dataset.ManifestVersion}
-	for _, p := range packs {
-		m.Packs = append(m.Packs, p.info)
-	}
-	manifest, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, nil, err
-	}
-	return packs, append(manifest, '\n'), nil
+	return packs, nil
 }
 
 // encodePack encodes p in the given format version and describes it for

@@ -28,11 +28,8 @@ func packPath(t *testing.T) string {
 func TestTrainsAndSaves(t *testing.T) {
 	pack := packPath(t)
 	save := filepath.Join(t.TempDir(), "model.json")
-	var out bytes.Buffer
-	if err := run([]string{"-data", pack, "-epochs", "2", "-save", save}, &out); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	out := output(t, []string{"-data", pack, "-epochs", "2", "-save", save})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	epochs := 0
 	for _, l := range lines {
 		if strings.HasPrefix(l, "epoch") {
@@ -40,13 +37,9 @@ func TestTrainsAndSaves(t *testing.T) {
 		}
 	}
 	if epochs != 2 {
-		t.Errorf("%d epoch lines, want 2:\n%s", epochs, out.String())
+		t.Errorf("%d epoch lines, want 2:\n%s", epochs, out)
 	}
-	m := regexp.MustCompile(`test accuracy ([0-9.]+)%`).FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no summary:\n%s", out.String())
-	}
-	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 85 {
+	if acc := number(t, `test accuracy ([0-9.]+)%`, out); acc < 85 {
 		t.Errorf("test accuracy %v%% after 2 epochs, want at least 85%%", acc)
 	}
 	b, err := os.ReadFile(save)
@@ -69,15 +62,8 @@ func TestSavesAndLoadsNPZ(t *testing.T) {
 	if err := run([]string{"-data", pack, "-epochs", "1", "-save", npz}, new(bytes.Buffer)); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run([]string{"-data", pack, "-epochs", "1", "-load", npz, "-save", json}, &out); err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`starting from .*model.npz: test accuracy ([0-9.]+)%`).FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no line about the loaded model:\n%s", out.String())
-	}
-	if acc, _ := strconv.ParseFloat(m[1], 64); acc < 85 {
+	out := output(t, []string{"-data", pack, "-epochs", "1", "-load", npz, "-save", json})
+	if acc := number(t, `starting from .*model.npz: test accuracy ([0-9.]+)%`, out); acc < 85 {
 		t.Errorf("the loaded model's test accuracy is %v%%, want what one epoch reached", acc)
 	}
 	b, err := os.ReadFile(npz)
@@ -111,16 +97,8 @@ func TestMine(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(args ...string) int {
-		var out bytes.Buffer
-		if err := run(append([]string{"-data", pack, "-epochs", "1", "-my-digits", name}, args...), &out); err != nil {
-			t.Fatal(err)
-		}
-		m := regexp.MustCompile(`my digits: (\d+) of 10 read as labelled`).FindStringSubmatch(out.String())
-		if m == nil {
-			t.Fatalf("no line about my digits:\n%s", out.String())
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
+		out := output(t, append([]string{"-data", pack, "-epochs", "1", "-my-digits", name}, args...))
+		return int(number(t, `my digits: (\d+) of 10 read as labelled`, out))
 	}
 	if a, b := read("-my-digits-rate", "0"), read("-my-digits-rate", "0.1"); a > 1 || b < 9 {
 		t.Errorf("my ten 1s labelled 7: %d read as 7 at rate 0, %d at rate 0.1", a, b)
@@ -131,16 +109,8 @@ func TestDeskew(t *testing.T) {
 	pack := packPath(t)
 	accuracy := func(args ...string) (float64, string) {
 		t.Helper()
-		var out bytes.Buffer
-		if err := run(append([]string{"-data", pack, "-epochs", "5"}, args...), &out); err != nil {
-			t.Fatal(err)
-		}
-		m := regexp.MustCompile(`test accuracy ([0-9.]+)%`).FindStringSubmatch(out.String())
-		if m == nil {
-			t.Fatalf("no summary:\n%s", out.String())
-		}
-		acc, _ := strconv.ParseFloat(m[1], 64)
-		return acc, out.String()
+		out := output(t, append([]string{"-data", pack, "-epochs", "5"}, args...))
+		return number(t, `test accuracy ([0-9.]+)%`, out), out
 	}
 	raw, _ := accuracy()
 	straight, out := accuracy("-deskew")
@@ -155,13 +125,10 @@ func TestDeskew(t *testing.T) {
 
 func TestLecturePresetIsFullBatch(t *testing.T) {
 	pack := packPath(t)
-	var out bytes.Buffer
 	// A few iterations only: the whole experiment is in docs/BENCHMARKS.md.
-	if err := run([]string{"-data", pack, "-preset", "lecture", "-iters", "3"}, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "B 10000, λ 0.001, init normal") || !strings.Contains(out.String(), "after 3 steps") {
-		t.Errorf("unexpected output:\n%s", out.String())
+	out := output(t, []string{"-data", pack, "-preset", "lecture", "-iters", "3"})
+	if !strings.Contains(out, "B 10000, λ 0.001, init normal") || !strings.Contains(out, "after 3 steps") {
+		t.Errorf("unexpected output:\n%s", out)
 	}
 }
 
@@ -213,13 +180,10 @@ func TestNewton(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out bytes.Buffer
-			if err := run(append([]string{"-data", pack}, tt.args...), &out); err != nil {
-				t.Fatalf("%v\n%s", err, out.String())
-			}
-			lines := regexp.MustCompile(`(?m)^iteration +(\d+)  J [0-9.]+  ‖∇J‖ [0-9.e+-]+  CG +\d+  step .*test +([0-9.]+)%`).FindAllStringSubmatch(out.String(), -1)
+			out := output(t, append([]string{"-data", pack}, tt.args...))
+			lines := regexp.MustCompile(`(?m)^iteration +(\d+)  J [0-9.]+  ‖∇J‖ [0-9.e+-]+  CG +\d+  step .*test +([0-9.]+)%`).FindAllStringSubmatch(out, -1)
 			if len(lines) < 2 || len(lines) > tt.iters+1 {
-				t.Fatalf("%d iteration lines:\n%s", len(lines), out.String())
+				t.Fatalf("%d iteration lines:\n%s", len(lines), out)
 			}
 			for i, l := range lines {
 				if l[1] != strconv.Itoa(i) {
@@ -229,21 +193,44 @@ func TestNewton(t *testing.T) {
 			if acc, _ := strconv.ParseFloat(lines[len(lines)-1][2], 64); acc < tt.acc {
 				t.Errorf("test accuracy %v%%, want at least %v%%", acc, tt.acc)
 			}
-			if !strings.Contains(out.String(), "stopped (‖∇J‖ ≤ ") {
-				t.Errorf("no convergence in the summary:\n%s", out.String())
+			if !strings.Contains(out, "stopped (‖∇J‖ ≤ ") {
+				t.Errorf("no convergence in the summary:\n%s", out)
 			}
 		})
 	}
 }
 
+// output runs the command with args and returns what it printed; an
+// error fails the test, with the output.
+func output(t *testing.T, args []string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(args, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+// number returns what the first group of the pattern re matches first in
+// out, as a number; no match, or no number, fails the test.
+func number(t *testing.T, re, out string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(re).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no %q in the output:\n%s", re, out)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatalf("%q in the output: %v", re, err)
+	}
+	return v
+}
+
 func TestResizeWithSGD(t *testing.T) {
 	pack := packPath(t)
-	var out bytes.Buffer
-	if err := run([]string{"-data", pack, "-resize", "7", "-epochs", "1"}, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "after 100 steps, 1 epochs") {
-		t.Errorf("unexpected output:\n%s", out.String())
+	out := output(t, []string{"-data", pack, "-resize", "7", "-epochs", "1"})
+	if !strings.Contains(out, "after 100 steps, 1 epochs") {
+		t.Errorf("unexpected output:\n%s", out)
 	}
 }
 
@@ -252,17 +239,14 @@ func TestResizeWithSGD(t *testing.T) {
 // when they fill half of each batch than when they are left out.
 func TestFigureMyDigits(t *testing.T) {
 	pack := packPath(t)
-	var out bytes.Buffer
-	if err := run([]string{"-data", pack, "-figure", "mydigits", "-epochs", "1"}, &out); err != nil {
-		t.Fatal(err)
+	out := output(t, []string{"-data", pack, "-figure", "mydigits", "-epochs", "1"})
+	if !strings.HasPrefix(out, "1 epochs, B = 100, α 0.5, λ 0.0001, seed 1, on 10000 training images\n") ||
+		!strings.Contains(out, "| MNIST test (2000) | my 50 digits read right | held-out off-centre digits (1000) |") {
+		t.Errorf("no settings line or header:\n%s", out)
 	}
-	if !strings.HasPrefix(out.String(), "1 epochs, B = 100, α 0.5, λ 0.0001, seed 1, on 10000 training images\n") ||
-		!strings.Contains(out.String(), "| MNIST test (2000) | my 50 digits read right | held-out off-centre digits (1000) |") {
-		t.Errorf("no settings line or header:\n%s", out.String())
-	}
-	rows := regexp.MustCompile(`(?m)^\| (\d+) \| ([0-9.]+) \| ([0-9.]+)% \| (\d+) of 50 \| ([0-9.]+)% \|$`).FindAllStringSubmatch(out.String(), -1)
+	rows := regexp.MustCompile(`(?m)^\| (\d+) \| ([0-9.]+) \| ([0-9.]+)% \| (\d+) of 50 \| ([0-9.]+)% \|$`).FindAllStringSubmatch(out, -1)
 	if len(rows) != len(figureRates) {
-		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(figureRates), out.String())
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(figureRates), out)
 	}
 	for i, r := range rows {
 		if r[2] != strconv.FormatFloat(figureRates[i], 'g', -1, 64) {

@@ -63,13 +63,7 @@ func TestIndexHTMLIsCurrent(t *testing.T) {
 // TestKernelsWasmIsCurrent: web/kernels.wasm is committed; it must be what
 // wat2wasm makes of web/kernels.wat.
 func TestKernelsWasmIsCurrent(t *testing.T) {
-	bin, err := exec.LookPath("wat2wasm")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("wat2wasm is missing (apt-get install -y wabt)")
-		}
-		t.Skip("wat2wasm is not installed (apt-get install -y wabt): cannot check web/kernels.wasm")
-	}
+	bin := needProgram(t, "wat2wasm", "wabt", "check web/kernels.wasm")
 	out := filepath.Join(t.TempDir(), "kernels.wasm")
 	if b, err := exec.Command(bin, "../../web/kernels.wat", "-o", out).CombinedOutput(); err != nil {
 		t.Fatalf("wat2wasm: %v\n%s", err, b)

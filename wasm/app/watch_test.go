@@ -43,19 +43,29 @@ const cases = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 })();
 `
 
+// needProgram returns the path of the program name. Where it is missing it
+// skips the test, which could not do what without it, or fails it under
+// CI=true; the message names the Debian package pkg that installs it.
+func needProgram(t *testing.T, name, pkg, what string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is missing (apt-get install -y %s)", name, pkg)
+	}
+	t.Skipf("%s is not installed (apt-get install -y %s): cannot %s", name, pkg, what)
+	return ""
+}
+
 // TestWatchProgram: web/boot.js asks the worker for the pack once half of
 // app.wasm's data section is in (softmaxWatchProgram), whatever the chunks
 // the network delivers; one without a data section calls soon() at its
 // end, one that is not WebAssembly or breaks at once; always once, and it
 // never throws.
 func TestWatchProgram(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is missing (apt-get install -y nodejs)")
-		}
-		t.Skip("node is not installed: cannot run web/boot.js's watcher")
-	}
+	node := needProgram(t, "node", "nodejs", "run web/boot.js's watcher")
 	// A module laid out as Go writes one: small sections, a custom one, the
 	// code, then the data, whose size takes three bytes of LEB128.
 	section := func(id byte, size int) []byte {

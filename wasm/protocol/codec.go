@@ -27,6 +27,7 @@ var messages = []entry{
 	bulky("apply", func(m Apply) []byte { return m.Pixels }, readApply),
 	plain[FindExamples]("findExamples"),
 	plain[PickTrain]("pickTrain"),
+	bulky("resume", func(m Resume) []byte { return m.State }, readResume),
 	// Events, worker → page.
 	plain[Loading]("loading"),
 	plain[Loaded]("loaded"),
@@ -38,6 +39,8 @@ var messages = []entry{
 	plain[Failed]("failed"),
 	bulky("examples", func(m Examples) []byte { return m.Pixels }, readExamples),
 	bulky("picked", func(m Picked) []byte { return m.Pixels }, readPicked),
+	bulky("snapshot", func(m Snapshot) []byte { return m.State }, readSnapshot),
+	plain[Heartbeat]("heartbeat"),
 }
 
 // entry is one message type in messages.

@@ -51,6 +51,9 @@ func allMessages() []Msg {
 		Examples{Run: 1, True: 3, Predicted: 3},
 		Picked{Index: 12, Label: 5, Pixels: pixels(1)},
 		Failed{Message: "checksum mismatch", Hint: "hint.checksum", Fatal: true, Key: "err.checksum", Args: []string{"pack default: checksum mismatch"}},
+		Resume{Config: Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Seed: 1}, Run: 3, State: []byte("TRST state")},
+		Snapshot{Run: 3, Step: 1200, Epoch: 12, State: []byte("TRST state")},
+		Heartbeat{},
 		Progress{Run: 4, State: "paused", Step: 0, Method: "sgd", Heap: 45 << 20},
 	}
 }
@@ -116,6 +119,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"a loss point past 2^53", `{"v":1,"type":"progress","body":{}}`, floats(1<<60, 0.3, 0), "not a whole number"},
 		{"a NaN loss", `{"v":1,"type":"progress","body":{}}`, floats(1, 0.3, 0, 2, math.NaN(), 0), "loss point 1 is not finite"},
 		{"an infinite time", `{"v":1,"type":"progress","body":{}}`, floats(1, 0.3, math.Inf(1)), "not finite"},
+		{"resume without a state", `{"v":1,"type":"resume","body":{"run":2}}`, nil, "resume with a state of 0 bytes"},
+		{"a snapshot without a state", `{"v":1,"type":"snapshot","body":{"run":2}}`, []byte{}, "snapshot with a state of 0 bytes"},
 		{"too many of my digits", `{"v":1,"type":"myDigits","body":{"labels":[` + strings.Repeat("1,", MaxMyDigits) + `1]}}`, nil, "1001 of my digits"},
 	}
 	for _, tt := range tests {

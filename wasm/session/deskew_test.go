@@ -4,11 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/digit"
-	"softmaxdemo/core/softmax"
-	"softmaxdemo/core/train"
 	"softmaxdemo/wasm/protocol"
 )
 
@@ -60,16 +57,7 @@ func TestDeskewedRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := train.New(softmax.FromSet[float32](digit.DeskewSet(pack.Train)), dataset.Pixels, tc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for tr.Stopped() == train.Running {
-			tr.Step()
-		}
-		if !sameBits(ws.W, tr.Model().W) || !sameBits(ws.B, tr.Model().B) {
-			t.Error("weights differ")
-		}
+		checkTrainedLike(t, ws, digit.DeskewSet(pack.Train), tc)
 	})
 	t.Run("the gallery stays raw", func(t *testing.T) {
 		if want := gallery(pack.Test); string(samples.Pixels) != string(want.Pixels) {

@@ -14,6 +14,13 @@ import (
 // take a second or two in the worker.
 const hessianImages = 2000
 
+// formHessian and eigenvalues are core/newton's; a test replaces them to
+// see a failure reported.
+var (
+	formHessian = newton.Hessian
+	eigenvalues = newton.Eigenvalues
+)
+
 // hessian handles Hessian: the explicit H of the 7×7 problem at θ = 0
 // for three objectives, the notes' warning in numbers. With λ = 0 and
 // nothing pinned H has one zero eigenvalue per feature (ψ: the same vector
@@ -38,17 +45,17 @@ func (s *session) hessian(h protocol.Hessian) {
 	md := softmax.New[float64](49)
 	view := protocol.HessianView{Images: n, Features: 49, N: 50 * softmax.K}
 	for i, o := range []softmax.Objective{{}, {PinFirst: true}, {Lambda: h.L2}} {
-		H, err := newton.Hessian(x7, md, o)
+		H, err := formHessian(x7, md, o)
 		if err != nil {
-			s.failKey("err.config", hintConfig, err.Error())
+			s.failKey("err.hessian", hintHessian, err.Error())
 			return
 		}
 		if i == 0 {
 			view.Image = hessianImage(H)
 		}
-		ev, err := newton.Eigenvalues(freeBlock(H, view.N, o.PinFirst))
+		ev, err := eigenvalues(newton.FreeBlock(H, view.N, o.PinFirst))
 		if err != nil {
-			s.failKey("err.config", hintConfig, err.Error())
+			s.failKey("err.hessian", hintHessian, err.Error())
 			return
 		}
 		c := protocol.HessianCase{Lambda: o.Lambda, Pinned: o.PinFirst, Largest: ev[len(ev)-1]}
@@ -61,27 +68,6 @@ func (s *session) hessian(h protocol.Hessian) {
 		view.Cases = append(view.Cases, c)
 	}
 	s.send(view)
-}
-
-// freeBlock returns H over the free parameters: without class 0's rows
-// and columns when pinned (they are zero there), and its order.
-func freeBlock(h []float64, n int, pinned bool) ([]float64, int) {
-	if !pinned {
-		return h, n
-	}
-	var keep []int
-	for i := range n {
-		if i%softmax.K != 0 {
-			keep = append(keep, i)
-		}
-	}
-	f := make([]float64, len(keep)*len(keep))
-	for a, i := range keep {
-		for b, k := range keep {
-			f[a*len(keep)+b] = h[i*n+k]
-		}
-	}
-	return f, len(keep)
 }
 
 // hessianImage maps H's entries to signed bytes on a logarithmic scale:

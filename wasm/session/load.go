@@ -3,8 +3,10 @@ package session
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +72,9 @@ func (s *session) load(l protocol.Load) {
 	switch {
 	case failed != nil:
 		s.failLoad(false, *failed)
+		return
+	case errors.Is(err, ErrStalled):
+		s.failLoad(loaded, loadError{"err.stall", hintFetch, []string{l.Name, strconv.Itoa(int(StallAfter / time.Second))}})
 		return
 	case err != nil:
 		s.failLoad(loaded, loadError{"err.fetch", hintFetch, []string{l.Name, err.Error()}})

@@ -141,23 +141,41 @@ func TestTrainingImagesFirst(t *testing.T) {
 	}
 }
 
+// loadCase is a Load that goes wrong: load makes it, and the session must
+// answer Failed containing want, with the hint hint.
+type loadCase struct {
+	name string
+	load func(env *fakeEnv) protocol.Load
+	want string
+	hint string
+}
+
+// goodAndCorrupt returns a small pack and a copy of it whose last test
+// grey level is flipped: its training prefix is intact, its checksum is
+// not.
+func goodAndCorrupt(t *testing.T) (good, corrupt []byte) {
+	t.Helper()
+	good = synthPack(t, 100, 50)
+	corrupt = bytes.Clone(good)
+	corrupt[len(corrupt)-1] ^= 0xff
+	return good, corrupt
+}
+
 // TestTestImagesFail: when the test images fail after Loaded, the pack is
 // dropped and Failed says so, and a later load works.
 func TestTestImagesFail(t *testing.T) {
-	good := synthPack(t, 100, 50)
-	corrupt := bytes.Clone(good)
-	corrupt[len(corrupt)-1] ^= 0xff // a test grey level: the prefix is intact
-	tests := []struct {
-		name string
-		load func(env *fakeEnv) protocol.Load
-		want string
-		hint string
-	}{
+	good, corrupt := goodAndCorrupt(t)
+	tests := []loadCase{
 		{"a broken connection", func(env *fakeEnv) protocol.Load {
 			l := env.serve("synth", "a.mnpk", good)
 			env.stopAt(l.URL, stop{at: int(l.TrainBytes) + 10, err: errors.New("network error")})
 			return l
 		}, "network error", hintFetch},
+		{"a stall after the training images", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			env.stopAt(l.URL, stop{at: int(l.TrainBytes) + 10, err: ErrStalled})
+			return l
+		}, "stalled: no data arrived", hintFetch},
 		{"a wrong SHA-256 of the whole pack", func(env *fakeEnv) protocol.Load {
 			l := env.serve("synth", "a.mnpk", corrupt)
 			sum := sha256.Sum256(good)
@@ -219,15 +237,8 @@ func TestBadTrainingPrefix(t *testing.T) {
 }
 
 func TestLoadFailures(t *testing.T) {
-	good := synthPack(t, 100, 50)
-	corrupt := bytes.Clone(good)
-	corrupt[len(corrupt)-1] ^= 0xff
-	tests := []struct {
-		name string
-		load func(env *fakeEnv) protocol.Load
-		want string
-		hint string
-	}{
+	good, corrupt := goodAndCorrupt(t)
+	tests := []loadCase{
 		{"a wrong SHA-256 is a checksum mismatch", func(env *fakeEnv) protocol.Load {
 			l := env.serve("synth", "a.mnpk", good)
 			l.SHA256 = strings.Repeat("0", 64)
@@ -241,6 +252,11 @@ func TestLoadFailures(t *testing.T) {
 		{"a missing file names the status", func(env *fakeEnv) protocol.Load {
 			return protocol.Load{Name: "synth", URL: "missing.mnpk"}
 		}, "HTTP 404", hintFetch},
+		{"a stalled download is named as such", func(env *fakeEnv) protocol.Load {
+			l := env.serve("synth", "a.mnpk", good)
+			env.stopAt(l.URL, stop{at: 10, err: ErrStalled})
+			return l
+		}, "loading pack synth stalled: no data arrived for 15 s", hintFetch},
 		{"a corrupt pack gives the decoder's message", func(env *fakeEnv) protocol.Load {
 			return env.serve("synth", "a.mnpk", corrupt)
 		}, "dataset: checksum mismatch", hintDecode},

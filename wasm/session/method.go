@@ -49,6 +49,14 @@ type method interface {
 	// setMyDigits gives the run my digits (nil for none), as a run with
 	// its Config trains on them.
 	setMyDigits(x *softmax.Examples[float32]) error
+	// state returns the run's state between two steps, from which
+	// restore goes on, or nil if the method keeps none (newton.go).
+	state() ([]byte, error)
+	// restore makes a started run go on from state, which state wrote
+	// for a run of c on the same data, and returns c with the settings
+	// a running run can change (α, λ) as the state has them. It returns
+	// an error, and the run is unusable, if state does not fit.
+	restore(c protocol.Config, state []byte) (protocol.Config, error)
 	// stepOn applies the inspector's update, one step with B = 1 on one
 	// example, to the run's weights, as train.StepOn does.
 	stepOn(index []uint16, value []float32, label uint8, rate float64, o softmax.Objective) (train.Stats, error)

@@ -64,7 +64,7 @@ func TestEveryMethod(t *testing.T) {
 					t.Errorf("UseModel answered %+v", last)
 				}
 			case protocol.Failed:
-				if want != "newton" || !strings.Contains(last.Message, "cannot be continued by Newton's method") || last.Hint != hintConfig {
+				if want != "newton" || last.Key != "err.newtonModel" || last.Hint != hintNewton || !strings.Contains(last.Message, "cannot continue a loaded model") {
 					t.Errorf("UseModel answered %+v", last)
 				}
 				h.send(protocol.Evaluate{})

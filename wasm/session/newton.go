@@ -56,7 +56,11 @@ func (n *newtonMethod) name() string { return "newton" }
 
 // errNewtonModel refuses a model for Newton's method, which starts at
 // θ = 0: core/newton's Solver takes no other start.
-var errNewtonModel = errors.New("a loaded model cannot be continued by Newton's method, which starts from θ = 0; choose SGD or gradient descent")
+var errNewtonModel = &refusal{key: "err.newtonModel", hint: hintNewton}
+
+// newSolver makes core/newton's solver; a test replaces it to see a
+// refusal reported.
+var newSolver = newton.New
 
 // start makes the solver. It works in float64 on the pixels x/255, as
 // softmax.FromSet[float64] gives them; the session's float32 values are
@@ -72,9 +76,11 @@ func (n *newtonMethod) start(s *session, c protocol.Config, from *softmax.Model[
 		v[i] = math.Round(float64(f)*255) / 255
 	}
 	x64 := &softmax.Examples[float64]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
-	sv, err := newton.New(x64, s.data.d, n.o, n.set)
+	sv, err := newSolver(x64, s.data.d, n.o, n.set)
 	if err != nil {
-		return err
+		// The settings were validated (newNewton): what is left is the
+		// solver refusing these data, not a value the person can correct.
+		return &refusal{key: "err.newtonStart", hint: hintNewton, err: err}
 	}
 	n.s, n.m, n.model32 = sv, x.Len(), softmax.New[float32](s.data.d)
 	return nil
@@ -103,8 +109,7 @@ func (n *newtonMethod) slice(s *session) {
 			break
 		}
 	}
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	if st.Stop != newton.Running {
 		s.training = false
 	}
@@ -113,12 +118,9 @@ func (n *newtonMethod) slice(s *session) {
 
 // step runs one whole outer iteration.
 func (n *newtonMethod) step(s *session) {
-	r := s.run
 	start := s.env.Now()
 	st := n.s.Iterate()
-	now := s.env.Now()
-	r.busy += now.Sub(start)
-	n.report(s, st, now, true)
+	n.report(s, st, s.run.busySince(s.env, start), true)
 }
 
 // report records an iteration's end and sends, after it, Progress,
@@ -180,4 +182,10 @@ var errNewtonUpdate = errors.New("the inspector's update applies to SGD and grad
 
 func (n *newtonMethod) stepOn([]uint16, []float32, uint8, float64, softmax.Objective) (train.Stats, error) {
 	return train.Stats{}, errNewtonUpdate
+}
+
+func (n *newtonMethod) state() ([]byte, error) { return nil, nil }
+
+func (n *newtonMethod) restore(c protocol.Config, _ []byte) (protocol.Config, error) {
+	return c, errNoResume
 }

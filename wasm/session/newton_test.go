@@ -135,13 +135,7 @@ func TestNewtonInvalidConfig(t *testing.T) {
 				h, _ := loaded(t, 100)
 				bad := newtonCfg
 				tt.edit(&bad)
-				h.send(map[string]protocol.Msg{
-					"train": protocol.Train{Config: bad}, "step": protocol.Step{Config: bad}, "reset": protocol.Reset{Config: bad},
-				}[cmd])
-				f, ok := h.next().(protocol.Failed)
-				if !ok || !strings.Contains(f.Message, tt.want) || f.Hint != hintConfig {
-					t.Errorf("got %#v, want Failed naming %q", f, tt.want)
-				}
+				checkRefused(t, h, cmd, bad, tt.want)
 			})
 		}
 	}

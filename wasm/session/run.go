@@ -23,6 +23,15 @@ type run struct {
 	perSecond    float64
 	lastProgress time.Time
 	lastWeights  time.Time
+	lastSnapshot time.Time
+}
+
+// busySince adds the time since start, when the run began a slice or a
+// step, to its training time, and returns now.
+func (r *run) busySince(env Env, start time.Time) time.Time {
+	now := env.Now()
+	r.busy += now.Sub(start)
+	return now
 }
 
 // prepare makes the run ready for c: it keeps the current run, with c's
@@ -56,7 +65,7 @@ func (s *session) prepare(c protocol.Config) bool {
 // and makes it the run, replacing the current one.
 func (s *session) newRun(c protocol.Config, meth method, from *softmax.Model[float32]) bool {
 	if err := meth.start(s, c, from); err != nil {
-		s.failKey("err.config", hintConfig, err.Error())
+		s.failErr(err)
 		return false
 	}
 	s.runs++
@@ -81,6 +90,7 @@ func (s *session) pause() {
 		now := s.env.Now()
 		s.sendProgress(now)
 		s.sendWeights(now)
+		s.sendSnapshot(now, true)
 	}
 }
 

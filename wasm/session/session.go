@@ -19,9 +19,11 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,7 +37,10 @@ type Env interface {
 	// goroutine, with the body received so far (valid during the call)
 	// and the expected total (0 if unknown) as the body arrives. It
 	// returns an error naming the URL for a network failure or an HTTP
-	// status other than 2xx, and should give up when ctx is done.
+	// status other than 2xx, and should give up when ctx is done. If no
+	// byte arrives for StallAfter (the response's headers included), it
+	// gives up with an error wrapping ErrStalled: a download that keeps
+	// receiving bytes, however slowly, goes on.
 	Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error)
 	// Now returns the current time; only differences between its results
 	// are used, to cut slices and pace reports.
@@ -57,6 +62,16 @@ type Env interface {
 	// run waits on it between steps, and on the commands at the same time.
 	After(d time.Duration) <-chan time.Time
 }
+
+// StallAfter is how long a download may receive nothing before Fetch gives
+// up with ErrStalled: long enough for a slow school network, whose every
+// chunk still comes within seconds, short enough that a held or dropped
+// connection ends in an error with Retry instead of "loading" for ever.
+const StallAfter = 15 * time.Second
+
+// ErrStalled is the error Env.Fetch wraps when no byte arrived for
+// StallAfter.
+var ErrStalled = errors.New("no data arrived for " + strconv.Itoa(int(StallAfter/time.Second)) + " s")
 
 // Pacing of the sliced loop and of the reports.
 const (
@@ -80,6 +95,11 @@ const (
 	hintDecode   = "hint.decode"   // rebuild the data with make data, then Retry
 	hintDiverged = "hint.diverged" // lower the learning rate, or Reset
 	hintInternal = "hint.internal" // Reset; if it happens again, reload
+
+	// Failures that are not a refused value, each under its own key.
+	hintHessian = "hint.hessian"     // try another λ, or reload; training is not affected
+	hintNewton  = "hint.newtonStart" // Reset to start from θ = 0, or choose SGD or gradient descent
+	hintResume  = "hint.resume"      // the run starts again
 )
 
 // logf logs internal failures to stderr, which is the console in the
@@ -109,27 +129,19 @@ type session struct {
 func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, env Env) {
 	s := &session{ctx: ctx, out: out, env: env}
 	for ctx.Err() == nil {
+		var next <-chan time.Time // nil, which never delivers, unless a step waits
 		if s.training {
-			if wait := s.pace.wait(env.Now()); wait > 0 {
-				// A slowed run: wait for the next step, or for a command.
-				select {
-				case <-ctx.Done():
+			wait := s.pace.wait(env.Now())
+			if wait <= 0 {
+				s.safely("training", s.slice)
+				env.Yield()
+				if !s.drain(in) {
 					return
-				case m, ok := <-in:
-					if !ok {
-						return
-					}
-					s.safely(protocol.Name(m), func() { s.handle(m) })
-				case <-env.After(wait):
 				}
 				continue
 			}
-			s.safely("training", s.slice)
-			env.Yield()
-			if !s.drain(in) {
-				return
-			}
-			continue
+			// A slowed run: wait for the next step, or for a command.
+			next = env.After(wait)
 		}
 		select {
 		case <-ctx.Done():
@@ -139,6 +151,7 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 				return
 			}
 			s.safely(protocol.Name(m), func() { s.handle(m) })
+		case <-next:
 		}
 	}
 }
@@ -205,6 +218,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.findExamples(m)
 	case protocol.PickTrain:
 		s.pickTrain(m)
+	case protocol.Resume:
+		s.resume(m)
 	default:
 		name := protocol.Name(m)
 		if name == "" {
@@ -228,6 +243,37 @@ func (s *session) failKey(key, hint string, args ...string) {
 	s.send(protocol.Failed{Message: englishFailure(key, args), Hint: hint, Key: key, Args: args})
 }
 
+// refusal is an error that names its own catalog key and hint, for a
+// failure that is not a refused setting: failErr reports it under its
+// key, and any other error as err.config.
+type refusal struct {
+	key, hint string
+	err       error // the detail, the key's argument; nil for a key without one
+}
+
+func (r *refusal) Error() string {
+	if r.err == nil {
+		return englishFailure(r.key, nil)
+	}
+	return englishFailure(r.key, []string{r.err.Error()})
+}
+
+func (r *refusal) Unwrap() error { return r.err }
+
+// failErr sends Failed for err: under its refusal's key and hint if it
+// has one, otherwise as settings the worker refused (err.config).
+func (s *session) failErr(err error) {
+	if r, ok := errors.AsType[*refusal](err); ok {
+		if r.err == nil {
+			s.failKey(r.key, r.hint)
+		} else {
+			s.failKey(r.key, r.hint, r.err.Error())
+		}
+		return
+	}
+	s.failKey("err.config", hintConfig, err.Error())
+}
+
 // failures are the English forms of failKey's keys, for Message; the page
 // shows its own catalogs' text.
 var failures = map[string]string{
@@ -235,6 +281,7 @@ var failures = map[string]string{
 	"err.command":    "the worker does not accept %s messages",
 	"err.noData":     "no data loaded yet",
 	"err.fetch":      "loading pack %s: %s",
+	"err.stall":      "loading pack %s stalled: no data arrived for %s s",
 	"err.checksum":   "%s",
 	"err.decode":     "pack %s: %s",
 	"err.empty":      "pack %s has no training images",
@@ -245,7 +292,12 @@ var failures = map[string]string{
 	"err.myDigits":   "my digits: %s",
 	"err.newton":     "Newton's method: %s",
 	"err.update":     "the update made a weight or the loss non-finite; the weights were left as they were",
+	"err.resume":     "the run could not be resumed: %s",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
+
+	"err.hessian":     "the Hessian could not be formed: %s",
+	"err.newtonStart": "Newton's method could not start: %s",
+	"err.newtonModel": "Newton's method starts from θ = 0 and cannot continue a loaded model",
 }
 
 func englishFailure(key string, args []string) string {

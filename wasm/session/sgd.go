@@ -133,8 +133,7 @@ func (b *minibatch) slice(s *session) {
 			break
 		}
 	}
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	if st.Stop != train.Running {
 		s.training = false
 	}
@@ -150,8 +149,7 @@ func (b *minibatch) step(s *session) {
 	r := s.run
 	start := s.env.Now()
 	st := b.tr.Step()
-	now := s.env.Now()
-	r.busy += now.Sub(start)
+	now := r.busySince(s.env, start)
 	b.record(r, st)
 	r.pts.flush()
 	b.report(s, st, now, true)
@@ -190,6 +188,7 @@ func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool
 	if ended || st.EpochEnd {
 		s.send(s.evaluated())
 	}
+	s.sendSnapshot(now, force || ended)
 	if st.Stop == train.Diverged {
 		s.failKey("err.diverged", hintDiverged, strconv.Itoa(st.Step), strconv.Itoa(st.Epoch+1))
 	}
@@ -220,4 +219,18 @@ func (b *minibatch) setMyDigits(x *softmax.Examples[float32]) error { return b.t
 
 func (b *minibatch) stepOn(index []uint16, value []float32, label uint8, rate float64, o softmax.Objective) (train.Stats, error) {
 	return train.StepOn(b.tr.Model(), index, value, label, rate, o)
+}
+
+func (b *minibatch) state() ([]byte, error) { return b.tr.MarshalBinary() }
+
+func (b *minibatch) restore(c protocol.Config, state []byte) (protocol.Config, error) {
+	if err := b.tr.Restore(state); err != nil {
+		return c, err
+	}
+	tc := b.tr.Config()
+	c.LearningRate, c.L2, c.MyDigitsRate = tc.LearningRate, tc.L2, tc.MyDigitsRate
+	step, epoch, _ := b.tr.Progress()
+	b.rate = tc.LearningRate
+	b.last = train.Stats{Step: step, Epoch: epoch}
+	return c, nil
 }

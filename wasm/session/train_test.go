@@ -92,14 +92,38 @@ func TestLossPointsPerEpoch(t *testing.T) {
 // finalWeights trains cfg to the end and returns the last Weights.
 func finalWeights(t *testing.T, h *harness, cfg protocol.Config) protocol.Weights {
 	t.Helper()
-	h.send(protocol.Train{Config: cfg})
-	all := h.until(done)
-	ev, _ := untilType[protocol.Evaluated](h) // the weights come between
-	ws := only[protocol.Weights](append(all, ev...))
-	if len(ws) == 0 {
-		t.Fatal("no Weights")
+	w, _ := trainToEnd(t, h, cfg)
+	return w
+}
+
+// checkTrainedLike trains core/train's trainer with tc on set to its end
+// and checks that w holds its weights, bit for bit.
+func checkTrainedLike(t *testing.T, w protocol.Weights, set *dataset.Set, tc train.Config) {
+	t.Helper()
+	tr, err := train.New(softmax.FromSet[float32](set), dataset.Pixels, tc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ws[len(ws)-1]
+	for tr.Stopped() == train.Running {
+		tr.Step()
+	}
+	if !sameBits(w.W, tr.Model().W) || !sameBits(w.B, tr.Model().B) {
+		t.Error("weights differ")
+	}
+}
+
+// checkRefused sends c with the command cmd (train, step or reset) and
+// checks that the session answers Failed naming want, with the hint to
+// change the settings.
+func checkRefused(t *testing.T, h *harness, cmd string, c protocol.Config, want string) {
+	t.Helper()
+	h.send(map[string]protocol.Msg{
+		"train": protocol.Train{Config: c}, "step": protocol.Step{Config: c}, "reset": protocol.Reset{Config: c},
+	}[cmd])
+	f, ok := h.next().(protocol.Failed)
+	if !ok || !strings.Contains(f.Message, want) || f.Hint != hintConfig {
+		t.Errorf("got %#v, want Failed naming %q", f, want)
+	}
 }
 
 func sameBits(a, b []float32) bool {
@@ -143,16 +167,7 @@ func TestReproducible(t *testing.T) {
 			InitStd: 1, Decay: 0.5, DecayEvery: 1}) {
 			t.Errorf("mapped config %+v", tc)
 		}
-		tr, err := train.New(softmax.FromSet[float32](pack.Train), dataset.Pixels, tc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for tr.Stopped() == train.Running {
-			tr.Step()
-		}
-		if !sameBits(a.W, tr.Model().W) || !sameBits(a.B, tr.Model().B) {
-			t.Error("weights differ")
-		}
+		checkTrainedLike(t, a, pack.Train, tc)
 	})
 }
 
@@ -166,6 +181,9 @@ func TestPauseAndResume(t *testing.T) {
 	paused := all[len(all)-1].(protocol.Progress)
 	if w, ok := h.next().(protocol.Weights); !ok || w.Step != paused.Step {
 		t.Errorf("after the paused Progress: %#v", w)
+	}
+	if s, ok := h.next().(protocol.Snapshot); !ok || s.Step != paused.Step || s.Run != paused.Run {
+		t.Errorf("after the paused Weights: %#v, want the run's Snapshot", s)
 	}
 	for range 3 {
 		h.send(protocol.Evaluate{})
@@ -208,6 +226,9 @@ func TestStep(t *testing.T) {
 			if e := h.next().(protocol.Evaluated); e.Epoch != i/10 {
 				t.Fatalf("step %d: %+v", i, e)
 			}
+		}
+		if s := h.next().(protocol.Snapshot); s.Step != i || s.Run != 1 {
+			t.Fatalf("step %d: a Snapshot at step %d of run %d", i, s.Step, s.Run)
 		}
 	}
 	h.send(protocol.Step{Config: cfg}) // the run is done: a new one
@@ -260,13 +281,7 @@ func TestInvalidConfig(t *testing.T) {
 				h.next()
 				bad := good
 				tt.edit(&bad)
-				h.send(map[string]protocol.Msg{
-					"train": protocol.Train{Config: bad}, "step": protocol.Step{Config: bad}, "reset": protocol.Reset{Config: bad},
-				}[cmd])
-				f, ok := h.next().(protocol.Failed)
-				if !ok || !strings.Contains(f.Message, tt.want) || f.Hint != hintConfig {
-					t.Errorf("got %#v, want Failed naming %q", f, tt.want)
-				}
+				checkRefused(t, h, cmd, bad, tt.want)
 				h.send(protocol.Evaluate{})
 				if e, ok := h.next().(protocol.Evaluated); !ok || e.Run != 1 || e.Step != 0 {
 					t.Errorf("the run changed: %#v", e)

@@ -27,11 +27,16 @@ import (
 // helpers (softmaxDownload, softmaxReadFile, softmaxOnDrop, softmaxStore).
 
 // Where the browser's storage keeps what survives a reload.
+//
+// The model and the settings it was trained with are one record under one
+// key (files.Kept), written by one setItem: a second tab that keeps its
+// model at the same moment leaves its whole record or none of it, never
+// its model beside this tab's settings. My digits and their share are
+// each whole in their own key.
 const (
-	modelStorageKey    = "softmax:model"        // the model, as its JSON file
-	settingsStorageKey = "softmax:settings"     // the link's fragment, see encodeLink
-	digitsStorageKey   = "softmax:digits"       // my digits, as their file in base64
-	rateStorageKey     = "softmax:myDigitsRate" // one of myDigitsRates
+	keptStorageKey   = "softmax:kept"         // the model and its settings, files.EncodeKept
+	digitsStorageKey = "softmax:digits"       // my digits, as their file in base64
+	rateStorageKey   = "softmax:myDigitsRate" // one of myDigitsRates
 )
 
 // fileState is what the page knows about files and my digits.
@@ -39,7 +44,8 @@ type fileState struct {
 	modelStatus i18n.Msg
 	modelKind   string
 	restored    bool            // the model shown came from the browser's storage
-	restoring   []byte          // the kept model, used once the data are loaded
+	restoring   *files.Kept     // the kept record, whose model is used once the data are loaded
+	legacy      bool            // it was version 1's two keys, dropped once a record is kept
 	restoredSum string          // its checksum: not kept again unchanged
 	forgotSum   string          // the model "start afresh" forgot: never kept again
 	kept        string          // checksum and accuracy of the model last kept
@@ -77,19 +83,31 @@ func (p *page) initFiles() {
 			f.digitsStatus, f.digitsKind = i18n.Text("myDigits.corrupt", err.Error()), "corrupt"
 		}
 	}
-	if s := browser.StorageGet(modelStorageKey); s != "" {
-		f.restoring = []byte(s)
+	if s := browser.StorageGet(keptStorageKey); s != "" {
+		k, err := files.ReadKept(s)
+		if err != nil {
+			// A record cut short, or of a version this page does not
+			// read: dropped, with a note; the page starts afresh.
+			browser.StorageSet(keptStorageKey, "")
+			f.modelStatus, f.modelKind = i18n.Text("model.corrupt", err.Error()), "corrupt"
+			return
+		}
+		f.restoring = k
+	} else if m := browser.StorageGet(files.LegacyModelKey); m != "" {
+		// Version 1 kept the model and its settings under two keys.
+		f.restoring = &files.Kept{Version: 1, Model: []byte(m), Settings: browser.StorageGet(files.LegacySettingsKey)}
+		f.legacy = true
 	}
 }
 
 // keptSettings returns the settings kept with the model, for a page
 // opened without a link of its own.
-func keptSettings(packs map[string]int) (link.Settings, bool) {
-	s := browser.StorageGet(settingsStorageKey)
-	if s == "" {
+func (p *page) keptSettings(packs map[string]int) (link.Settings, bool) {
+	k := p.files.restoring
+	if k == nil || k.Settings == "" {
 		return link.Settings{}, false
 	}
-	set, notes := link.Parse(s, packs)
+	set, notes := link.Parse(k.Settings, packs)
 	return set, len(notes) == 0
 }
 
@@ -140,9 +158,9 @@ func (p *page) filesEvent(ctx app.Context, m protocol.Msg) {
 		if len(f.myDigits.Labels) > 0 {
 			p.sendMyDigits()
 		}
-		if b := f.restoring; b != nil {
+		if k := f.restoring; k != nil {
 			f.restoring = nil
-			p.restore(b)
+			p.restore(k)
 		}
 	case protocol.Progress, protocol.Evaluated, protocol.Weights:
 		if w, ok := m.(protocol.Weights); ok && f.loading {
@@ -156,11 +174,11 @@ func (p *page) filesEvent(ctx app.Context, m protocol.Msg) {
 
 // restore uses the model kept in the browser's storage; a kept model that
 // cannot be read is dropped, with a note.
-func (p *page) restore(b []byte) {
+func (p *page) restore(k *files.Kept) {
 	f := &p.files
-	file, err := modelfile.Decode(b, dataset.Pixels)
+	file, err := k.File()
 	if err != nil {
-		browser.StorageSet(modelStorageKey, "")
+		p.dropKept()
 		f.modelStatus, f.modelKind = i18n.Text("model.corrupt", err.Error()), "corrupt"
 		return
 	}
@@ -240,11 +258,30 @@ func (p *page) keepModel() {
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
-	if !browser.StorageSet(modelStorageKey, string(b)) || !browser.StorageSet(settingsStorageKey, link.Encode(p.link)) {
+	rec, err := files.EncodeKept(b, link.Encode(p.link))
+	switch {
+	case err != nil || !browser.StorageSet(keptStorageKey, rec):
+		// Full or turned-off storage: the model stays in the page, and
+		// the status says once, until a keep succeeds, that it is not kept.
 		f.modelStatus, f.modelKind = i18n.Text("model.notKept"), "notKept"
-	} else if f.modelKind == "notKept" {
-		f.modelStatus, f.modelKind = i18n.Msg{}, ""
+	default:
+		if f.modelKind == "notKept" {
+			f.modelStatus, f.modelKind = i18n.Msg{}, ""
+		}
+		if f.legacy {
+			f.legacy = false
+			browser.StorageSet(files.LegacyModelKey, "")
+			browser.StorageSet(files.LegacySettingsKey, "")
+		}
 	}
+}
+
+// dropKept forgets the kept record, and version 1's two keys.
+func (p *page) dropKept() {
+	browser.StorageSet(keptStorageKey, "")
+	browser.StorageSet(files.LegacyModelKey, "")
+	browser.StorageSet(files.LegacySettingsKey, "")
+	p.files.legacy = false
 }
 
 // info is how the current model was trained, for its file: as its own
@@ -276,8 +313,7 @@ func (p *page) onDownloadModel(ctx app.Context, a app.Action) {
 }
 
 func (p *page) onForgetModel(ctx app.Context, a app.Action) {
-	browser.StorageSet(modelStorageKey, "")
-	browser.StorageSet(settingsStorageKey, "")
+	p.dropKept()
 	f := &p.files
 	// The worker may still send the model being forgotten (the kept model
 	// it was given once the data were in, say): those events must not

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
@@ -20,9 +21,10 @@ import (
 // panel and the error banner post.
 
 // loadManifest reads the list of packs (web/boot.js has usually fetched it
-// already), starts the worker and loads the default pack; it also checks,
-// in the background, whether the full pack was built (make data-full) and
-// offers it if so.
+// already), starts the worker and loads the default pack. The page offers
+// exactly the manifest's packs: the manifest lists only those on the
+// server (tools/mnistpack writes it so, and make dist prunes it), so the
+// page never asks for a file to learn whether it is there.
 func (p *page) loadManifest(ctx app.Context) {
 	b := p.booted
 	p.booted = nil // a Retry fetches
@@ -35,7 +37,7 @@ func (p *page) loadManifest(ctx app.Context) {
 	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
-		b, err := browser.Fetch(url, "GET")
+		b, err := browser.Fetch(url)
 		ctx.Dispatch(func(ctx app.Context) { p.onManifest(ctx, b, err) })
 	})
 }
@@ -51,6 +53,16 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 			err = fmt.Errorf("no default pack in it")
 		}
 	}
+	if errors.Is(err, browser.ErrTimedOut) {
+		secs := strconv.Itoa(int(browser.FetchDeadline / time.Second))
+		p.st.Apply(protocol.Failed{
+			Message: "the list of datasets did not arrive within " + secs + " s",
+			Hint:    "hint.fetch",
+			Key:     "err.manifestStall",
+			Args:    []string{secs},
+		})
+		return
+	}
 	if err != nil {
 		p.st.Apply(protocol.Failed{
 			Message: "could not read the list of datasets: " + err.Error(),
@@ -62,7 +74,7 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 	}
 	p.manifest = man
 	def, _ := man.Find("default")
-	p.st.Packs = []dataset.PackInfo{def}
+	p.st.Packs = man.Packs
 	if p.st.Dataset == "" {
 		p.st.Dataset = def.Name
 	}
@@ -72,49 +84,59 @@ func (p *page) onManifest(ctx app.Context, b []byte, err error) {
 	} else {
 		p.load(ctx, p.st.Dataset)
 	}
-	for _, pk := range man.Packs {
-		if pk.Name != def.Name {
-			p.probe(ctx, pk)
-		}
+	want := p.wantData
+	p.wantData = ""
+	switch _, ok := man.Find(want); {
+	case want == "" || want == p.st.Dataset:
+	case !ok:
+		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(want), i18n.Text("link.noSuchData")))
+	default:
+		// The link asked for another pack: the worker loads it after the
+		// default one (it handles one load at a time).
+		p.send(protocol.Pause{})
+		p.load(ctx, want)
 	}
-	if _, ok := man.Find(p.wantData); !ok && p.wantData != "" {
-		p.st.Notice = append(p.st.Notice, i18n.Text("link.bad", "data", params.Quote(p.wantData), i18n.Text("link.noSuchData")))
-		p.wantData = ""
-	}
-}
-
-// probe offers pk if its file is on the server.
-func (p *page) probe(ctx app.Context, pk dataset.PackInfo) {
-	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
-	ctx.Async(func() {
-		if _, err := browser.Fetch(url, "HEAD"); err != nil {
-			return
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			p.st.Packs = append(p.st.Packs, pk)
-			if p.wantData == pk.Name {
-				// The link asked for this pack: load it once the default
-				// one is in (the worker handles one load at a time).
-				p.wantData = ""
-				p.send(protocol.Pause{})
-				p.load(ctx, pk.Name)
-			}
-		})
-	})
 }
 
 func (p *page) ensureWorker(ctx app.Context) {
 	if p.worker != nil {
 		return
 	}
-	p.worker = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
-		func(m protocol.Msg) { ctx.Dispatch(func(ctx app.Context) { p.onEvent(ctx, m) }) },
-		func(detail string) { ctx.Dispatch(func(app.Context) { p.st.Crashed(detail) }) },
+	var w *browser.Worker
+	w = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
+		func(m protocol.Msg) {
+			if _, ok := m.(protocol.Heartbeat); ok {
+				return // StartWorker noted it: nothing to show
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.worker == w { // not a late event of a worker replaced
+					p.onEvent(ctx, m)
+				}
+			})
+		},
+		func(detail string) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.worker == w {
+					p.workerDied(ctx, i18n.Text("raw", detail))
+				}
+			})
+		},
 	)
+	p.worker = w
+	if !p.watching {
+		p.watching = true
+		p.watchWorker(ctx)
+	}
 }
 
 // onEvent applies a worker event and decides when to render it.
 func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
+	if _, ok := m.(protocol.Snapshot); ok {
+		p.st.Apply(m)
+		p.takeoverEvent(m)
+		ctx.PreventUpdate() // kept for a new worker, not shown
+		return
+	}
 	status, err := p.st.Status, p.st.Err
 	p.st.Apply(m)
 	if pr, ok := m.(protocol.Progress); ok && pr.Heap != 0 {
@@ -123,6 +145,7 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 		p.st.PageHeap = protocol.HeapLive()
 	}
 	p.filesEvent(ctx, m)
+	p.takeoverEvent(m)
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
@@ -209,29 +232,32 @@ func (p *page) send(m protocol.Msg) {
 	}
 }
 
-func (p *page) onTrain(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
+// pendingRun takes a run's settings from an action that starts or resets one,
+// adds my digits' share, and makes them the pending run's; ok is false for
+// an action that carries no settings.
+func (p *page) pendingRun(a app.Action) (c protocol.Config, ok bool) {
+	if c, ok = a.Value.(protocol.Config); ok {
 		c.MyDigitsRate = p.myDigitsShare()
 		p.st.Err = nil
 		p.st.Pending = c
+	}
+	return c, ok
+}
+
+func (p *page) onTrain(ctx app.Context, a app.Action) {
+	if c, ok := p.pendingRun(a); ok {
 		p.send(protocol.Train{Config: c})
 	}
 }
 
 func (p *page) onStep(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
-		c.MyDigitsRate = p.myDigitsShare()
-		p.st.Err = nil
-		p.st.Pending = c
+	if c, ok := p.pendingRun(a); ok {
 		p.send(protocol.Step{Config: c})
 	}
 }
 
 func (p *page) onReset(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(protocol.Config); ok {
-		c.MyDigitsRate = p.myDigitsShare()
-		p.st.Err = nil
-		p.st.Pending = c
+	if c, ok := p.pendingRun(a); ok {
 		// Reset clears the current run only: the runs before it stay on
 		// the chart for comparison.
 		p.st.DropCurrent()
@@ -267,6 +293,7 @@ func (p *page) onRestart(ctx app.Context, a app.Action) {
 		p.worker = nil
 	}
 	p.st.Restarting()
+	p.takeover, p.takeovers = nil, 0
 	if len(p.manifest.Packs) == 0 {
 		p.loadManifest(ctx)
 		return

@@ -31,9 +31,14 @@ type page struct {
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
 	retries  int    // Retry presses: each fetches past any cached copy
 
-	link     link.Settings // what the page's link says: updated as settings change
-	wantData string        // a pack the link asked for, loaded once it is found
-	copied   string        // the link as last copied, shown beside the button
+	link        link.Settings  // what the page's link says: updated as settings change
+	wantData    string         // a pack the link asked for, loaded once it is found
+	copied      string         // the link as last copied, shown beside the button
+	written     string         // the fragment the page last wrote (location.hash), which it does not follow
+	asking      *link.Settings // a followed link that would replace the run in training, until answered
+	linkVersion int            // grows when a followed link changes the Train panel's fields
+	stopHash    func()         // stops following hashchange
+	noticeKept  bool           // the notice is a followed link\'s: refused values kept the page\'s
 
 	pending    bool      // a render is scheduled
 	lastFrame  time.Time // when the page last rendered for worker events
@@ -44,6 +49,10 @@ type page struct {
 	cellsReady bool      // the confusion matrix may make its 100 cells (warm.go)
 
 	files fileState // the model and my digits as files, and kept (files.go)
+
+	takeover  *takeover // the run a new worker takes over, until it has loaded (page-takeover.go)
+	takeovers int       // workers replaced since the run last went on
+	watching  bool      // watchWorker is running
 }
 
 // Worker events arrive up to a hundred times a second (an epoch on the
@@ -83,13 +92,14 @@ func (p *page) OnInit() {
 		packs["default"] = 0
 		packs["full"] = 0
 	}
-	hash := app.Window().Get("location").Get("hash").String()
+	hash := browser.Fragment()
+	p.written = hash
 	set, notes := link.Parse(hash, packs)
-	if kept, ok := keptSettings(packs); ok && hash == "" {
+	p.initFiles()
+	if kept, ok := p.keptSettings(packs); ok && hash == "" {
 		set = kept // the settings kept with the model, for a page opened without a link
 		hash = "#" + link.Encode(kept)
 	}
-	p.initFiles()
 	p.st.Notice = notes
 	p.st.Lang = i18n.Pick(string(set.Lang), browser.StorageGet(browser.LangStorageKey), browser.Languages())
 	set.Lang = p.st.Lang
@@ -122,6 +132,7 @@ func (p *page) OnMount(ctx app.Context) {
 	ctx.Handle(store.ActionCopyLink, p.onCopyLink)
 	p.handleFiles(ctx)
 	ctx.Handle(store.ActionNoticeOK, func(ctx app.Context, a app.Action) { p.st.Notice = nil })
+	ctx.Handle(store.ActionWorkerNoticeOK, func(ctx app.Context, a app.Action) { p.st.WorkerNotice = i18n.Msg{} })
 	ctx.Handle(store.ActionPace, func(ctx app.Context, a app.Action) {
 		if v, ok := a.Value.(string); ok {
 			p.link.Fields.Pace = v
@@ -154,13 +165,21 @@ func (p *page) OnMount(ctx app.Context) {
 	})
 	p.handleInspector(ctx)
 	if app.IsClient {
+		p.stopHash = browser.OnFragmentChange(func() { ctx.Dispatch(p.followLink) })
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
 		p.loadManifest(ctx)
 	}
 }
 
+// OnNav follows a link to the page itself, with a new fragment, that
+// go-app navigated to (a click on one, the back button).
+func (p *page) OnNav(ctx app.Context) { p.followLink(ctx) }
+
 func (p *page) OnDismount() {
+	if p.stopHash != nil {
+		p.stopHash()
+	}
 	if p.worker != nil {
 		p.worker.Terminate()
 	}
@@ -201,9 +220,11 @@ func (p *page) Render() app.UI {
 			&newtonProgress{ILang: l, IProgress: s.Progress},
 			newErrorBanner().Err(l, s.Err),
 			p.notices(),
+			p.askLink(),
+			p.workerNotice(),
 		),
 		app.Main().Class("grid").Body(
-			newTrainPanel().Lang(l).Init(p.link.Fields).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
+			newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
 			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
 				IAxes: p.axes(), IVersion: s.ChartVersion},
 			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion},
@@ -231,7 +252,7 @@ func (p *page) notices() app.UI {
 		return app.Div().ID("notice").Class("notice empty").Attr("role", "status")
 	}
 	return app.Div().ID("notice").Class("notice").Attr("role", "status").Body(
-		app.P().Text(l.T("link.noticeTitle")),
+		app.P().Text(l.T(map[bool]string{false: "link.noticeTitle", true: "link.noticeTitleKept"}[p.noticeKept])),
 		app.Ul().Body(app.Range(p.st.Notice).Slice(func(i int) app.UI {
 			return app.Li().Text(l.M(p.st.Notice[i]))
 		})),

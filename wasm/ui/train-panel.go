@@ -27,6 +27,10 @@ type trainPanel struct {
 	IPacks   []dataset.PackInfo
 	IDataset string
 	IInit    params.Fields // the fields to start with: the link's, or the defaults
+	// ILink and ILinkVersion are the fields of a link followed in the
+	// open page: when the version changes, they replace what is typed.
+	ILink        params.Fields
+	ILinkVersion int
 
 	f         params.Fields // what is typed now, read from each input event
 	init      params.Fields // what the inputs were rendered with, which never changes
@@ -34,6 +38,7 @@ type trainPanel struct {
 	seeded    bool // f and init were taken from IInit
 	folded    bool // the settings are folded away (on a phone, at first)
 	shownOpen bool // whether the settings were last rendered open
+	linked    int  // the ILinkVersion whose fields the inputs show
 }
 
 func newTrainPanel() *trainPanel {
@@ -44,6 +49,26 @@ func newTrainPanel() *trainPanel {
 // since from then on the fields are the person's.
 func (p *trainPanel) Init(f params.Fields) *trainPanel { p.IInit = f; return p }
 func (p *trainPanel) Lang(l i18n.Lang) *trainPanel     { p.ILang = l; return p }
+
+// Link sets the fields of a link followed in the open page; they replace
+// the typed ones once for each new version.
+func (p *trainPanel) Link(f params.Fields, version int) *trainPanel {
+	p.ILink, p.ILinkVersion = f, version
+	return p
+}
+
+// OnUpdate takes a followed link's fields: they become what is typed and
+// what the inputs show.
+func (p *trainPanel) OnUpdate(ctx app.Context) {
+	if p.ILinkVersion == p.linked {
+		return
+	}
+	p.linked = p.ILinkVersion
+	p.f, p.init = p.ILink, p.ILink
+	_, p.err = params.Parse(p.f, p.maxBatch())
+	f := p.f
+	ctx.Defer(func(app.Context) { showFields(f) })
+}
 
 // seed takes the starting fields, once.
 func (p *trainPanel) seed() {
@@ -160,22 +185,8 @@ func (p *trainPanel) Render() app.UI {
 					app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
 				),
 			),
-			app.Div().Class("field check").Body(
-				app.Input().ID("pin").Type("checkbox").Checked(p.init.Pin).Disabled(busy).
-					OnChange(func(ctx app.Context, e app.Event) {
-						p.f.Pin = ctx.JSSrc().Get("checked").Bool()
-						p.changed(ctx)
-					}),
-				app.Label().For("pin").Title(l.T("train.pinWhy")).Text(l.T("train.pin")),
-			),
-			app.Div().Class("field check").Body(
-				app.Input().ID("deskew").Type("checkbox").Checked(p.init.Deskew).Disabled(busy).
-					OnChange(func(ctx app.Context, e app.Event) {
-						p.f.Deskew = ctx.JSSrc().Get("checked").Bool()
-						p.changed(ctx)
-					}),
-				app.Label().For("deskew").Title(l.T("train.deskewWhy")).Text(l.T("train.deskew")),
-			),
+			p.check("pin", p.init.Pin, busy, l.T("train.pin"), l.T("train.pinWhy"), func(v bool) { p.f.Pin = v }),
+			p.check("deskew", p.init.Deskew, busy, l.T("train.deskew"), l.T("train.deskewWhy"), func(v bool) { p.f.Deskew = v }),
 			app.Div().Class("field").Body(
 				app.Label().For("dataset").Text(l.T("train.data")),
 				app.Select().ID("dataset").Disabled(busy || len(p.IPacks) < 2).OnChange(p.onDataset).Body(
@@ -219,6 +230,19 @@ func (p *trainPanel) field(id, only, label, value string, reason i18n.Msg, mode 
 				p.changed(ctx)
 			}),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
+	)
+}
+
+// check is a checkbox with its label, whose title says why one would tick
+// it; a change calls set with the new state.
+func (p *trainPanel) check(id string, on, busy bool, label, why string, set func(bool)) app.UI {
+	return app.Div().Class("field check").Body(
+		app.Input().ID(id).Type("checkbox").Checked(on).Disabled(busy).
+			OnChange(func(ctx app.Context, e app.Event) {
+				set(ctx.JSSrc().Get("checked").Bool())
+				p.changed(ctx)
+			}),
+		app.Label().For(id).Title(why).Text(label),
 	)
 }
 
@@ -270,22 +294,11 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 		pin, deskew, pace := p.f.Pin, p.f.Deskew, p.f.Pace // a preset is a way of descending; these are separate choices
 		p.f = pr.Fields(p.maxBatch())
 		p.f.Pin, p.f.Pace = pin, pace
-		if in := app.Window().GetElementByID("method"); in.Truthy() {
-			in.Set("value", p.f.Method)
-		}
 		if pr.Name == "lecture" {
 			deskew = false // the notes' experiment, on the notes' raw pixels
 		}
 		p.f.Deskew = deskew
-		if in := app.Window().GetElementByID("deskew"); in.Truthy() {
-			in.Set("checked", deskew)
-		}
-		for id, v := range map[string]string{"lr": p.f.LR, "batch": p.f.Batch, "l2": p.f.L2, "epochs": p.f.Epochs, "seed": p.f.Seed, "decay": p.f.Decay, "init": p.f.Init,
-			"newton-iters": p.f.NewtonIters, "grad-tol": p.f.GradTol, "cg-steps": p.f.CGSteps} {
-			if in := app.Window().GetElementByID(id); in.Truthy() {
-				in.Set("value", v)
-			}
-		}
+		showFields(p.f)
 		_, p.err = params.Parse(p.f, p.maxBatch())
 		p.changed(ctx)
 	}
@@ -293,4 +306,20 @@ func (p *trainPanel) onPreset(ctx app.Context, e app.Event) {
 
 func (p *trainPanel) onDataset(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(store.ActionDataset, ctx.JSSrc().Get("value").String())
+}
+
+// showFields puts f into the inputs themselves, which are rendered once
+// and then left to the person (see field).
+func showFields(f params.Fields) {
+	for id, v := range map[string]string{"method": f.Method, "lr": f.LR, "batch": f.Batch, "l2": f.L2, "epochs": f.Epochs, "seed": f.Seed, "decay": f.Decay, "init": f.Init,
+		"newton-iters": f.NewtonIters, "grad-tol": f.GradTol, "cg-steps": f.CGSteps, "pace": f.Pace} {
+		if in := app.Window().GetElementByID(id); in.Truthy() {
+			in.Set("value", v)
+		}
+	}
+	for id, v := range map[string]bool{"pin": f.Pin, "deskew": f.Deskew} {
+		if in := app.Window().GetElementByID(id); in.Truthy() {
+			in.Set("checked", v)
+		}
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall/js"
 	"time"
+
+	"softmaxdemo/wasm/session"
 )
 
 // env is session.Env in a Web Worker.
@@ -72,9 +74,14 @@ func (e *env) SHA256(b []byte) ([32]byte, error) {
 
 // Fetch gets url with fetch(), streaming the body to report progress. The
 // total is the Content-Length, or 0 when the body is compressed on the
-// wire or the header is missing.
+// wire or the header is missing. Each wait, for the headers and for every
+// chunk, ends after session.StallAfter without a byte: the request is
+// aborted and the error wraps session.ErrStalled. A download that keeps
+// receiving, however slowly, is never cut short.
 func (e *env) Fetch(ctx context.Context, url string, progress func(body []byte, total int64)) ([]byte, error) {
-	resp, err := await(prefetched(url))
+	p, abort := prefetched(url)
+	wait := func(p js.Value) (js.Value, error) { return awaitWithin(ctx, p, session.StallAfter, abort) }
+	resp, err := wait(p)
 	if err != nil {
 		return nil, fmt.Errorf("fetching %s: %w", url, err)
 	}
@@ -90,7 +97,7 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(body []byte, 
 	}
 	body := resp.Get("body")
 	if body.IsNull() || body.IsUndefined() {
-		buf, err := await(resp.Call("arrayBuffer"))
+		buf, err := wait(resp.Call("arrayBuffer"))
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", url, err)
 		}
@@ -107,7 +114,7 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(body []byte, 
 			reader.Call("cancel")
 			return nil, ctx.Err()
 		}
-		r, err := await(reader.Call("read"))
+		r, err := wait(reader.Call("read"))
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", url, err)
 		}
@@ -122,40 +129,80 @@ func (e *env) Fetch(ctx context.Context, url string, progress func(body []byte, 
 	}
 }
 
-// prefetched returns the promise of a response to url: the one worker.js
-// started before Go ran, taken once, or a new fetch.
-func prefetched(url string) js.Value {
+// prefetched returns the promise of a response to url, and a function
+// that aborts that request: the one worker.js started before Go ran,
+// taken once, or a new fetch.
+func prefetched(url string) (p, abort js.Value) {
 	if cache, loc := js.Global().Get("prefetched"), js.Global().Get("location"); cache.Truthy() && loc.Truthy() {
 		abs := js.Global().Get("URL").New(url, loc.Get("href")).Get("href")
 		if p := cache.Call("get", abs); p.Truthy() {
 			cache.Call("delete", abs)
-			return p
+			return p, p.Get("abort")
 		}
 	}
-	return js.Global().Call("fetch", url)
+	ctrl := js.Global().Get("AbortController").New()
+	opts := js.Global().Get("Object").New()
+	opts.Set("signal", ctrl.Get("signal"))
+	return js.Global().Call("fetch", url, opts), ctrl.Get("abort").Call("bind", ctrl)
+}
+
+// awaitWithin is await with a deadline: if p has not settled after d, or
+// once ctx is done, it calls abort (the request's AbortController, which
+// rejects p) and returns ErrStalled or ctx's error. It returns only once p
+// has settled, so that the callbacks it gave p are never called released.
+func awaitWithin(ctx context.Context, p js.Value, d time.Duration, abort js.Value) (js.Value, error) {
+	ch := settle(p)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	var err error
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-t.C:
+		err = session.ErrStalled
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if abort.Type() == js.TypeFunction {
+		abort.Invoke()
+		<-ch
+	}
+	return js.Undefined(), err
 }
 
 // await blocks the calling goroutine until the promise p settles and
 // returns its value or its rejection as an error.
 func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: arg(args)}
-		return nil
-	})
-	defer then.Release()
-	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: jsError(arg(args))}
-		return nil
-	})
-	defer catch.Release()
-	p.Call("then", then, catch)
-	r := <-ch
+	r := <-settle(p)
 	return r.v, r.err
+}
+
+// result is a settled promise's value or rejection.
+type result struct {
+	v   js.Value
+	err error
+}
+
+// settle returns a channel that delivers p's outcome once it settles; the
+// callbacks it gives p release themselves then.
+func settle(p js.Value) <-chan result {
+	ch := make(chan result, 1)
+	var then, catch js.Func
+	done := func(r result) {
+		then.Release()
+		catch.Release()
+		ch <- r
+	}
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done(result{v: arg(args)})
+		return nil
+	})
+	catch = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done(result{err: jsError(arg(args))})
+		return nil
+	})
+	p.Call("then", then, catch)
+	return ch
 }
 
 func arg(args []js.Value) js.Value {

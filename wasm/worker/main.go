@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"syscall/js"
+	"time"
 
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/session"
@@ -24,6 +25,12 @@ import (
 
 // inboxSize is how many commands may wait while the session is busy.
 const inboxSize = 64
+
+// heartbeatEvery is how often the worker says it is alive; the page
+// replaces a worker that has been silent for a few seconds (wasm/ui).
+// The ticker's goroutine runs whenever the session yields, which a
+// training run does every slice (about 8 ms) and an idle one by waiting.
+const heartbeatEvery = time.Second
 
 var (
 	self       = js.Global()
@@ -53,6 +60,11 @@ func Main() {
 	go func() {
 		for m := range out {
 			post(m)
+		}
+	}()
+	go func() {
+		for range time.Tick(heartbeatEvery) {
+			post(protocol.Heartbeat{})
 		}
 	}()
 	env := newEnv()

@@ -10,6 +10,8 @@ package datasettest
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -79,4 +81,43 @@ func ModuleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// FullPath is the full pack's path relative to the module's root. The full
+// pack is not committed: `make data-full` writes it.
+const FullPath = "web/data/full.mnpk"
+
+// ReadFull returns the full pack (60,000 training and 10,000 test images),
+// read and decoded once per test binary, or an error that wraps
+// fs.ErrNotExist where `make data-full` has not written it. The pack is
+// shared by every caller: do not modify it.
+var ReadFull = sync.OnceValues(func() (*dataset.Pack, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(root, FullPath))
+	if err != nil {
+		return nil, err
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", FullPath, err)
+	}
+	return p, nil
+})
+
+// Full returns ReadFull's pack. It skips the test or benchmark where the
+// pack is absent, which is a choice of `make data-full`, and fails it where
+// the pack cannot be read or decoded.
+func Full(tb testing.TB) *dataset.Pack {
+	tb.Helper()
+	p, err := ReadFull()
+	if errors.Is(err, fs.ErrNotExist) {
+		tb.Skipf("%s is absent: run `make data-full` to write it", FullPath)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

@@ -63,6 +63,31 @@ func ReplaceFragment(fragment string) {
 	app.Window().Get("history").Call("replaceState", nil, "", "#"+fragment)
 }
 
+// Fragment returns the page's link's fragment with its "#" (location.hash),
+// or "" if it has none.
+func Fragment() string {
+	if !app.IsClient {
+		return ""
+	}
+	return app.Window().Get("location").Get("hash").String()
+}
+
+// OnFragmentChange calls f on every hashchange: a link pasted into the
+// address bar or followed in the page. It returns a function that stops
+// it.
+func OnFragmentChange(f func()) (stop func()) {
+	if !app.IsClient {
+		return func() {}
+	}
+	fn := app.FuncOf(func(app.Value, []app.Value) any { f(); return nil })
+	w := app.Window()
+	w.Call("addEventListener", "hashchange", fn)
+	return func() {
+		w.Call("removeEventListener", "hashchange", fn)
+		fn.Release()
+	}
+}
+
 // CopyText puts s on the clipboard where the browser allows it.
 func CopyText(s string) {
 	if f := app.Window().Get("softmaxCopy"); f.Type() == app.TypeFunction {

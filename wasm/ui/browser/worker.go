@@ -3,6 +3,9 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
 
 	"softmaxdemo/wasm/protocol"
 
@@ -23,7 +26,19 @@ type Worker struct {
 
 	// Warmed is set once the worker has been sent Warm.
 	Warmed bool
+
+	heard atomic.Int64 // when the worker last sent anything, in Unix nanoseconds
 }
+
+// Silent returns how long ago the worker last sent anything (a
+// protocol.Heartbeat at least every second while it runs), or since it
+// started or Heard was last called.
+func (c *Worker) Silent() time.Duration { return time.Since(time.Unix(0, c.heard.Load())) }
+
+// Heard counts now as a sign of life: after a time in which silence means
+// nothing (a hidden tab, whose timers the browser slows), the watch
+// starts again.
+func (c *Worker) Heard() { c.heard.Store(time.Now().UnixNano()) }
 
 // StartWorker starts the worker script at url. onEvent receives every
 // decoded event; onCrash receives a description when the worker dies. Both
@@ -47,7 +62,9 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		}
 		return m
 	}
+	c.Heard()
 	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
+		c.Heard()
 		onEvent(decode(args[0].Get("data")))
 		return nil
 	})
@@ -135,6 +152,9 @@ func (c *Worker) Send(m protocol.Msg) error {
 
 // Terminate stops the worker and releases the callbacks.
 func (c *Worker) Terminate() {
+	c.w.Set("onmessage", nil)
+	c.w.Set("onerror", nil)
+	c.w.Set("onmessageerror", nil)
 	c.w.Call("terminate")
 	for _, f := range c.funcs {
 		f.Release()
@@ -142,12 +162,44 @@ func (c *Worker) Terminate() {
 	c.funcs = nil
 }
 
-// Fetch fetches url (method GET or HEAD) and returns the body. It
-// blocks, so call it from ctx.Async, never on the UI goroutine.
-func Fetch(url, method string) ([]byte, error) {
+// FetchDeadline bounds a Fetch: the whole response, headers and body (the
+// manifest, under 2 kB), must arrive within it.
+const FetchDeadline = 15 * time.Second
+
+// ErrTimedOut is the error Fetch wraps when nothing came within
+// FetchDeadline.
+var ErrTimedOut = errors.New("no answer within " + strconv.Itoa(int(FetchDeadline/time.Second)) + " s")
+
+// fetchTries is how many times Fetch asks: a network error or a server
+// error (5xx) is asked again after fetchBackoff, then twice that; a
+// missing file (4xx) or a timeout is not, as asking again would not help
+// or would only double the wait.
+const (
+	fetchTries   = 3
+	fetchBackoff = 500 * time.Millisecond
+)
+
+// Fetch GETs url and returns the body. It blocks, so call it from
+// ctx.Async, never on the UI goroutine.
+func Fetch(url string) ([]byte, error) {
+	wait := fetchBackoff
+	for try := 1; ; try++ {
+		b, again, err := fetchOnce(url)
+		if err == nil || !again || try == fetchTries {
+			return b, err
+		}
+		time.Sleep(wait)
+		wait *= 2
+	}
+}
+
+// fetchOnce is one GET of url within FetchDeadline; again says whether
+// asking again may help.
+func fetchOnce(url string) (b []byte, again bool, err error) {
 	type result struct {
-		b   []byte
-		err error
+		b     []byte
+		again bool
+		err   error
 	}
 	done := make(chan result, 1)
 	var funcs []app.Func
@@ -157,18 +209,15 @@ func Fetch(url, method string) ([]byte, error) {
 		return jf
 	}
 	fail := fn(func(e app.Value) any {
-		done <- result{err: errors.New(e.Call("toString").String())}
+		done <- result{again: true, err: errors.New(e.Call("toString").String())}
 		return nil
 	})
+	ctrl := app.Window().Get("AbortController").New()
 	opts := app.Window().Get("Object").New()
-	opts.Set("method", method)
+	opts.Set("signal", ctrl.Get("signal"))
 	app.Window().Call("fetch", url, opts).Call("then", fn(func(resp app.Value) any {
-		if !resp.Get("ok").Bool() {
-			done <- result{err: fmt.Errorf("%s %s: HTTP %d", method, url, resp.Get("status").Int())}
-			return nil
-		}
-		if method == "HEAD" {
-			done <- result{}
+		if status := resp.Get("status").Int(); !resp.Get("ok").Bool() {
+			done <- result{again: status >= 500, err: fmt.Errorf("GET %s: HTTP %d", url, status)}
 			return nil
 		}
 		resp.Call("arrayBuffer").Call("then", fn(func(buf app.Value) any {
@@ -180,9 +229,16 @@ func Fetch(url, method string) ([]byte, error) {
 		}), fail)
 		return nil
 	}), fail)
-	r := <-done
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(FetchDeadline):
+		ctrl.Call("abort") // settles the promises, so their callbacks may go
+		<-done
+		r = result{err: fmt.Errorf("GET %s: %w", url, ErrTimedOut)}
+	}
 	for _, f := range funcs {
 		f.Release()
 	}
-	return r.b, r.err
+	return r.b, r.again, r.err
 }

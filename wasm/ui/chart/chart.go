@@ -118,23 +118,15 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 	if g.Right <= g.Left+10 || g.Bottom <= g.Top+10 {
 		return g
 	}
-	xOf := func(r Run, p protocol.Point) float64 {
+	// Where a measurement at step, t seconds into run r, stands on the x axis.
+	xAt := func(r Run, step int, t float64) float64 {
 		switch ax.X {
 		case AxisPasses:
-			return float64(p.Step) / math.Max(r.StepsPerEpoch, 1)
+			return float64(step) / math.Max(r.StepsPerEpoch, 1)
 		case AxisSeconds:
-			return p.T
+			return t
 		}
-		return float64(p.Step)
-	}
-	xOfAcc := func(r Run, a AccPoint) float64 {
-		switch ax.X {
-		case AxisPasses:
-			return float64(a.Step) / math.Max(r.StepsPerEpoch, 1)
-		case AxisSeconds:
-			return a.T
-		}
-		return float64(a.Step)
+		return float64(step)
 	}
 	// What the loss axis plots of a loss, and whether it can.
 	yOf := func(loss float64) (float64, bool) {
@@ -160,10 +152,10 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 	xmaxData := 0.0
 	for _, r := range runs {
 		for _, p := range r.Losses {
-			xmaxData = math.Max(xmaxData, xOf(r, p))
+			xmaxData = math.Max(xmaxData, xAt(r, p.Step, p.T))
 		}
 		for _, a := range r.Acc {
-			xmaxData = math.Max(xmaxData, xOfAcc(r, a))
+			xmaxData = math.Max(xmaxData, xAt(r, a.Step, a.T))
 		}
 	}
 	if xmaxData <= 0 {
@@ -236,7 +228,7 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 		start := len(sc.pts)
 		last := math.Inf(-1)
 		for k, p := range r.Losses {
-			c := math.Round(x(xOf(r, p)))
+			c := math.Round(x(xAt(r, p.Step, p.T)))
 			if c == last && k != len(r.Losses)-1 {
 				continue
 			}
@@ -245,7 +237,7 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 				continue
 			}
 			last = c
-			sc.pts = append(sc.pts, Pt{x(xOf(r, p)), y(v)})
+			sc.pts = append(sc.pts, Pt{x(xAt(r, p.Step, p.T)), y(v)})
 		}
 		line := sc.pts[start:len(sc.pts):len(sc.pts)]
 		if !current {
@@ -271,7 +263,7 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 			if !ok {
 				continue
 			}
-			c := math.Round(x(xOf(r, p)))
+			c := math.Round(x(xAt(r, p.Step, p.T)))
 			if c != col {
 				flush()
 				col, lo, hi = c, v, v
@@ -294,7 +286,7 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 				}
 			}
 			for _, a := range r.Acc {
-				g.Acc = append(g.Acc, Pt{x(xOfAcc(r, a)), ya(a.Acc)})
+				g.Acc = append(g.Acc, Pt{x(xAt(r, a.Step, a.T)), ya(a.Acc)})
 			}
 		}
 	}

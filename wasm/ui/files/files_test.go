@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
@@ -157,4 +158,56 @@ func TestKeptDigitsRoundTrip(t *testing.T) {
 			t.Errorf("corrupt %q accepted", bad)
 		}
 	}
+}
+
+// TestKeptRecordIsWhole: the kept record round-trips; every proper prefix
+// of it (a write cut short) and a record of another version are refused,
+// never half read.
+func TestKeptRecordIsWhole(t *testing.T) {
+	m := softmax.New[float32](dataset.Pixels)
+	for i := range m.W {
+		m.W[i] = float32(i%7) / 8
+	}
+	model, _, _, err := EncodeModel(m, modelfile.Info{Epochs: 2}, "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := EncodeKept(model, "lr=0.3&seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := ReadKept(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := k.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Settings != "lr=0.3&seed=2" || Checksum(f.Model) != Checksum(m) {
+		t.Errorf("round trip: settings %q, model %s, want %s", k.Settings, Checksum(f.Model), Checksum(m))
+	}
+	t.Run("proper prefixes are refused", func(t *testing.T) {
+		// Every prefix near either end, and every 97th between: the
+		// record is over 100 kB, and each decode reads the whole prefix.
+		for n := 0; n < len(s); n++ {
+			if n > 200 && n < len(s)-200 && n%97 != 0 {
+				continue
+			}
+			if _, err := ReadKept(s[:n]); err == nil {
+				t.Fatalf("the first %d of %d bytes decoded", n, len(s))
+			}
+		}
+	})
+	t.Run("another version is ErrKeptVersion", func(t *testing.T) {
+		other := strings.Replace(s, `"v":2`, `"v":3`, 1)
+		if _, err := ReadKept(other); !errors.Is(err, ErrKeptVersion) {
+			t.Errorf("version 3: %v", err)
+		}
+	})
+	t.Run("a record without a model is refused", func(t *testing.T) {
+		if _, err := ReadKept(`{"v":2,"settings":"lr=1"}`); !errors.Is(err, modelfile.ErrFormat) {
+			t.Errorf("no model: %v", err)
+		}
+	})
 }

@@ -34,6 +34,10 @@ var CatalogEN = map[string]string{
 
 	"link.copied":       "Link copied:",
 	"link.label":        "the link to these settings",
+	"worker.resumed":    "The training worker stopped (%s); a new one took over from step %s.",
+	"worker.restarted":  "The training worker stopped (%s); a new one started the run again from the beginning.",
+	"worker.replaced":   "The training worker stopped (%s); a new one took its place.",
+	"worker.silent":     "it sent nothing for %s seconds",
 	"link.noticeTitle":  "This link asked for something the page cannot do, so it used the default instead:",
 	"link.bad":          "%s = “%s”: %s",
 	"link.unknown":      "“%s” is not a setting of this page; it was ignored",
@@ -45,6 +49,14 @@ var CatalogEN = map[string]string{
 	"link.bitValues":    "%s is 0 or 1",
 	"link.paceValues":   "the pace is one of %s",
 	"link.methodValues": "the method is one of %s",
+
+	"link.noticeTitleKept": "This link asked for something the page cannot do, so those settings kept their values:",
+	"link.tooLongKept":     "the link's settings are %s characters long, too long to be this page's; the settings stay as they were",
+	"link.unreadableKept":  "the link's settings could not be read; the settings stay as they were",
+	"link.askTitle":        "This link would start a new run",
+	"link.askText":         "Its settings differ from the run in training (method, data, seed, batch size or start). Apply them and pause this run, or keep the run and its settings?",
+	"button.linkApply":     "Apply the link",
+	"button.linkKeep":      "Keep my run",
 
 	"status.loading":         "Loading…",
 	"status.loadingData":     "Loading the data: %s",
@@ -237,6 +249,7 @@ var CatalogEN = map[string]string{
 	"memory":         "Memory in use after the last run (Go heap): page %s, training worker %s.",
 
 	"err.worker":     "the training worker reported a problem: %s",
+	"err.resume":     "the run could not go on from where the stopped worker left it: %s",
 	"err.crashed":    "the training worker stopped unexpectedly: %s",
 	"err.send":       "the page could not send a command to the worker: %s",
 	"err.pageDecode": "the page could not read a message from the worker: %s",
@@ -246,6 +259,7 @@ var CatalogEN = map[string]string{
 	"err.busy":       "the worker is busy: it dropped a %s command",
 	"err.noData":     "no data loaded yet",
 	"err.fetch":      "loading the %s data failed: %s",
+	"err.stall":      "the download of the %s data stalled: nothing arrived for %s seconds",
 	"err.checksum":   "the data failed their check: %s",
 	"err.decode":     "the %s data could not be read: %s",
 	"err.empty":      "the %s data have no training images",
@@ -260,6 +274,8 @@ var CatalogEN = map[string]string{
 	"err.update":     "the update made a weight or the loss infinite or NaN; the weights were left as they were",
 	"err.diverged":   "the loss diverged (became NaN or infinite) at step %s; the weights were restored to the start of epoch %s",
 
+	"err.manifestStall": "the list of datasets did not arrive within %s seconds",
+
 	"hint.noData":   "wait for the data to load, or press Retry",
 	"hint.config":   "correct the value and press Train again",
 	"hint.fetch":    "check the connection and press Retry",
@@ -268,8 +284,15 @@ var CatalogEN = map[string]string{
 	"hint.diverged": "lower the learning rate (try 0.1) and press Train, or press Reset",
 	"hint.internal": "press Reset; if it happens again, reload the page",
 	"hint.busy":     "wait a moment and try again",
+	"hint.resume":   "the run starts again from the beginning",
 	"hint.crashed":  "Restart it: your settings are kept, the model starts again.",
 	"hint.manifest": "check the connection (or that the site was built with make run) and press Retry",
+
+	"err.hessian":      "the Hessian H could not be computed: %s",
+	"hint.hessian":     "try another λ, or reload the page; training is not affected",
+	"err.newtonStart":  "Newton's method could not start on these data: %s",
+	"err.newtonModel":  "Newton's method starts from θ = 0, so it cannot continue a loaded model",
+	"hint.newtonStart": "press Reset to start Newton's method from θ = 0, or choose SGD or gradient descent to continue this model",
 
 	"inspect.region":       "One update, with its numbers",
 	"inspect.title":        "One update, with its numbers",

@@ -35,6 +35,10 @@ var CatalogZH = map[string]string{
 
 	"link.copied":       "链接已复制：",
 	"link.label":        "带有这些设置的链接",
+	"worker.resumed":    "训练线程停止了（%s），新的训练线程从第 %s 步接着训练。",
+	"worker.restarted":  "训练线程停止了（%s），新的训练线程从头重新开始了这次训练。",
+	"worker.replaced":   "训练线程停止了（%s），已换上新的训练线程。",
+	"worker.silent":     "它已有 %s 秒没有任何回应",
 	"link.noticeTitle":  "链接里有几项设置本页无法采用，已改用默认值：",
 	"link.bad":          "%s = “%s”：%s",
 	"link.unknown":      "“%s” 不是本页的设置，已忽略",
@@ -46,6 +50,14 @@ var CatalogZH = map[string]string{
 	"link.bitValues":    "%s 只能是 0 或 1",
 	"link.paceValues":   "速度只能是 %s 之一",
 	"link.methodValues": "下降方式只能是 %s 之一",
+
+	"link.noticeTitleKept": "链接里有几项设置本页无法采用，这几项保持原来的值：",
+	"link.tooLongKept":     "链接中的设置长达 %s 个字符，不像是本页生成的，设置保持不变",
+	"link.unreadableKept":  "无法读取链接中的设置，设置保持不变",
+	"link.askTitle":        "这个链接会开始一次新的训练",
+	"link.askText":         "它的设置与正在进行的训练不同（方法、数据、随机种子、批量大小或初始值）。要采用这些设置并暂停当前训练，还是保留当前训练和它的设置？",
+	"button.linkApply":     "采用链接的设置",
+	"button.linkKeep":      "保留当前训练",
 
 	"status.loading":         "正在加载…",
 	"status.loadingData":     "正在加载数据：%s",
@@ -238,6 +250,7 @@ var CatalogZH = map[string]string{
 	"memory":         "上一次训练结束后占用的内存（Go 堆）：页面 %s，训练线程 %s。",
 
 	"err.worker":     "训练线程报告了一个问题：%s",
+	"err.resume":     "无法从停止的训练线程留下的位置接着训练：%s",
 	"err.crashed":    "训练线程意外停止了：%s",
 	"err.send":       "页面无法向训练线程发送命令：%s",
 	"err.pageDecode": "页面无法读取训练线程发来的消息：%s",
@@ -247,6 +260,7 @@ var CatalogZH = map[string]string{
 	"err.busy":       "训练线程正忙，丢掉了一条 %s 命令",
 	"err.noData":     "数据还没有加载",
 	"err.fetch":      "加载 %s 数据失败：%s",
+	"err.stall":      "%s 数据的下载停住了：%s 秒内没有收到任何数据",
 	"err.checksum":   "数据没有通过校验：%s",
 	"err.decode":     "无法读取 %s 数据：%s",
 	"err.empty":      "%s 数据中没有训练图片",
@@ -261,6 +275,8 @@ var CatalogZH = map[string]string{
 	"err.update":     "这一步更新让某个权重或损失变成了无穷大或 NaN；权重保持原样，没有改动",
 	"err.diverged":   "损失在第 %s 步发散了（变成 NaN 或无穷大）；权重已恢复到第 %s 轮开始时的值",
 
+	"err.manifestStall": "数据集列表在 %s 秒内没有送到",
+
 	"hint.noData":   "请等数据加载完，或者点“重试”",
 	"hint.config":   "改正这个值，再点“训练”",
 	"hint.fetch":    "请检查网络连接，然后点“重试”",
@@ -269,8 +285,15 @@ var CatalogZH = map[string]string{
 	"hint.diverged": "把学习率调小一些（试试 0.1）再点“训练”，或者点“重置”",
 	"hint.internal": "请点“重置”；如果再次出现，请刷新页面",
 	"hint.busy":     "请稍等片刻再试",
+	"hint.resume":   "这次训练会从头开始",
 	"hint.crashed":  "请重启训练线程：设置会保留，模型从头开始。",
 	"hint.manifest": "请检查网络连接（或者确认网站是用 make run 构建的），然后点“重试”",
+
+	"err.hessian":      "无法计算海赛矩阵 H：%s",
+	"hint.hessian":     "请换一个 λ 再试，或者刷新页面；训练不受影响",
+	"err.newtonStart":  "牛顿法无法在这些数据上开始：%s",
+	"err.newtonModel":  "牛顿法从 θ = 0 开始迭代，不能接着已加载的模型继续训练",
+	"hint.newtonStart": "请点“重置”，让牛顿法从 θ = 0 开始；或者改用随机梯度下降或梯度下降法，接着训练这个模型",
 
 	"inspect.region":       "一次更新，连同它的数值",
 	"inspect.title":        "一次更新，连同它的数值",

@@ -176,17 +176,34 @@ func Encode(s Settings) string {
 // it; so does an unknown dataset, language or setting. Nothing in a link
 // is ever run or rendered as markup: values only fill fields.
 func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
-	s := Default()
+	return parse(fragment, Default(), packs, "link.tooLong", "link.unreadable")
+}
+
+// ParseOver reads a link's fragment as Parse does, over the settings base
+// instead of the defaults: a value the link leaves out keeps base's, and
+// an invalid one falls back to base's (or, should base's be invalid under
+// the link's method or data, to the default) with a notice. It is how a
+// link followed in an open page applies: a fresh load has only the
+// defaults to start from, an open page has the settings it shows, and a
+// link with a typing error must not undo them.
+func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, []i18n.Msg) {
+	return parse(fragment, base, packs, "link.tooLongKept", "link.unreadableKept")
+}
+
+// parse is Parse over base; tooLong and unreadable are the keys of the
+// notices for a link refused whole, which say what is used instead.
+func parse(fragment string, base Settings, packs map[string]int, tooLong, unreadable string) (Settings, []i18n.Msg) {
+	s := base
 	fragment = strings.TrimPrefix(fragment, "#")
 	if fragment == "" {
 		return s, nil
 	}
 	if len(fragment) > MaxLen {
-		return s, []i18n.Msg{i18n.Text("link.tooLong", i18n.Count(len(fragment)))}
+		return s, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
 	}
 	q, err := url.ParseQuery(fragment)
 	if err != nil {
-		return s, []i18n.Msg{i18n.Text("link.unreadable")}
+		return s, []i18n.Msg{i18n.Text(unreadable)}
 	}
 	var notes []i18n.Msg
 	bad := func(key, value string, why i18n.Msg) {
@@ -217,6 +234,7 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 	descent.Method, newton.Method = "sgd", "newton"
 	_, derrs := params.Parse(descent, m)
 	_, nerrs := params.Parse(newton, m)
+	fallback := s.Fields // the link's, with base's value in each refused field
 	def := params.Defaults()
 	for _, k := range keys {
 		if k.field == nil {
@@ -224,8 +242,18 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 		}
 		if why := k.why(derrs, nerrs); !why.IsZero() {
 			bad(k.name, *k.field(&s.Fields), why)
-			*k.field(&s.Fields) = *k.field(&def)
+			*k.field(&fallback) = *k.field(&base.Fields)
 		}
 	}
+	descent, newton = fallback, fallback
+	descent.Method, newton.Method = "sgd", "newton"
+	_, derrs = params.Parse(descent, m)
+	_, nerrs = params.Parse(newton, m)
+	for _, k := range keys {
+		if k.field != nil && !k.why(derrs, nerrs).IsZero() {
+			*k.field(&fallback) = *k.field(&def)
+		}
+	}
+	s.Fields = fallback
 	return s, notes
 }

@@ -129,3 +129,39 @@ func FuzzParse(f *testing.F) {
 		_ = notes
 	})
 }
+
+// TestParseOverKeepsTheOpenPagesSettings: in an open page a link applies
+// over what the page shows: what it names and gets right changes, what it
+// leaves out or gets wrong keeps the page's value.
+func TestParseOverKeepsTheOpenPagesSettings(t *testing.T) {
+	packs := map[string]int{"default": 10000, "full": 60000}
+	base := Default()
+	base.Fields.LR, base.Fields.Batch, base.Fields.Seed, base.Fields.Method = "0.1", "20000", "7", "gd"
+	base.Dataset, base.Lang = "full", i18n.ZH
+	tests := []struct {
+		name, frag string
+		want       func(s *Settings)
+		notes      int
+	}{
+		{"an empty link changes nothing", "", func(*Settings) {}, 0},
+		{"named values apply, the rest stay", "lr=0.3&lang=en", func(s *Settings) { s.Fields.LR, s.Lang = "0.3", i18n.EN }, 0},
+		{"bad values keep the page's", "lr=abc&batch=-3", func(*Settings) {}, 2},
+		{"a bad value beside a good one", "lr=abc&seed=9", func(s *Settings) { s.Fields.Seed = "9" }, 1},
+		{"B the page had but the link's data cannot take falls to the default", "data=default",
+			func(s *Settings) { s.Dataset, s.Fields.Batch = "default", params.Defaults().Batch }, 1},
+		{"an unknown dataset keeps the page's", "data=imagenet", func(*Settings) {}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := base
+			tt.want(&want)
+			got, notes := ParseOver(tt.frag, base, packs)
+			if got != want {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+			if len(notes) != tt.notes {
+				t.Errorf("%d notices, want %d: %v", len(notes), tt.notes, notes)
+			}
+		})
+	}
+}

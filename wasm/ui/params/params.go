@@ -231,3 +231,19 @@ func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
 }
+
+// SameRun reports whether a run going on with the configuration run could
+// go on with the fields f, for a training set of m examples, as the
+// worker decides it: SGD and gradient descent take a new α and λ in their
+// stride, Newton's method no setting at all; the pace is never part of a
+// run, nor is the share of my digits, which the page sets. f must be
+// accepted by Parse.
+func SameRun(run protocol.Config, f Fields, m int) bool {
+	c, _ := Parse(f, m)
+	run.MyDigitsRate = 0
+	if run.Method != "newton" {
+		run.LearningRate, run.L2 = 0, 0
+		c.LearningRate, c.L2 = 0, 0
+	}
+	return run == c
+}

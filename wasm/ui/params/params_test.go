@@ -123,3 +123,37 @@ func TestParseConfigDecay(t *testing.T) {
 		t.Errorf("0.5 after every epoch: got %+v %+v", c, e)
 	}
 }
+
+func TestSameRun(t *testing.T) {
+	newton := Defaults()
+	newton.Method = "newton"
+	tests := []struct {
+		name string
+		old  Fields
+		edit func(f *Fields)
+		want bool
+	}{
+		{"the same fields", Defaults(), func(*Fields) {}, true},
+		{"another α", Defaults(), func(f *Fields) { f.LR = "0.1" }, true},
+		{"another λ", Defaults(), func(f *Fields) { f.L2 = "0.01" }, true},
+		{"another pace", Defaults(), func(f *Fields) { f.Pace = "1" }, true},
+		{"α written differently", Defaults(), func(f *Fields) { f.LR = "0.50" }, true},
+		{"another seed", Defaults(), func(f *Fields) { f.Seed = "2" }, false},
+		{"another B", Defaults(), func(f *Fields) { f.Batch = "10" }, false},
+		{"another method", Defaults(), func(f *Fields) { f.Method = "gd" }, false},
+		{"straightening switched off", Defaults(), func(f *Fields) { f.Deskew = false }, false},
+		{"Newton with another λ", newton, func(f *Fields) { f.L2 = "0.01" }, false},
+		{"Newton with another pace", newton, func(f *Fields) { f.Pace = "full" }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := tt.old
+			tt.edit(&f)
+			run, _ := Parse(tt.old, 10000)
+			run.MyDigitsRate = 0.1
+			if got := SameRun(run, f, 10000); got != tt.want {
+				t.Errorf("SameRun = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -108,6 +108,19 @@ type State struct {
 
 	Model *softmax.Model[float32] // the latest snapshot, nil before the first
 
+	// Snapshot is the current run's latest state from the worker, from
+	// which a new worker goes on if this one dies (WorkerReplaced); nil
+	// before the first and for a run that keeps none (Newton).
+	Snapshot *protocol.Snapshot
+	// Replacing: a new worker is loading the pack to take over the run
+	// of one that died, and its Loaded keeps the run.
+	Replacing bool
+	// Replaced counts the workers replaced; WorkerNotice says, once, what
+	// happened to the last (zero: nothing to say).
+	Replaced     int
+	WorkerNotice i18n.Msg
+	ResumedFrom  int // the step the last replaced worker's run went on from; 0: from the start
+
 	Hessian     *protocol.HessianView // the 7×7 problem's H, once asked for
 	HessianBusy bool                  // the worker is computing it
 
@@ -147,6 +160,12 @@ func (s *State) Apply(m protocol.Msg) {
 		s.TrainN, s.TestN = m.Train, m.Test
 		s.Kernel, s.KernelRefused = m.Kernel, m.KernelRefused
 		s.Dataset = m.Name
+		if s.Replacing {
+			// A new worker with the pack of the one that died: the run
+			// goes on (Resume), and keeps what the page shows of it.
+			s.Status, s.Err = StatusPaused, nil
+			return
+		}
 		s.NewRun(0)
 		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
 		s.Eval, s.ShownEval = nil, nil
@@ -154,6 +173,11 @@ func (s *State) Apply(m protocol.Msg) {
 		s.Err = nil
 	case protocol.Samples:
 		s.Samples = m
+	case protocol.Snapshot:
+		if m.Run >= s.Run {
+			v := m
+			s.Snapshot = &v
+		}
 	case protocol.HessianView:
 		v := m
 		s.Hessian, s.HessianBusy = &v, false
@@ -278,10 +302,50 @@ func (s *State) Crashed(detail string) {
 
 // Restarting resets what a new worker will send again.
 func (s *State) Restarting() {
-	*s = State{Lang: s.Lang, Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes}
+	*s = State{Lang: s.Lang, Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes,
+		Replaced: s.Replaced, WorkerNotice: s.WorkerNotice}
+}
+
+// WorkerReplaced prepares the state for a new worker that takes over from
+// one that died, for the reason detail. With a snapshot of the current run, the run goes on from it: the
+// chart drops the points after its step (the new worker takes those steps
+// again), the next Loaded keeps the run, and WorkerReplaced returns it.
+// Without one (none yet, or a Newton run), the state is reset as by
+// Restarting and it returns nil: a run that was training starts again. Either way
+// WorkerNotice says what happened.
+func (s *State) WorkerReplaced(detail i18n.Msg) *protocol.Snapshot {
+	snap := s.Snapshot
+	n := s.Replaced + 1
+	if snap == nil || snap.Run != s.Run || s.Run == 0 {
+		notice := i18n.Text("worker.replaced", detail)
+		if s.Status == StatusTraining {
+			notice = i18n.Text("worker.restarted", detail)
+		}
+		s.Restarting()
+		s.Replaced, s.WorkerNotice, s.ResumedFrom = n, notice, 0
+		return nil
+	}
+	s.Replaced, s.WorkerNotice, s.ResumedFrom = n, i18n.Text("worker.resumed", detail, i18n.Count(snap.Step)), snap.Step
+	s.Replacing, s.Status, s.Err, s.doneHeld = true, StatusLoading, nil, false
+	keep := func(n int, step func(int) int) int {
+		for n > 0 && step(n-1) > snap.Step {
+			n--
+		}
+		return n
+	}
+	s.Losses = s.Losses[:keep(len(s.Losses), func(i int) int { return s.Losses[i].Step })]
+	s.Acc = s.Acc[:keep(len(s.Acc), func(i int) int { return s.Acc[i].Step })]
+	if r := s.RunFor(s.Run); r != nil {
+		r.Losses, r.Acc = s.Losses, s.Acc
+	}
+	s.ChartVersion++
+	return snap
 }
 
 func (s *State) NewRun(run int) {
+	if s.Snapshot != nil && s.Snapshot.Run != run {
+		s.Snapshot = nil
+	}
 	s.Run = run
 	s.Progress = protocol.Progress{Run: run}
 	s.Losses = nil

@@ -4,6 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 
 	"math"
+	"strings"
 	"testing"
 
 	"softmaxdemo/wasm/protocol"
@@ -244,6 +245,52 @@ func TestDoneShowsTheFinalEvaluation(t *testing.T) {
 		s.Apply(protocol.Progress{Run: 2, State: "training", Step: 1})
 		if held, _, _ := s.AwaitingEval(); held || s.Status != StatusTraining {
 			t.Errorf("a new run: held %v, status %s", held, s.Status)
+		}
+	})
+}
+
+// TestWorkerReplaced: with a snapshot of the current run, a new worker's
+// Loaded keeps the run, the chart drops the points after the snapshot's
+// step, and the notice names that step; without one the state restarts
+// and the notice says the run starts again. Snapshots of another run are
+// not kept for this one.
+func TestWorkerReplaced(t *testing.T) {
+	training := func() *State {
+		s := loaded()
+		s.Apply(protocol.Progress{Run: 2, State: "training", Step: 300, Losses: []protocol.Point{{Step: 100, Loss: 0.9}, {Step: 200, Loss: 0.6}, {Step: 300, Loss: 0.5}}})
+		s.Apply(protocol.Evaluated{Run: 2, Epoch: 2, Step: 200, Accuracy: 0.8})
+		s.Apply(protocol.Evaluated{Run: 2, Epoch: 3, Step: 300, Accuracy: 0.85})
+		return s
+	}
+	t.Run("a snapshot of the run is resumed from", func(t *testing.T) {
+		s := training()
+		s.Apply(protocol.Snapshot{Run: 1, Step: 250, State: []byte{1}}) // a late one of an older run
+		if s.Snapshot != nil {
+			t.Fatalf("a snapshot of run 1 was kept for run 2")
+		}
+		s.Apply(protocol.Snapshot{Run: 2, Step: 200, State: []byte{1}})
+		snap := s.WorkerReplaced(i18n.Text("raw", "boom"))
+		if snap == nil || snap.Step != 200 || !s.Replacing || s.Status != StatusLoading {
+			t.Fatalf("snapshot %+v, replacing %v, status %s", snap, s.Replacing, s.Status)
+		}
+		if len(s.Losses) != 2 || len(s.Acc) != 1 || s.RunFor(2).Losses[len(s.RunFor(2).Losses)-1].Step != 200 {
+			t.Errorf("the chart keeps %d points and %d accuracies, want those up to step 200", len(s.Losses), len(s.Acc))
+		}
+		if got := i18n.EN.M(s.WorkerNotice); got != "The training worker stopped (boom); a new one took over from step 200." {
+			t.Errorf("the notice says %q", got)
+		}
+		s.Apply(protocol.Loaded{Name: "default", Train: 10000, Test: 2000})
+		if s.Run != 2 || s.Status != StatusPaused || len(s.Losses) != 2 || s.Replaced != 1 || s.ResumedFrom != 200 {
+			t.Errorf("after the new worker's Loaded: run %d, %s, %d points, %d replaced from %d", s.Run, s.Status, len(s.Losses), s.Replaced, s.ResumedFrom)
+		}
+	})
+	t.Run("without a snapshot the run starts again", func(t *testing.T) {
+		s := training()
+		if snap := s.WorkerReplaced(i18n.Text("raw", "boom")); snap != nil || s.Replacing || s.Run != 0 {
+			t.Fatalf("snapshot %+v, replacing %v, run %d", snap, s.Replacing, s.Run)
+		}
+		if got := i18n.ZH.M(s.WorkerNotice); !strings.Contains(got, "从头重新开始") {
+			t.Errorf("the notice says %q", got)
 		}
 	})
 }
