@@ -267,7 +267,13 @@ func synthPack(t *testing.T, train, test int) []byte {
 // already loaded.
 func loaded(t *testing.T, m int) (*harness, *fakeEnv) {
 	t.Helper()
-	env := newEnv(time.Millisecond)
+	return loadedSliced(t, m, time.Millisecond)
+}
+
+// loadedSliced is loaded with slices of the given length.
+func loadedSliced(t *testing.T, m int, slice time.Duration) (*harness, *fakeEnv) {
+	t.Helper()
+	env := newEnv(slice)
 	h := start(t, env)
 	h.send(env.serve("synth", "synth.mnpk", synthPack(t, m, 200)))
 	untilType[protocol.Samples](h)

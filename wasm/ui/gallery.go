@@ -199,12 +199,6 @@ func (l galleryLayout) sheetRGBA(pixels []byte) []byte {
 	return rgba
 }
 
-const (
-	colorInk       = "#1a1a1a"
-	colorWrong     = "#b2182b"
-	colorWrongFill = "#fdecea"
-)
-
 func (g *gallery) draw() {
 	c, w, h, ratio := g.size.Context("gallery")
 	if !c.Truthy() {
@@ -226,14 +220,14 @@ func (g *gallery) draw() {
 		return float64(g.lay.Col[i]*galleryCellW) * s, float64(g.lay.Row[i]*galleryCellH) * s
 	}
 	wrong := misread(g.ISamples.Labels, g.preds)
-	c.Set("fillStyle", colorWrongFill)
+	c.Set("fillStyle", paint.WrongFill)
 	for _, i := range wrong {
 		x, y := cell(i)
 		c.Call("fillRect", x+s, y+s, (galleryCellW-2)*s, (galleryCellH-2)*s)
 	}
 	c.Set("imageSmoothingEnabled", false)
 	c.Call("drawImage", g.sheet, 0, 0, w, float64(g.lay.Height())*s)
-	c.Set("strokeStyle", colorWrong)
+	c.Set("strokeStyle", paint.Wrong)
 	c.Set("lineWidth", 2*ratio)
 	for _, i := range wrong {
 		x, y := cell(i)
@@ -242,17 +236,17 @@ func (g *gallery) draw() {
 	c.Set("font", fmt.Sprintf("700 %.0fpx system-ui, sans-serif", 11*s))
 	c.Set("textAlign", "center")
 	c.Set("textBaseline", "middle")
-	c.Set("fillStyle", colorInk)
+	c.Set("fillStyle", paint.Ink)
 	for i, p := range g.preds {
 		if p < 0 {
 			continue
 		}
 		if p != int(g.ISamples.Labels[i]) {
-			c.Set("fillStyle", colorWrong)
+			c.Set("fillStyle", paint.Wrong)
 		}
 		x, y := cell(i)
 		c.Call("fillText", strconv.Itoa(p), x+galleryCellW*s/2, y+(28+2*galleryPad+galleryLabel/2-1)*s)
-		c.Set("fillStyle", colorInk)
+		c.Set("fillStyle", paint.Ink)
 	}
 }
 

@@ -106,14 +106,6 @@ func (p *lossPlot) summary() string {
 	return s
 }
 
-const (
-	colorAxis   = "#444"
-	colorGrid   = "#e4e4e4"
-	colorRaw    = "rgba(33, 102, 172, 0.35)"
-	colorSmooth = "#2166ac"
-	colorAcc    = "#d6604d"
-)
-
 func (p *lossPlot) draw() {
 	c, w, h, ratio := p.size.Context("loss-chart")
 	if !c.Truthy() {
@@ -121,7 +113,7 @@ func (p *lossPlot) draw() {
 	}
 	runs := p.IRuns
 	if len(runs) == 0 {
-		runs = []chart.Run{{Losses: p.ILosses, Acc: p.IAcc, Color: colorSmooth, StepsPerEpoch: 1}}
+		runs = []chart.Run{{Losses: p.ILosses, Acc: p.IAcc, Color: paint.LossSmooth, StepsPerEpoch: 1}}
 	}
 	axes := p.IAxes
 	if axes.X == "" {
@@ -133,8 +125,8 @@ func (p *lossPlot) draw() {
 	c.Set("lineWidth", ratio)
 
 	// Grid and ticks.
-	c.Set("strokeStyle", colorGrid)
-	c.Set("fillStyle", colorAxis)
+	c.Set("strokeStyle", paint.Grid)
+	c.Set("fillStyle", paint.Axis)
 	c.Set("textAlign", "right")
 	c.Set("textBaseline", "middle")
 	for _, t := range g.LossTicks {
@@ -149,11 +141,11 @@ func (p *lossPlot) draw() {
 	c.Call("fillText", p.ILang.T("chart.x."+axes.X), (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
 	c.Set("textAlign", "left")
 	c.Set("textBaseline", "middle")
-	c.Set("fillStyle", colorAcc)
+	c.Set("fillStyle", paint.Accuracy)
 	for _, t := range g.AccTicks {
 		c.Call("fillText", t.Label, g.Right+6*ratio, t.Pos)
 	}
-	c.Set("strokeStyle", colorAxis)
+	c.Set("strokeStyle", paint.Axis)
 	line(c, g.Left, g.Top, g.Left, g.Bottom)
 	line(c, g.Left, g.Bottom, g.Right, g.Bottom)
 
@@ -170,15 +162,15 @@ func (p *lossPlot) draw() {
 	for _, o := range g.Others {
 		js.Call("path", c, paint.Points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)
 	}
-	cur := colorSmooth
+	cur := paint.LossSmooth
 	if len(runs) > 0 && runs[len(runs)-1].Color != "" {
 		cur = runs[len(runs)-1].Color
 	}
 	p.raw = raw
-	js.Call("segments", c, paint.Points(&p.buf, raw), len(raw), colorRaw, 2*ratio)
+	js.Call("segments", c, paint.Points(&p.buf, raw), len(raw), paint.LossBand, 2*ratio)
 	js.Call("path", c, paint.Points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
-	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), colorAcc, 3*ratio)
-	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), colorAcc, 5*ratio)
+	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Accuracy, 3*ratio)
+	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Accuracy, 5*ratio)
 }
 
 func line(c app.Value, x0, y0, x1, y1 float64) {

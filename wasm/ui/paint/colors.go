@@ -9,6 +9,20 @@ import (
 	"math"
 )
 
+// The page's drawing colours: the gallery's digits and the frame of a
+// misread one, and the loss chart's axes, grid, per-step band, smoothed
+// loss and test accuracy.
+const (
+	Ink        = "#1a1a1a"
+	Wrong      = "#b2182b"
+	WrongFill  = "#fdecea"
+	Axis       = "#444"
+	Grid       = "#e4e4e4"
+	LossBand   = "rgba(33, 102, 172, 0.35)"
+	LossSmooth = "#2166ac"
+	Accuracy   = "#d6604d"
+)
+
 // Ends of the diverging scale (ColorBrewer RdBu): negative weights are blue,
 // zero is white, positive weights are red.
 var (
