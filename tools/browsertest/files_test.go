@@ -499,7 +499,7 @@ func chooseRate(t *testing.T, ctx context.Context, rate string) {
 // trained again with them mixed into every batch, the model reads a fourth
 // such 7 right, and the test sample about as well as before. My digits are
 // saved to a file, kept across a reload, and a bad file is refused.
-// MINE_FIGURE=1 also trains at every rate and logs what it does.
+// MY_DIGITS_FIGURE=1 also trains at every rate and logs what it does.
 func TestTeachItYourDigits(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
@@ -569,7 +569,7 @@ func TestTeachItYourDigits(t *testing.T) {
 	upload(t, fresh, "upload-digits", filepath.Join(dir, "my.digits.mnpk"))
 	waitAttr(t, fresh, 10*time.Second, "#my-digits", "data-count", is("3"))
 
-	if os.Getenv("MINE_FIGURE") == "1" {
+	if os.Getenv("MY_DIGITS_FIGURE") == "1" {
 		for _, rate := range []string{"0", "0.01", "0.05", "0.1", "0.2", "0.5"} {
 			chooseRate(t, ctx, rate)
 			click(t, ctx, "reset") // from θ = 0, not from the restored model
