@@ -122,6 +122,16 @@ globalThis.softmaxGiveProgram = (worker) => {
 // page shows, instead of "loading" for ever. web/worker.js has the same
 // guard for the worker's own downloads.
 globalThis.softmaxStallAfter = 15000;
+// softmaxStallText says that the download of what stalled, in the page's
+// language (set above, before Go's catalogs exist): nothing arrived for
+// ms milliseconds, or, with noAnswer, the server never answered.
+globalThis.softmaxStallText = (what, ms, noAnswer) => {
+  const s = ms / 1000;
+  if (document.documentElement.lang.toLowerCase().startsWith("zh")) {
+    return noAnswer ? `${what} 的下载停住了：${s} 秒内服务器没有回应` : `${what} 的下载停住了：${s} 秒内没有收到任何数据`;
+  }
+  return noAnswer ? `the download of ${what} stalled: no answer for ${s} s` : `the download of ${what} stalled: nothing arrived for ${s} s`;
+};
 globalThis.softmaxStallGuard = (resp, ms, what) => {
   if (!resp || !resp.body) return resp;
   const reader = resp.body.getReader();
@@ -129,7 +139,7 @@ globalThis.softmaxStallGuard = (resp, ms, what) => {
     async pull(ctrl) {
       let timer;
       const stalled = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the download of ${what} stalled: nothing arrived for ${ms / 1000} s`)), ms);
+        timer = setTimeout(() => reject(new Error(softmaxStallText(what, ms, false))), ms);
       });
       try {
         const { done, value } = await Promise.race([reader.read(), stalled]);
@@ -152,7 +162,7 @@ globalThis.softmaxStallGuard = (resp, ms, what) => {
 globalThis.softmaxWithin = (p, ms, what) => {
   let timer;
   const stalled = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the download of ${what} stalled: no answer for ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new Error(softmaxStallText(what, ms, true))), ms);
   });
   return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
 };
