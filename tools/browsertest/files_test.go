@@ -668,20 +668,21 @@ func TestTwoTabsKeepOneWholeRecord(t *testing.T) {
 	if len(sums) != 2 {
 		t.Fatalf("the two tabs trained the same model: %v", sums)
 	}
-	var sum, settings string
-	var err error
+	// Each tab keeps its model a moment after its run rests, so the last
+	// write may land between two reads: wait until both tabs read the same
+	// record, which must be whole and one tab's.
+	var sum, settings, s2, set2 string
+	var err, err2 error
 	if !eventually(10*time.Second, func() bool {
 		sum, settings, err = keptRecord(t, tab1)
-		return err == nil && sums[sum] != ""
+		s2, set2, err2 = keptRecord(t, tab2)
+		return err == nil && err2 == nil && sums[sum] != "" && s2 == sum && set2 == settings
 	}) {
-		t.Fatalf("the kept record is model %q, settings %q, error %v; the tabs trained %v", sum, settings, err, sums)
+		t.Fatalf("the first tab reads model %q, settings %q (%v); the second %q, %q (%v); the tabs trained %v",
+			sum, settings, err, s2, set2, err2, sums)
 	}
 	if !strings.Contains("&"+settings+"&", "&seed="+sums[sum]+"&") {
 		t.Errorf("the kept model is seed %s's, its settings %q another's", sums[sum], settings)
-	}
-	// Both tabs see the same whole record.
-	if s2, set2, err := keptRecord(t, tab2); err != nil || s2 != sum || set2 != settings {
-		t.Errorf("the second tab reads model %q, settings %q (%v)", s2, set2, err)
 	}
 }
 
