@@ -4,30 +4,35 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
-// K is the number of classes.
+// K is the number of classes of the digits, the most a model has.
 const K = softmax.K
 
+// classes returns k for a flat parameter vector of length (d+1)·k.
+func classes(v []float64, d int) int { return len(v) / (d + 1) }
+
 // params returns a model whose W and B are views of the flat vector v
-// (length (d+1)·K): W = v[:d·K], B = v[d·K:].
+// (length (d+1)·k): W = v[:d·k], B = v[d·k:].
 func params(v []float64, d int) *softmax.Model[float64] {
-	return &softmax.Model[float64]{D: d, W: v[: d*K : d*K], B: v[d*K:]}
+	k := classes(v, d)
+	return &softmax.Model[float64]{D: d, W: v[: d*k : d*k], B: v[d*k:]}
 }
 
-// evalRange adds, for the examples lo..hi−1 of x at the parameters v, the
-// unnormalised gradient of the cross-entropy and the diagonal of the
-// unnormalised Hessian,
+// evalRange adds, for the examples lo..hi−1 of x at the parameters v
+// (k classes: len(v) = (d+1)·k), the unnormalised gradient of the
+// cross-entropy and the diagonal of the unnormalised Hessian,
 //
-//	g[j*K+c] += Σᵢ x_ij (μ_ic − [yᵢ = c]),   g[d*K+c] += Σᵢ (μ_ic − [yᵢ = c])
-//	h[j*K+c] += Σᵢ x_ij² μ_ic (1 − μ_ic),    h[d*K+c] += Σᵢ μ_ic (1 − μ_ic)
+//	g[j*k+c] += Σᵢ x_ij (μ_ic − [yᵢ = c]),   g[d*k+c] += Σᵢ (μ_ic − [yᵢ = c])
+//	h[j*k+c] += Σᵢ x_ij² μ_ic (1 − μ_ic),    h[d*k+c] += Σᵢ μ_ic (1 − μ_ic)
 //
-// stores μᵢ = softmax(θxᵢ + b) in mu[i*K:(i+1)*K], and returns loss plus
+// stores μᵢ = softmax(θxᵢ + b) in mu[i*k:(i+1)*k], and returns loss plus
 // the cross-entropy Σᵢ (log Σ_c exp z_ic − z_iyᵢ), added example by
 // example (so a pass cut into ranges gives the same bits). It allocates
 // nothing.
 func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
-	w, b := v[:d*K], v[d*K:]
-	gb := (*[K]float64)(g[d*K:])
-	hb := (*[K]float64)(h[d*K:])
+	k := classes(v, d)
+	w, b := v[:d*k], v[d*k:]
+	gb := g[d*k : d*k+k]
+	hb := h[d*k : d*k+k]
 	var z, r, q [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
@@ -35,8 +40,8 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 		softmax.Logits(&z, w, b, index, value)
 		zy := z[y]
 		loss += softmax.Softmax(&z) - zy
-		copy(mu[i*K:(i+1)*K], z[:])
-		for c := range K {
+		copy(mu[i*k:(i+1)*k], z[:k])
+		for c := range k {
 			q[c] = float64(z[c] * (1 - z[c]))
 			r[c] = z[c]
 		}
@@ -45,15 +50,15 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 		for t, j := range index {
 			xj := value[t]
 			xx := float64(xj * xj)
-			o := int(j) * K
-			gr := g[o : o+K : o+K]
-			hr := h[o : o+K : o+K]
-			for c := range K {
+			o := int(j) * k
+			gr := g[o : o+k : o+k]
+			hr := h[o : o+k : o+k]
+			for c := range gr {
 				gr[c] += float64(xj * r[c])
 				hr[c] += float64(xx * q[c])
 			}
 		}
-		for c := range K {
+		for c := range gb {
 			gb[c] += r[c]
 			hb[c] += q[c]
 		}
@@ -64,7 +69,8 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 // lossRange returns loss plus the cross-entropy of the examples lo..hi−1
 // of x at the parameters v, as evalRange adds it, without the other work.
 func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
-	w, b := v[:d*K], v[d*K:]
+	k := classes(v, d)
+	w, b := v[:d*k], v[d*k:]
 	var z [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
@@ -90,12 +96,16 @@ func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], l
 //
 //	u   = Vᵀxᵢ                    (u_c = V_bc + Σ_j x_ij V_jc, the "logits" of V)
 //	a   = A(μᵢ)u = μᵢ ⊙ (u − μᵢ·u)
-//	out += xᵢ ⊗ a                 (out[j*K+c] += x_ij a_c, out[d*K+c] += a_c)
+//	out += xᵢ ⊗ a                 (out[j*k+c] += x_ij a_c, out[d*k+c] += a_c)
 //
 // The mean's 1/m and λ are the caller's (see hessVec). mu holds μᵢ in
-// mu[i*K:(i+1)*K] (computed once per outer iteration by evalRange). It
+// mu[i*k:(i+1)*k] (computed once per outer iteration by evalRange). It
 // allocates nothing.
 func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi int) {
+	if k := classes(vec, d); k != K {
+		hvRangeK(out, vec, mu, d, k, x, lo, hi)
+		return
+	}
 	vw, vb := vec[:d*K], vec[d*K:]
 	ob := (*[K]float64)(out[d*K:])
 	var u, a [K]float64
@@ -132,17 +142,51 @@ func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi
 	}
 }
 
+// hvRangeK is hvRange for k < K classes.
+func hvRangeK(out, vec, mu []float64, d, k int, x *softmax.Examples[float64], lo, hi int) {
+	vw, vb := vec[:d*k], vec[d*k:]
+	ob := out[d*k : d*k+k]
+	var u, buf [K]float64
+	a := buf[:k]
+	for i := lo; i < hi; i++ {
+		index, value := x.Example(i)
+		softmax.Logits(&u, vw, vb, index, value)
+		m := mu[i*k : (i+1)*k]
+		s := 0.0
+		for c := range k {
+			s += float64(m[c] * u[c])
+		}
+		for c := range k {
+			a[c] = float64(m[c] * (u[c] - s))
+		}
+		value = value[:len(index)]
+		for t, j := range index {
+			xj := value[t]
+			o := int(j) * k
+			r := out[o : o+k : o+k]
+			for c := range r {
+				r[c] += float64(xj * a[c])
+			}
+		}
+		for c := range ob {
+			ob[c] += a[c]
+		}
+	}
+}
+
 // finish turns an unnormalised sum over m examples into the mean and adds
 // the L2 term's contribution, in place:
 //
 //	out = out/m + λ·v   (on the weights; on the biases too with L2Bias)
 //
-// then zeroes class 0's entries under PinFirst. With v = θ it finishes a
-// gradient, with v = V a Hessian-vector product, with v = nil the diagonal
-// of H (λ added to every regularised entry).
+// then zeroes class 0's entries under PinFirst and the biases' under
+// NoBias. With v = θ it finishes a gradient, with v = V a Hessian-vector
+// product, with v = nil the diagonal of H (λ added to every regularised
+// entry).
 func finish(out, v []float64, d, m int, o softmax.Objective) {
 	inv := 1 / float64(m)
-	nw := d * K
+	k := classes(out, d)
+	nw := d * k
 	for i := range out {
 		s := float64(out[i] * inv)
 		if o.Lambda != 0 && (i < nw || o.L2Bias) {
@@ -154,15 +198,20 @@ func finish(out, v []float64, d, m int, o softmax.Objective) {
 		}
 		out[i] = s
 	}
-	if o.PinFirst {
-		pin(out)
-	}
+	pin(out, d, o)
 }
 
-// pin zeroes class 0's entries of a flat parameter vector.
-func pin(v []float64) {
-	for i := 0; i < len(v); i += K {
-		v[i] = 0
+// pin zeroes the fixed entries of a flat parameter vector of d features:
+// class 0's under PinFirst, the biases under NoBias.
+func pin(v []float64, d int, o softmax.Objective) {
+	k := classes(v, d)
+	if o.PinFirst {
+		for i := 0; i < len(v); i += k {
+			v[i] = 0
+		}
+	}
+	if o.NoBias {
+		clear(v[d*k:])
 	}
 }
 

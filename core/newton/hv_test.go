@@ -60,9 +60,7 @@ func TestHessVecMatchesFiniteDifferences(t *testing.T) {
 				for i := range u {
 					u[i] = r.NormFloat64()
 				}
-				if o.PinFirst {
-					pin(u)
-				}
+				pin(u, md.D, o)
 				hu := hessVecAt(v, u, md.D, x, o)
 				plus, minus := append([]float64(nil), v...), append([]float64(nil), v...)
 				for i := range v {

@@ -24,8 +24,12 @@ type Settings struct {
 	// off by default because it took more steps on MNIST (see cgState).
 	Jacobi bool
 	// Start, if not nil, is the starting point (copied; class 0 is zeroed
-	// under PinFirst). Its D must be the data's d.
+	// under PinFirst, the biases under NoBias). Its D must be the data's
+	// d, and its classes Classes.
 	Start *softmax.Model[float64]
+	// Classes is k, the model's number of classes, 2 to K; 0 means K (the
+	// ten digits). Labels must be below it.
+	Classes int
 }
 
 // Defaults of Settings' zero fields.
@@ -44,6 +48,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("newton: iterations %d: want 1 to 10000 (0 means %d)", s.Iterations, DefaultIterations)
 	case s.CGSteps < 0 || s.CGSteps > 100000:
 		return fmt.Errorf("newton: CG steps %d: want 1 to 100000 (0 means %d)", s.CGSteps, DefaultCGSteps)
+	case s.Classes != 0 && (s.Classes < 2 || s.Classes > K):
+		return fmt.Errorf("newton: %d classes: want 2 to %d (0 means %d)", s.Classes, K, K)
 	}
 	return nil
 }
@@ -57,6 +63,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.CGSteps == 0 {
 		s.CGSteps = DefaultCGSteps
+	}
+	if s.Classes == 0 {
+		s.Classes = K
 	}
 	return s
 }
@@ -99,7 +108,7 @@ type Solver struct {
 	theta, trial []float64 // current and trial parameters, flat
 	g, gTrial    []float64 // ∇J there
 	dg, dgTrial  []float64 // diag H there
-	mu, muTrial  []float64 // m×K probabilities there
+	mu, muTrial  []float64 // m×k probabilities there
 	j            float64   // J at theta
 
 	ph   phase
@@ -127,7 +136,11 @@ func New(x *softmax.Examples[float64], d int, o softmax.Objective, s Settings) (
 	if x.Len() == 0 {
 		return nil, errors.New("newton: the training set is empty")
 	}
-	if err := x.Check(d); err != nil {
+	k := s.Classes
+	if k == 0 {
+		k = K
+	}
+	if err := x.CheckClasses(d, k); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(o.Lambda) || math.IsInf(o.Lambda, 0) || o.Lambda < 0 {
@@ -136,22 +149,23 @@ func New(x *softmax.Examples[float64], d int, o softmax.Objective, s Settings) (
 	if s.Exact && d > MaxExactFeatures {
 		return nil, fmt.Errorf("newton: exact Newton on %d features: downsample to at most %d (7×7 images have 49)", d, MaxExactFeatures)
 	}
-	if s.Start != nil && s.Start.D != d {
-		return nil, fmt.Errorf("newton: a start with %d features for data with %d", s.Start.D, d)
+	if s.Exact && k != K {
+		return nil, fmt.Errorf("newton: exact Newton is for the %d digits, not %d classes", K, k)
+	}
+	if s.Start != nil && (s.Start.D != d || s.Start.Classes() != k) {
+		return nil, fmt.Errorf("newton: a start with %d features and %d classes for data with %d and %d", s.Start.D, s.Start.Classes(), d, k)
 	}
 	s = s.withDefaults()
-	n, m := (d+1)*K, x.Len()
+	n, m := (d+1)*k, x.Len()
 	v := func(k int) []float64 { return make([]float64, k) }
 	sv := &Solver{x: x, d: d, m: m, obj: o, set: s,
 		theta: v(n), trial: v(n), g: v(n), gTrial: v(n), dg: v(n), dgTrial: v(n),
-		mu: v(m * K), muTrial: v(m * K), cg: newCG(n)}
+		mu: v(m * k), muTrial: v(m * k), cg: newCG(n)}
 	if s.Start != nil {
 		copy(sv.trial, s.Start.W)
-		copy(sv.trial[d*K:], s.Start.B)
-		if o.PinFirst {
-			pin(sv.trial)
-		}
+		copy(sv.trial[d*k:], s.Start.B)
 	}
+	pin(sv.trial, d, o)
 	if s.Exact {
 		sv.hess = newGram(d)
 		sv.hmat = v(n * n)

@@ -5,8 +5,9 @@
 //
 //	n  examples in a batch
 //	d  features (784 pixels for MNIST)
-//	K  classes (10 digits), a constant so that kernels keep all ten
-//	   logits in registers
+//	k  classes of a model, len(Model.B): 2 to K
+//	K  the ten digits' classes, a constant so that their kernels keep all
+//	   ten logits in registers
 //
 // For one example x the model computes logits z = θx + b and probabilities
 //
@@ -18,8 +19,8 @@
 //
 // whose gradient is Xᵀ(P − Y)/n + λθ for θ and mean(P − Y) for b.
 //
-// Layout. θ is K×d in the lecture notes. Model stores it transposed, d×K:
-// W[j*K+c] is the weight of pixel j for class c, so the ten weights of a
+// Layout. θ is k×d in the lecture notes. Model stores it transposed, d×k:
+// W[j*k+c] is the weight of pixel j for class c, so the ten weights of a
 // pixel sit side by side. An MNIST image has about 150 non-zero pixels of
 // 784, and the kernels visit only those, touching one contiguous row of ten
 // per pixel. Theta copies out one class's template in the notes' layout.

@@ -2,6 +2,7 @@ package softmax
 
 import (
 	"fmt"
+	"math"
 
 	"softmaxdemo/core/dataset"
 )
@@ -11,7 +12,7 @@ type Float interface{ ~float32 | ~float64 }
 
 // Examples is a set of labelled sparse examples in compressed-sparse-row
 // form: example i has features Index[Start[i]:Start[i+1]] (increasing, each
-// below d) with values Value[Start[i]:Start[i+1]] and label Labels[i] < K.
+// below d) with values Value[Start[i]:Start[i+1]] and label Labels[i] (below the model's number of classes).
 type Examples[F Float] struct {
 	Labels []uint8
 	Start  []int32
@@ -40,9 +41,13 @@ func (x *Examples[F]) Example(i int) (index []uint16, value []F) {
 }
 
 // Check reports whether every example of x is well formed for a model with
-// d features. Training and evaluation trust their input; call Check once on
-// data that did not come from a validated dataset.Set.
-func (x *Examples[F]) Check(d int) error {
+// d features and the K digit classes. Training and evaluation trust their
+// input; call Check once on data that did not come from a validated
+// dataset.Set.
+func (x *Examples[F]) Check(d int) error { return x.CheckClasses(d, K) }
+
+// CheckClasses is Check for a model of k classes: every label is below k.
+func (x *Examples[F]) CheckClasses(d, k int) error {
 	if len(x.Start) != len(x.Labels)+1 || len(x.Index) != len(x.Value) {
 		return fmt.Errorf("softmax: %d labels, %d starts, %d indices, %d values do not agree",
 			len(x.Labels), len(x.Start), len(x.Index), len(x.Value))
@@ -51,16 +56,19 @@ func (x *Examples[F]) Check(d int) error {
 		return fmt.Errorf("softmax: starts do not cover the indices")
 	}
 	for i, y := range x.Labels {
-		if y >= K {
-			return fmt.Errorf("softmax: example %d has label %d, want 0..%d", i, y, K-1)
+		if int(y) >= k {
+			return fmt.Errorf("softmax: example %d has label %d, want 0..%d", i, y, k-1)
 		}
 		if x.Start[i+1] < x.Start[i] {
 			return fmt.Errorf("softmax: example %d has a negative length", i)
 		}
-		idx, _ := x.Example(i)
+		idx, val := x.Example(i)
 		for t, j := range idx {
 			if int(j) >= d || (t > 0 && j <= idx[t-1]) {
 				return fmt.Errorf("softmax: example %d has feature %d out of order or range (d = %d)", i, j, d)
+			}
+			if v := float64(val[t]); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("softmax: example %d has feature %d = %v, want a finite number", i, j, v)
 			}
 		}
 	}

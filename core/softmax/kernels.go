@@ -2,21 +2,27 @@ package softmax
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"softmaxdemo/core/internal/fmath"
 )
 
 // Logits computes z = θx + b for one sparse example, storing z in dst.
-// w is d×K (see Model), b has length K, and x has features index with
+// w is d×k (see Model), b has length k, and x has features index with
 // values value (equal lengths). Only the non-zero features are visited:
 //
-//	z_c = b_c + Σ_t value[t]·w[index[t]*K + c]
+//	z_c = b_c + Σ_t value[t]·w[index[t]*k + c]
 //
+// With k < K, dst[k:] is set to −∞ (softmax gives those classes 0).
 // It panics if an index is not below d or the lengths disagree, which is a
-// bug in the caller. On amd64 the float32 version runs in SSE
+// bug in the caller. On amd64 the float32 version for k = K runs in SSE
 // (kernels_amd64.s), with the same bits.
 func Logits[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
+	if len(b) != K {
+		logitsK(dst, w, b, index, value)
+		return
+	}
 	if haveSIMD && unsafe.Sizeof(F(0)) == 4 && len(index) > 0 {
 		value = value[:len(index)]
 		bb := (*[K]F)(b)
@@ -57,6 +63,29 @@ func logitsGo[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
 	*dst = [K]F{z0, z1, z2, z3, z4, z5, z6, z7, z8, z9}
 }
 
+// logitsK is Logits for k = len(b) < K classes.
+func logitsK[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
+	k := len(b)
+	if k < 1 || k > K {
+		panic(fmt.Sprintf("softmax: %d classes: want 1 to %d", k, K))
+	}
+	z := dst[:k]
+	copy(z, b)
+	value = value[:len(index)]
+	for t, j := range index {
+		v := value[t]
+		o := int(j) * k
+		r := w[o : o+k : o+k]
+		for c, wc := range r {
+			z[c] += F(v * wc)
+		}
+	}
+	inf := F(math.Inf(-1))
+	for c := k; c < K; c++ {
+		dst[c] = inf
+	}
+}
+
 // Softmax overwrites the logits z with the probabilities
 //
 //	h_c = exp(z_c − m) / Σ_l exp(z_l − m),  m = max_l z_l
@@ -94,20 +123,24 @@ func Softmax[F Float](z *[K]F) (logSumExp float64) {
 // logOf is fmath.Log, for the files of this package that need it.
 func logOf(x float64) float64 { return fmath.Log(x) }
 
-// Grad adds into gw (d×K) and gb (K) the unnormalised gradient of the
+// Grad adds into gw (d×k) and gb (k) the unnormalised gradient of the
 // cross-entropy over the examples of x at positions batch,
 //
-//	gw[j*K+c] += Σ_i x_ij (h(x_i)_c − [y_i = c]),  gb[c] += Σ_i (h(x_i)_c − [y_i = c])
+//	gw[j*k+c] += Σ_i x_ij (h(x_i)_c − [y_i = c]),  gb[c] += Σ_i (h(x_i)_c − [y_i = c])
 //
+// for a model of k = len(b) classes (labels below k),
 // and returns the summed cross-entropy Σ_i (logΣexp(z_i) − z_{i,y_i}).
 // Dividing by n and adding λθ is the caller's job, as is zeroing gw and gb
 // before a batch: Grad only adds. It allocates nothing.
 // It panics if the shapes disagree, which is a bug in the caller.
 func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss float64) {
-	if loss, ok := gradKernel(gw, gb, w, b, x, batch); ok {
-		return loss
+	k := len(b)
+	if k == K {
+		if loss, ok := gradKernel(gw, gb, w, b, x, batch); ok {
+			return loss
+		}
 	}
-	g := (*[K]F)(gb)
+	g := gb[:k]
 	var z [K]F
 	for _, i := range batch {
 		index, value := x.Example(int(i))
@@ -117,8 +150,12 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 		lse := Softmax(&z)
 		loss += lse - float64(zy)
 		z[y]--
-		scatter(gw, index, value, &z)
-		for c := range K {
+		if k == K {
+			scatter(gw, index, value, &z)
+		} else {
+			scatterK(gw, index, value, z[:k])
+		}
+		for c := range g {
 			g[c] += z[c]
 		}
 	}
@@ -142,6 +179,20 @@ func scatter[F Float](g []F, index []uint16, value []F, d *[K]F) {
 		return
 	}
 	scatterGo(g, index, value, d)
+}
+
+// scatterK is scatter for k = len(d) < K classes: g is rows×k.
+func scatterK[F Float](g []F, index []uint16, value []F, d []F) {
+	k := len(d)
+	value = value[:len(index)]
+	for t, j := range index {
+		v := value[t]
+		o := int(j) * k
+		r := g[o : o+k : o+k]
+		for c, dc := range d {
+			r[c] += F(v * dc)
+		}
+	}
 }
 
 // scatterGo is scatter in Go: the reference, and what other platforms run.

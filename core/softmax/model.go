@@ -8,27 +8,43 @@ import (
 	"softmaxdemo/core/internal/fmath"
 )
 
-// K is the number of classes. It is a constant so that the kernels can keep
-// all ten logits in registers.
+// K is the number of classes of the digits, and the most a model may
+// have. It is a constant so that the digits' kernels can keep all ten
+// logits in registers.
 const K = 10
 
-// Model is a softmax regression over D features and K classes.
-// W holds θ transposed, D×K row-major: W[j*K+c] is the weight of feature j
-// for class c. B holds the K biases. The model owns W and B.
+// Model is a softmax regression over D features and k = len(B) classes,
+// 2 ≤ k ≤ K: ten digits, or a few classes of points in the plane.
+// W holds θ transposed, D×k row-major: W[j*k+c] is the weight of feature j
+// for class c. B holds the k biases. The model owns W and B.
+//
+// Every function of this package takes k from len(B) (or the length of
+// the biases it is given). With k = K the kernels are the unrolled and
+// SIMD ones; with fewer classes the same functions run plain loops, and
+// wherever a K-array of logits or probabilities is filled, the entries
+// from k on are −∞ and 0: a model of k classes is a model of K classes
+// whose extra classes can never be chosen.
 type Model[F Float] struct {
 	D int
 	W []F
 	B []F
 }
 
-// New returns a model with d features and all parameters zero.
-// It panics if d < 1.
-func New[F Float](d int) *Model[F] {
-	if d < 1 {
-		panic(fmt.Sprintf("softmax: New(%d): want at least one feature", d))
+// New returns a model of the K digit classes with d features and all
+// parameters zero. It panics if d < 1.
+func New[F Float](d int) *Model[F] { return NewClasses[F](d, K) }
+
+// NewClasses returns a model with d features and k classes, all
+// parameters zero. It panics if d < 1 or k is not in 2..K.
+func NewClasses[F Float](d, k int) *Model[F] {
+	if d < 1 || k < 2 || k > K {
+		panic(fmt.Sprintf("softmax: NewClasses(%d, %d): want at least one feature and 2 to %d classes", d, k, K))
 	}
-	return &Model[F]{D: d, W: make([]F, d*K), B: make([]F, K)}
+	return &Model[F]{D: d, W: make([]F, d*k), B: make([]F, k)}
 }
+
+// Classes returns k, the model's number of classes.
+func (m *Model[F]) Classes() int { return len(m.B) }
 
 // InitNormal sets every weight to std·N(0, 1) drawn from r, feature by
 // feature and class by class, and the biases to zero. It uses the
@@ -54,15 +70,16 @@ func normalPair(r *rand.Rand) (float64, float64) {
 	return float64(rad * c), float64(rad * s)
 }
 
-// Theta writes the D weights of class c (one row of θ in the notes' K×D
+// Theta writes the D weights of class c (one row of θ in the notes' k×D
 // layout) into dst and returns it. It panics if len(dst) != D or c is not
 // a class.
 func (m *Model[F]) Theta(dst []F, c int) []F {
-	if len(dst) != m.D || c < 0 || c >= K {
-		panic(fmt.Sprintf("softmax: Theta(len %d, class %d) on a model with %d features", len(dst), c, m.D))
+	k := len(m.B)
+	if len(dst) != m.D || c < 0 || c >= k {
+		panic(fmt.Sprintf("softmax: Theta(len %d, class %d) on a model with %d features and %d classes", len(dst), c, m.D, k))
 	}
 	for j := range dst {
-		dst[j] = m.W[j*K+c]
+		dst[j] = m.W[j*k+c]
 	}
 	return dst
 }
@@ -97,8 +114,9 @@ func (m *Model[F]) Finite() bool {
 	return true
 }
 
-// Predict returns the most probable class of one sparse example and the K
-// probabilities. Ties go to the lower class.
+// Predict returns the most probable class of one sparse example and the
+// probabilities (K of them; those of classes the model does not have are
+// 0). Ties go to the lower class.
 func (m *Model[F]) Predict(index []uint16, value []F) (class int, p [K]F) {
 	Logits(&p, m.W, m.B, index, value)
 	Softmax(&p)

@@ -13,10 +13,16 @@ package softmax
 // remedy for the redundant parametrisation: subtracting one vector from
 // every θ_c leaves h unchanged, so one class can be pinned without losing
 // anything. Its gradient is defined as zero.
+//
+// NoBias fixes every bias at zero: the model is z = θx, a boundary
+// through the origin. With two classes, PinFirst and NoBias, θ is the d
+// numbers of class 1 alone: in the plane, two numbers, and J a surface
+// over them that can be drawn.
 type Objective struct {
 	Lambda   float64
 	L2Bias   bool
 	PinFirst bool
+	NoBias   bool
 }
 
 // Penalty returns the L2 term (λ/2)Σθ² (plus (λ/2)Σb² with L2Bias) of m.
@@ -53,12 +59,13 @@ func Loss[F Float](m *Model[F], x *Examples[F], batch []int32, o Objective) floa
 	return s + Penalty(m, o)
 }
 
-// Gradient writes into gw (d×K) and gb (K) the gradient of Loss,
+// Gradient writes into gw (d×k) and gb (k) the gradient of Loss,
 //
 //	∂J/∂θ = Xᵀ(P − Y)/n + λθ,  ∂J/∂b = mean(P − Y) (+ λb with L2Bias),
 //
-// with class 0's entries zero under PinFirst, and returns Loss. It
-// overwrites gw and gb. It panics if the shapes disagree.
+// with class 0's entries zero under PinFirst and gb zero under NoBias,
+// and returns Loss. It overwrites gw and gb. It panics if the shapes
+// disagree.
 func Gradient[F Float](gw, gb []F, m *Model[F], x *Examples[F], batch []int32, o Objective) float64 {
 	clear(gw)
 	clear(gb)
@@ -79,10 +86,14 @@ func Gradient[F Float](gw, gb []F, m *Model[F], x *Examples[F], batch []int32, o
 		}
 	}
 	if o.PinFirst {
+		k := len(gb)
 		for j := 0; j < m.D; j++ {
-			gw[j*K] = 0
+			gw[j*k] = 0
 		}
 		gb[0] = 0
+	}
+	if o.NoBias {
+		clear(gb)
 	}
 	return loss + Penalty(m, o)
 }

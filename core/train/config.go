@@ -13,6 +13,8 @@ package train
 import (
 	"fmt"
 	"math"
+
+	"softmaxdemo/core/softmax"
 )
 
 // Init says how the weights start.
@@ -42,6 +44,11 @@ type Config struct {
 	L2           float64 // λ ≥ 0, the strength of (λ/2)Σθ²
 	L2Bias       bool    // regularise the bias too (the notes' bias-as-a-pixel)
 	PinFirst     bool    // fix class 0 at zero (removes the redundancy)
+	NoBias       bool    // fix every bias at zero (z = θx)
+
+	// Classes is k, the model's number of classes, 2 to softmax.K; 0
+	// means softmax.K (the ten digits). Labels must be below it.
+	Classes int
 
 	Epochs     int // budget in passes over the data; 0 means no epoch limit
 	Iterations int // budget in steps; 0 means no step limit
@@ -95,6 +102,14 @@ func LectureNotes() Config {
 	}
 }
 
+// classes returns k, resolving 0 to softmax.K.
+func (c Config) classes() int {
+	if c.Classes == 0 {
+		return softmax.K
+	}
+	return c.Classes
+}
+
 // Validate reports the first option that is out of range for a training set
 // of m examples, as an error that names the option, the value and the
 // allowed range.
@@ -121,6 +136,8 @@ func (c Config) Validate(m int) error {
 		return fmt.Errorf("train: tolerance %v: want 0 or more", c.Tolerance)
 	case !finite(c.MyDigitsRate) || c.MyDigitsRate < 0 || c.MyDigitsRate > 1:
 		return fmt.Errorf("train: my digits rate %v: want 0 to 1 (a fraction of the batch size)", c.MyDigitsRate)
+	case c.Classes != 0 && (c.Classes < 2 || c.Classes > softmax.K):
+		return fmt.Errorf("train: %d classes: want 2 to %d", c.Classes, softmax.K)
 	case c.Init != Zeros && c.Init != Normal:
 		return fmt.Errorf("train: unknown initialisation %d", c.Init)
 	case c.Init == Normal && (!finite(c.InitStd) || c.InitStd <= 0 || c.InitStd > 100):

@@ -46,7 +46,10 @@ type Inspection struct {
 // for bit. It returns an error if rate or obj.Lambda is out of the
 // trainer's range, or if the example does not fit m.
 func Inspect(m *softmax.Model[float32], index []uint16, value []float32, y uint8, rate float64, obj softmax.Objective) (*Inspection, error) {
-	x, err := one(m.D, index, value, y)
+	if m.Classes() != softmax.K {
+		return nil, fmt.Errorf("train: the inspection is of a model of the %d digits, not of %d classes", softmax.K, m.Classes())
+	}
+	x, err := one(m.D, softmax.K, index, value, y)
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +104,13 @@ func Inspect(m *softmax.Model[float32], index []uint16, value []float32, y uint8
 // Stats.Stop is Diverged. It returns an error, changing nothing, if rate or
 // obj.Lambda is out of the trainer's range or the example does not fit m.
 func StepOn(m *softmax.Model[float32], index []uint16, value []float32, y uint8, rate float64, obj softmax.Objective) (Stats, error) {
-	x, err := one(m.D, index, value, y)
+	x, err := one(m.D, m.Classes(), index, value, y)
 	if err != nil {
 		return Stats{}, err
 	}
 	t, err := New(x, m.D, Config{
 		LearningRate: rate, BatchSize: 1, L2: obj.Lambda, L2Bias: obj.L2Bias, PinFirst: obj.PinFirst,
-		Iterations: 1, Seed: 1, Init: Zeros,
+		NoBias: obj.NoBias, Classes: m.Classes(), Iterations: 1, Seed: 1, Init: Zeros,
 	})
 	if err != nil {
 		return Stats{}, err
@@ -118,13 +121,14 @@ func StepOn(m *softmax.Model[float32], index []uint16, value []float32, y uint8,
 	return st, nil
 }
 
-// one returns the example as a training set of one, checked against d.
-func one(d int, index []uint16, value []float32, y uint8) (*softmax.Examples[float32], error) {
+// one returns the example as a training set of one, checked against d
+// features and k classes.
+func one(d, k int, index []uint16, value []float32, y uint8) (*softmax.Examples[float32], error) {
 	if len(index) != len(value) {
 		return nil, fmt.Errorf("train: example has %d indices and %d values", len(index), len(value))
 	}
 	x := &softmax.Examples[float32]{Labels: []uint8{y}, Start: []int32{0, int32(len(index))}, Index: index, Value: value}
-	if err := x.Check(d); err != nil {
+	if err := x.CheckClasses(d, k); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return x, nil

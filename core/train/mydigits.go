@@ -115,9 +115,7 @@ func (t *Trainer) SetModel(m *softmax.Model[float32]) error {
 		return fmt.Errorf("train: the model has a parameter that is NaN or infinite")
 	}
 	t.model.CopyFrom(m)
-	if t.cfg.PinFirst {
-		t.pin()
-	}
+	t.pin()
 	t.saved.CopyFrom(t.model)
 	return nil
 }

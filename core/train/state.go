@@ -166,7 +166,7 @@ func (t *Trainer) Restore(state []byte) error {
 		return fmt.Errorf("%w: %d features, %d examples", ErrState, d, m)
 	}
 	// The whole length, from the sizes, before anything is allocated.
-	k := softmax.K
+	k := len(t.model.B)
 	size := stateHeader + 4*m + 8*(d*k+k) + 4
 	if flags&1 != 0 {
 		size += 8 + pcgBytes
@@ -229,7 +229,7 @@ func (t *Trainer) Restore(state []byte) error {
 	if err := r.perm(order); err != nil {
 		return err
 	}
-	model, saved := softmax.New[float32](d), softmax.New[float32](d)
+	model, saved := softmax.NewClasses[float32](d, k), softmax.NewClasses[float32](d, k)
 	for _, s := range [][]float32{model.W, model.B, saved.W, saved.B} {
 		for i := range s {
 			s[i] = math.Float32frombits(r.u32())

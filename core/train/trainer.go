@@ -64,9 +64,11 @@ type Trainer struct {
 	stop      Stop
 }
 
-// New returns a trainer for a model with d features on data, with weights
-// initialised as cfg says. It returns cfg.Validate's error if an option is
-// out of range. The trainer keeps data (read only) and owns its model.
+// New returns a trainer for a model with d features and cfg.Classes
+// classes on data, with weights initialised as cfg says. It returns
+// cfg.Validate's error if an option is out of range. The trainer keeps
+// data (read only; its labels must be below the number of classes, see
+// softmax.Examples.CheckClasses) and owns its model.
 func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 	m := data.Len()
 	if err := cfg.Validate(m); err != nil {
@@ -75,15 +77,16 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = m
 	}
+	k := cfg.classes()
 	t := &Trainer{
 		cfg:       cfg,
-		obj:       softmax.Objective{Lambda: cfg.L2, L2Bias: cfg.L2Bias, PinFirst: cfg.PinFirst},
+		obj:       softmax.Objective{Lambda: cfg.L2, L2Bias: cfg.L2Bias, PinFirst: cfg.PinFirst, NoBias: cfg.NoBias},
 		data:      data,
-		model:     softmax.New[float32](d),
+		model:     softmax.NewClasses[float32](d, k),
 		src:       rand.NewPCG(cfg.Seed, 0x736f66746d6178), // "softmax"
 		order:     make([]int32, m),
-		gw:        make([]float32, d*softmax.K),
-		gb:        make([]float32, softmax.K),
+		gw:        make([]float32, d*k),
+		gb:        make([]float32, k),
 		mark:      make([]bool, d),
 		rows:      make([]int32, 0, d),
 		rate:      cfg.LearningRate,
@@ -95,9 +98,7 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 	}
 	if cfg.Init == Normal {
 		t.model.InitNormal(t.rng, cfg.InitStd)
-		if cfg.PinFirst {
-			t.pin()
-		}
+		t.pin()
 	}
 	t.saved = t.model.Clone()
 	return t, nil
@@ -251,9 +252,7 @@ func (t *Trainer) updateDense(n int) (penalty float64) {
 		t.model.B[c] = bi - float32(a*(float32(t.gb[c]*inv)+float32(blam*bi)))
 		t.gb[c] = 0
 	}
-	if t.obj.PinFirst {
-		t.pin()
-	}
+	t.pin()
 	return t.obj.Lambda / 2 * sq
 }
 
@@ -268,11 +267,13 @@ func (t *Trainer) updateSparse(batch, more []int32, n int) {
 		t.markRows(t.myDigits.x, more)
 	}
 	a, inv := float32(t.rate), 1/float32(n)
+	k := len(t.model.B)
 	for _, j := range t.rows {
 		t.mark[j] = false
-		w := (*[softmax.K]float32)(t.model.W[int(j)*softmax.K:])
-		g := (*[softmax.K]float32)(t.gw[int(j)*softmax.K:])
-		for c := range softmax.K {
+		o := int(j) * k
+		w := t.model.W[o : o+k : o+k]
+		g := t.gw[o : o+k : o+k]
+		for c := range w {
 			w[c] -= float32(a * float32(g[c]*inv))
 			g[c] = 0
 		}
@@ -281,9 +282,7 @@ func (t *Trainer) updateSparse(batch, more []int32, n int) {
 		t.model.B[c] = bi - float32(a*float32(t.gb[c]*inv))
 		t.gb[c] = 0
 	}
-	if t.obj.PinFirst {
-		t.pin()
-	}
+	t.pin()
 }
 
 // markRows marks the rows of the features of x's examples at batch and
@@ -300,11 +299,17 @@ func (t *Trainer) markRows(x *softmax.Examples[float32], batch []int32) {
 	}
 }
 
-// pin sets class 0's weights and bias to zero.
+// pin sets class 0's weights and bias to zero under PinFirst, and every
+// bias under NoBias.
 func (t *Trainer) pin() {
-	w := t.model.W
-	for j := 0; j < len(w); j += softmax.K {
-		w[j] = 0
+	if t.obj.PinFirst {
+		w, k := t.model.W, len(t.model.B)
+		for j := 0; j < len(w); j += k {
+			w[j] = 0
+		}
+		t.model.B[0] = 0
 	}
-	t.model.B[0] = 0
+	if t.obj.NoBias {
+		clear(t.model.B)
+	}
 }
