@@ -1,17 +1,29 @@
-;; The training worker's batch gradient in WebAssembly SIMD.
+;; The training worker's kernels in WebAssembly SIMD.
 ;;
-;; Go's WebAssembly port emits no SIMD, so the worker (wasm/worker) runs
-;; this module beside its Go code when the browser can: it works on the Go
-;; program's own memory, which it imports, through the pointers Go passes.
-;; It computes exactly what core/softmax.Grad's loop computes for float32,
-;; bit for bit: every f32x4 lane does the scalar code's IEEE operations in
-;; the same order, and $exp repeats core/internal/fmath.Exp operation by
-;; operation. The worker checks that on every start against the Go code and
-;; uses the Go code if they ever differ.
+;; Go's WebAssembly port emits no SIMD, so the workers (wasm/worker) run
+;; this module beside their Go code when the browser can: it works on the
+;; Go program's own memory, which it imports, through the pointers Go
+;; passes. Each export computes exactly what a loop of core computes, bit
+;; for bit: every lane does the scalar code's IEEE operations in the same
+;; order, and $exp repeats core/internal/fmath.Exp operation by operation.
 ;;
-;; Layout (see core/softmax): weights are rows×10 float32, a pixel's ten
-;; weights adjacent, so a row is three vectors: classes 0-3, 4-7 and 8-9
-;; (the last loaded and stored as 64 bits).
+;;   grad    core/softmax.Grad for float32 (minibatch SGD, full-batch shards)
+;;   update  core/softmax.Update (the step θ := θ − α(g/n + λθ))
+;;   eval    core/metrics.EvaluateRange for float32 (test-set evaluation)
+;;   neval   core/newton's evalRange on float32 pixels (∇J, diag H, μ)
+;;   hv      core/newton's hvRange on float32 pixels (H·v)
+;;   add32, add64  core/shard.Add32 and Add64 (the shards' sums)
+;;
+;; The worker checks every kernel on every start against the Go code and
+;; uses the Go code for any that ever differs; wasm/worker's tests check
+;; them under Node on random and adversarial inputs.
+;;
+;; Layout (see core/softmax): weights are rows×10, a pixel's ten weights
+;; adjacent. A float32 row is three vectors: classes 0-3, 4-7 and 8-9 (the
+;; last loaded and stored as 64 bits); a float64 row is five, two classes
+;; each. Nothing is read back from memory that was just written wider or
+;; narrower: lanes stay in registers (a narrow load of a wide store, or the
+;; reverse, stalls some CPUs for tens of cycles).
 (module
   (import "env" "mem" (memory 0))
 
@@ -63,23 +75,75 @@
   (func $pow2 (param $k i64) (result f64)
     (f64.reinterpret_i64 (i64.shl (i64.add (local.get $k) (i64.const 1023)) (i64.const 52))))
 
+;; exp2 is $exp on both lanes of an f64x2, for arguments at most 0 (z − max
+  ;; z): the same operations as $exp, lane by lane, so the same bits. A lane
+  ;; below −707, where $exp scales in two steps or returns 0, or NaN, sends
+  ;; both lanes through $exp.
+  (func $exp2 (param $x v128) (result v128)
+    (local $k v128) (local $kf v128) (local $hi v128) (local $lo v128) (local $r v128)
+    (local $t v128) (local $c v128) (local $y v128)
+    (if (i32.eqz (i64x2.all_true (f64x2.ge (local.get $x) (v128.const f64x2 -707 -707))))
+      (then (return (f64x2.replace_lane 1
+        (f64x2.splat (call $exp (f64x2.extract_lane 0 (local.get $x))))
+        (call $exp (f64x2.extract_lane 1 (local.get $x)))))))
+    (local.set $t (f64x2.mul (v128.const f64x2 1.44269504088896338700e+00 1.44269504088896338700e+00) (local.get $x)))
+    (local.set $k (i32x4.trunc_sat_f64x2_s_zero (v128.bitselect
+      (f64x2.sub (local.get $t) (v128.const f64x2 0.5 0.5))
+      (f64x2.add (local.get $t) (v128.const f64x2 0.5 0.5))
+      (f64x2.lt (local.get $x) (v128.const f64x2 0 0)))))
+    (local.set $kf (f64x2.convert_low_i32x4_s (local.get $k)))
+    (local.set $hi (f64x2.sub (local.get $x)
+      (f64x2.mul (local.get $kf) (v128.const f64x2 6.93147180369123816490e-01 6.93147180369123816490e-01))))
+    (local.set $lo (f64x2.mul (local.get $kf) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10)))
+    (local.set $r (f64x2.sub (local.get $hi) (local.get $lo)))
+    (local.set $t (f64x2.mul (local.get $r) (local.get $r)))
+    (local.set $c (f64x2.sub (local.get $r)
+      (f64x2.mul (local.get $t)
+        (f64x2.add (v128.const f64x2 1.66666666666666657415e-01 1.66666666666666657415e-01)
+          (f64x2.mul (local.get $t)
+            (f64x2.add (v128.const f64x2 -2.77777777770155933842e-03 -2.77777777770155933842e-03)
+              (f64x2.mul (local.get $t)
+                (f64x2.add (v128.const f64x2 6.61375632143793436117e-05 6.61375632143793436117e-05)
+                  (f64x2.mul (local.get $t)
+                    (f64x2.add (v128.const f64x2 -1.65339022054652515390e-06 -1.65339022054652515390e-06)
+                      (f64x2.mul (local.get $t) (v128.const f64x2 4.13813679705723846039e-08 4.13813679705723846039e-08))))))))))))
+    (local.set $y (f64x2.sub (v128.const f64x2 1 1)
+      (f64x2.sub
+        (f64x2.sub (local.get $lo)
+          (f64x2.div (f64x2.mul (local.get $r) (local.get $c)) (f64x2.sub (v128.const f64x2 2 2) (local.get $c))))
+        (local.get $hi))))
+    (f64x2.mul (local.get $y)
+      (i64x2.shl (i64x2.add (i64x2.extend_low_i32x4_s (local.get $k)) (v128.const i64x2 1023 1023)) (i32.const 52))))
+
+  ;; probs is four probabilities as float32, h = e·inv (0 below 2**-100),
+  ;; from the exponentials of two pairs of classes.
+  (func $probs (param $a v128) (param $b v128) (param $inv v128) (result v128)
+    (local.set $a (f64x2.mul (local.get $a) (local.get $inv)))
+    (local.set $b (f64x2.mul (local.get $b) (local.get $inv)))
+    (local.set $a (v128.andnot (local.get $a) (f64x2.lt (local.get $a) (v128.const f64x2 0x1p-100 0x1p-100))))
+    (local.set $b (v128.andnot (local.get $b) (f64x2.lt (local.get $b) (v128.const f64x2 0x1p-100 0x1p-100))))
+    (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+      (f32x4.demote_f64x2_zero (local.get $a)) (f32x4.demote_f64x2_zero (local.get $b))))
+
   ;; grad adds into gw (rows×10) and gb (10) the unnormalised gradient of
   ;; the cross-entropy of the examples at positions batch[0..n) and writes,
   ;; for the k-th, {s f64, m f32, zy f32} at out+16k: the sum of
   ;; exp(z−max), the maximum logit and the true class's logit, from which Go
-  ;; adds up the loss. tmp is 128 bytes of scratch. Examples are Go's
+  ;; adds up the loss. Examples are Go's
   ;; softmax.Examples: start int32[], index uint16[], value float32[],
   ;; labels uint8[]. It returns -1, or the k of the first example with a
   ;; pixel index not below rows (then nothing of that example is written).
   (func (export "grad")
     (param $w i32) (param $b i32) (param $gw i32) (param $gb i32)
     (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
-    (param $batch i32) (param $n i32) (param $rows i32) (param $out i32) (param $tmp i32)
+    (param $batch i32) (param $n i32) (param $rows i32) (param $out i32)
     (result i32)
     (local $k i32) (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32)
     (local $y i32) (local $c i32)
     (local $v v128) (local $z0 v128) (local $z1 v128) (local $z2 v128)
-    (local $m f32) (local $zc f32) (local $s f64) (local $e f64) (local $inv f64) (local $p f64)
+    (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
+    (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128) (local $inv v128)
+    (local $m f32) (local $s f64)
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
@@ -88,19 +152,8 @@
         (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
         (local.set $y (i32.load8_u (i32.add (local.get $labels) (local.get $ex))))
 
-        ;; Check every pixel index first: nothing is written for a bad one.
-        (local.set $c (local.get $t))
-        (block $checked
-          (loop $check
-            (br_if $checked (i32.ge_u (local.get $c) (local.get $end)))
-            (if (i32.ge_u
-                  (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $c) (i32.const 1))))
-                  (local.get $rows))
-              (then (return (local.get $k))))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))
-            (br $check)))
-
-        ;; z = b + Σ value·w[index]
+        ;; z = b + Σ value·w[index]. A pixel index not below rows ends the
+        ;; call before anything of this example is written.
         (local.set $z0 (v128.load (local.get $b)))
         (local.set $z1 (v128.load offset=16 (local.get $b)))
         (local.set $z2 (v128.load64_zero offset=32 (local.get $b)))
@@ -109,6 +162,7 @@
           (loop $fwd
             (br_if $fwdDone (i32.ge_u (local.get $c) (local.get $end)))
             (local.set $j (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $c) (i32.const 1)))))
+            (if (i32.ge_u (local.get $j) (local.get $rows)) (then (return (local.get $k))))
             (local.set $v (f32x4.splat (f32.load (i32.add (local.get $value) (i32.shl (local.get $c) (i32.const 2))))))
             (local.set $o (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
             (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $o)))))
@@ -116,53 +170,59 @@
             (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $v) (v128.load64_zero offset=32 (local.get $o)))))
             (local.set $c (i32.add (local.get $c) (i32.const 1)))
             (br $fwd)))
-        (v128.store (local.get $tmp) (local.get $z0))
-        (v128.store offset=16 (local.get $tmp) (local.get $z1))
-        (v128.store64_lane offset=32 0 (local.get $tmp) (local.get $z2))
+        ;; m = max z. Any order gives the same m but for the sign of a
+        ;; zero, which changes neither exp(z − m) nor the loss.
+        (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
+        (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
+        (local.set $mv (f32x4.splat (local.get $m)))
 
-        ;; m = max z, the first one on ties, as Go's loop.
-        (local.set $m (f32.load (local.get $tmp)))
-        (local.set $c (i32.const 1))
-        (loop $max
-          (local.set $zc (f32.load (i32.add (local.get $tmp) (i32.shl (local.get $c) (i32.const 2)))))
-          (if (f32.gt (local.get $zc) (local.get $m)) (then (local.set $m (local.get $zc))))
-          (local.set $c (i32.add (local.get $c) (i32.const 1)))
-          (br_if $max (i32.lt_u (local.get $c) (i32.const 10))))
-        (f32.store offset=12
-          (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 4)))
-          (f32.load (i32.add (local.get $tmp) (i32.shl (local.get $y) (i32.const 2)))))
-        (f32.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 4))) (local.get $m))
+        ;; The true class's lane, by masks: a lane of z is never read back
+        ;; from memory, where a narrow load after a wide store stalls.
+        (local.set $yv (i32x4.splat (local.get $y)))
+        (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
+        (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
+        (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
+        (local.set $v (v128.or (v128.or
+          (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
+          (v128.and (local.get $z2) (local.get $y2))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 4))))
+        (f32.store offset=12 (local.get $o) (f32x4.extract_lane 0 (local.get $v)))
+        (f32.store offset=8 (local.get $o) (local.get $m))
 
-        ;; e_c = exp(z_c − m) (kept at tmp+48), s = Σ e_c, in class order.
-        (local.set $s (f64.const 0))
-        (local.set $c (i32.const 0))
-        (loop $exps
-          (local.set $e (call $exp (f64.promote_f32
-            (f32.sub (f32.load (i32.add (local.get $tmp) (i32.shl (local.get $c) (i32.const 2)))) (local.get $m)))))
-          (f64.store offset=48 (i32.add (local.get $tmp) (i32.shl (local.get $c) (i32.const 3))) (local.get $e))
-          (local.set $s (f64.add (local.get $s) (local.get $e)))
-          (local.set $c (i32.add (local.get $c) (i32.const 1)))
-          (br_if $exps (i32.lt_u (local.get $c) (i32.const 10))))
-        (f64.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 4))) (local.get $s))
+        ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
+        (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
+        (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
+        (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
+        (local.set $e01 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z0))))
+        (local.set $e23 (call $exp2 (f64x2.promote_low_f32x4
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))))
+        (local.set $e45 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z1))))
+        (local.set $e67 (call $exp2 (f64x2.promote_low_f32x4
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
+        (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
+        (local.set $s (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
+        (f64.store (local.get $o) (local.get $s))
 
-        ;; h_c = e_c/s (0 below 2**-100), then h_y − 1: the error signal.
-        (local.set $inv (f64.div (f64.const 1) (local.get $s)))
-        (local.set $c (i32.const 0))
-        (loop $probs
-          (local.set $p (f64.mul
-            (f64.load offset=48 (i32.add (local.get $tmp) (i32.shl (local.get $c) (i32.const 3))))
-            (local.get $inv)))
-          (if (f64.lt (local.get $p) (f64.const 0x1p-100)) (then (local.set $p (f64.const 0))))
-          (f32.store (i32.add (local.get $tmp) (i32.shl (local.get $c) (i32.const 2))) (f32.demote_f64 (local.get $p)))
-          (local.set $c (i32.add (local.get $c) (i32.const 1)))
-          (br_if $probs (i32.lt_u (local.get $c) (i32.const 10))))
-        (local.set $o (i32.add (local.get $tmp) (i32.shl (local.get $y) (i32.const 2))))
-        (f32.store (local.get $o) (f32.sub (f32.load (local.get $o)) (f32.const 1)))
+        ;; h_c = e_c/s (0 below 2**-100), then h − [c = y]: the error signal.
+        (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
+        (local.set $z0 (call $probs (local.get $e01) (local.get $e23) (local.get $inv)))
+        (local.set $z1 (call $probs (local.get $e45) (local.get $e67) (local.get $inv)))
+        (local.set $z2 (call $probs (local.get $e89) (local.get $e89) (local.get $inv)))
+        (local.set $z0 (f32x4.sub (local.get $z0) (v128.and (local.get $y0) (v128.const f32x4 1 1 1 1))))
+        (local.set $z1 (f32x4.sub (local.get $z1) (v128.and (local.get $y1) (v128.const f32x4 1 1 1 1))))
+        (local.set $z2 (f32x4.sub (local.get $z2) (v128.and (local.get $y2) (v128.const f32x4 1 1 1 1))))
 
         ;; gw[index] += value·d
-        (local.set $z0 (v128.load (local.get $tmp)))
-        (local.set $z1 (v128.load offset=16 (local.get $tmp)))
-        (local.set $z2 (v128.load64_zero offset=32 (local.get $tmp)))
         (local.set $c (local.get $t))
         (block $bwdDone
           (loop $bwd
@@ -186,6 +246,453 @@
           (f32x4.add (v128.load64_zero offset=32 (local.get $gb)) (local.get $z2)))
 
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $examples)))
+    (i32.const -1))
+
+  ;; update is core/softmax.Update: w[i] := w[i] − a·(g[i]·inv + λ·w[i]),
+  ;; g[i] := 0 for i < n, returning Σ w[i]² of the old weights in four
+  ;; lanes (i mod 4) as (s0 + s1) + (s2 + s3); with λ = 0 the step
+  ;; without λ's term, returning 0.
+  (func (export "update")
+    (param $w i32) (param $g i32) (param $n i32) (param $a f32) (param $inv f32) (param $lam f32)
+    (result f64)
+    (local $i i32) (local $p i32) (local $q i32) (local $wv v128) (local $lo v128) (local $hi v128)
+    (local $av v128) (local $iv v128) (local $lv v128) (local $s01 v128) (local $s23 v128)
+    (local $wi f32) (local $sq f64) (local $l0 f64) (local $l1 f64) (local $l2 f64) (local $l3 f64)
+    (local.set $av (f32x4.splat (local.get $a)))
+    (local.set $iv (f32x4.splat (local.get $inv)))
+    (local.set $lv (f32x4.splat (local.get $lam)))
+    (if (f32.eq (local.get $lam) (f32.const 0))
+      (then
+        (block $done0
+          (loop $four0
+            (br_if $done0 (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+            (local.set $p (i32.add (local.get $w) (i32.shl (local.get $i) (i32.const 2))))
+            (local.set $q (i32.add (local.get $g) (i32.shl (local.get $i) (i32.const 2))))
+            (v128.store (local.get $p) (f32x4.sub (v128.load (local.get $p))
+              (f32x4.mul (local.get $av) (f32x4.mul (v128.load (local.get $q)) (local.get $iv)))))
+            (v128.store (local.get $q) (v128.const i32x4 0 0 0 0))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+            (br $four0)))
+        (block $tail0
+          (loop $one0
+            (br_if $tail0 (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $p (i32.add (local.get $w) (i32.shl (local.get $i) (i32.const 2))))
+            (local.set $q (i32.add (local.get $g) (i32.shl (local.get $i) (i32.const 2))))
+            (f32.store (local.get $p) (f32.sub (f32.load (local.get $p))
+              (f32.mul (local.get $a) (f32.mul (f32.load (local.get $q)) (local.get $inv)))))
+            (f32.store (local.get $q) (f32.const 0))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $one0)))
+        (return (f64.const 0))))
+    (block $done
+      (loop $four
+        (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (local.set $p (i32.add (local.get $w) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $q (i32.add (local.get $g) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $wv (v128.load (local.get $p)))
+        (local.set $lo (f64x2.promote_low_f32x4 (local.get $wv)))
+        (local.set $hi (f64x2.promote_low_f32x4
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $wv) (local.get $wv))))
+        (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $lo) (local.get $lo))))
+        (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (local.get $hi) (local.get $hi))))
+        (v128.store (local.get $p) (f32x4.sub (local.get $wv)
+          (f32x4.mul (local.get $av) (f32x4.add
+            (f32x4.mul (v128.load (local.get $q)) (local.get $iv))
+            (f32x4.mul (local.get $lv) (local.get $wv))))))
+        (v128.store (local.get $q) (v128.const i32x4 0 0 0 0))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $four)))
+    (local.set $l0 (f64x2.extract_lane 0 (local.get $s01)))
+    (local.set $l1 (f64x2.extract_lane 1 (local.get $s01)))
+    (local.set $l2 (f64x2.extract_lane 0 (local.get $s23)))
+    (local.set $l3 (f64x2.extract_lane 1 (local.get $s23)))
+    ;; The last n mod 4 weights, into lanes 0, 1 and 2.
+    (block $tail
+      (loop $one
+        (br_if $tail (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $p (i32.add (local.get $w) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $q (i32.add (local.get $g) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $wi (f32.load (local.get $p)))
+        (local.set $sq (f64.mul (f64.promote_f32 (local.get $wi)) (f64.promote_f32 (local.get $wi))))
+        (if (i32.eqz (i32.and (local.get $i) (i32.const 3)))
+          (then (local.set $l0 (f64.add (local.get $l0) (local.get $sq))))
+          (else (if (i32.eq (i32.and (local.get $i) (i32.const 3)) (i32.const 1))
+            (then (local.set $l1 (f64.add (local.get $l1) (local.get $sq))))
+            (else (local.set $l2 (f64.add (local.get $l2) (local.get $sq)))))))
+        (f32.store (local.get $p) (f32.sub (local.get $wi)
+          (f32.mul (local.get $a) (f32.add
+            (f32.mul (f32.load (local.get $q)) (local.get $inv))
+            (f32.mul (local.get $lam) (local.get $wi))))))
+        (f32.store (local.get $q) (f32.const 0))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $one)))
+    (f64.add (f64.add (local.get $l0) (local.get $l1)) (f64.add (local.get $l2) (local.get $l3))))
+
+  ;; add32 and add64 are core/shard.Add32 and Add64: dst[i] += src[i], i < n.
+  (func (export "add32") (param $dst i32) (param $src i32) (param $n i32)
+    (local $i i32) (local $p i32) (local $q i32)
+    (block $done
+      (loop $four
+        (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (local.set $p (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $q (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2))))
+        (v128.store (local.get $p) (f32x4.add (v128.load (local.get $p)) (v128.load (local.get $q))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $four)))
+    (block $tail
+      (loop $one
+        (br_if $tail (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $p (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2))))
+        (f32.store (local.get $p) (f32.add (f32.load (local.get $p))
+          (f32.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $one))))
+
+  (func (export "add64") (param $dst i32) (param $src i32) (param $n i32)
+    (local $i i32) (local $p i32) (local $q i32)
+    (block $done
+      (loop $two
+        (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
+        (local.set $p (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $q (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 3))))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (v128.load (local.get $q))))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $two)))
+    (if (i32.lt_u (local.get $i) (local.get $n))
+      (then
+        (local.set $p (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 3))))
+        (f64.store (local.get $p) (f64.add (f64.load (local.get $p))
+          (f64.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 3)))))))))
+
+  ;; eval is core/metrics.EvaluateRange's loop for the float32 examples
+  ;; lo..hi−1 (positions, not a batch): for the i-th it writes
+  ;; {s f64, m f32, zy f32} at out+16(i−lo), as grad does, and the
+  ;; predicted class, the first of the largest logits (softmax.Argmax,
+  ;; lane by lane in class order), at class+(i−lo). It returns -1, or the
+  ;; position of the first example with a pixel index not below rows.
+  (func (export "eval")
+    (param $w i32) (param $b i32) (param $start i32) (param $index i32) (param $value i32)
+    (param $labels i32) (param $lo i32) (param $hi i32) (param $rows i32) (param $out i32) (param $class i32)
+    (result i32)
+    (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32) (local $best i32)
+    (local $v v128) (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $mv v128)
+    (local $y0 v128) (local $y1 v128) (local $y2 v128) (local $yv v128)
+    (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128)
+    (local $m f32) (local $zb f32) (local $zc f32)
+    (local.set $ex (local.get $lo))
+    (block $done
+      (loop $examples
+        (br_if $done (i32.ge_u (local.get $ex) (local.get $hi)))
+        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $z0 (v128.load (local.get $b)))
+        (local.set $z1 (v128.load offset=16 (local.get $b)))
+        (local.set $z2 (v128.load64_zero offset=32 (local.get $b)))
+        (block $fwdDone
+          (loop $fwd
+            (br_if $fwdDone (i32.ge_u (local.get $t) (local.get $end)))
+            (local.set $j (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1)))))
+            (if (i32.ge_u (local.get $j) (local.get $rows)) (then (return (local.get $ex))))
+            (local.set $v (f32x4.splat (f32.load (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2))))))
+            (local.set $o (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
+            (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $o)))))
+            (local.set $z1 (f32x4.add (local.get $z1) (f32x4.mul (local.get $v) (v128.load offset=16 (local.get $o)))))
+            (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $v) (v128.load64_zero offset=32 (local.get $o)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $fwd)))
+        ;; The first of the largest logits, as softmax.Argmax: z_c > z_best.
+        (local.set $best (i32.const 0))
+        (local.set $zb (f32x4.extract_lane 0 (local.get $z0)))
+        (local.set $zc (f32x4.extract_lane 1 (local.get $z0)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 1)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 2 (local.get $z0)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 2)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 3 (local.get $z0)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 3)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 0 (local.get $z1)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 4)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 1 (local.get $z1)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 5)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 2 (local.get $z1)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 6)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 3 (local.get $z1)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 7)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 0 (local.get $z2)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 8)) (local.set $zb (local.get $zc))))
+        (local.set $zc (f32x4.extract_lane 1 (local.get $z2)))
+        (if (f32.gt (local.get $zc) (local.get $zb)) (then (local.set $best (i32.const 9)) (local.set $zb (local.get $zc))))
+        (i32.store8 (i32.add (local.get $class) (i32.sub (local.get $ex) (local.get $lo))) (local.get $best))
+        ;; m, zy and s as grad computes them.
+        (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
+        (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
+        (local.set $mv (f32x4.splat (local.get $m)))
+        (local.set $yv (i32x4.splat (i32.load8_u (i32.add (local.get $labels) (local.get $ex)))))
+        (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
+        (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
+        (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
+        (local.set $v (v128.or (v128.or
+          (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
+          (v128.and (local.get $z2) (local.get $y2))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
+        (local.set $o (i32.add (local.get $out) (i32.shl (i32.sub (local.get $ex) (local.get $lo)) (i32.const 4))))
+        (f32.store offset=12 (local.get $o) (f32x4.extract_lane 0 (local.get $v)))
+        (f32.store offset=8 (local.get $o) (local.get $m))
+        (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
+        (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
+        (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
+        (local.set $e01 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z0))))
+        (local.set $e23 (call $exp2 (f64x2.promote_low_f32x4
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))))
+        (local.set $e45 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z1))))
+        (local.set $e67 (call $exp2 (f64x2.promote_low_f32x4
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
+        (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
+        (f64.store (local.get $o) (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
+        (local.set $ex (i32.add (local.get $ex) (i32.const 1)))
+        (br $examples)))
+    (i32.const -1))
+
+  ;; sum10 is the ten lanes of five f64x2 added in class order from 0, as
+  ;; Go's loop s += e_c does.
+  (func $sum10 (param $a v128) (param $b v128) (param $c v128) (param $d v128) (param $e v128) (result f64)
+    (f64.add (f64.add (f64.add (f64.add (f64.add (f64.add (f64.add (f64.add (f64.add (f64.add (f64.const 0)
+      (f64x2.extract_lane 0 (local.get $a))) (f64x2.extract_lane 1 (local.get $a)))
+      (f64x2.extract_lane 0 (local.get $b))) (f64x2.extract_lane 1 (local.get $b)))
+      (f64x2.extract_lane 0 (local.get $c))) (f64x2.extract_lane 1 (local.get $c)))
+      (f64x2.extract_lane 0 (local.get $d))) (f64x2.extract_lane 1 (local.get $d)))
+      (f64x2.extract_lane 0 (local.get $e))) (f64x2.extract_lane 1 (local.get $e))))
+
+  ;; max10 is the largest of ten f64 lanes (a zero's sign aside, as $grad's).
+  (func $max10 (param $a v128) (param $b v128) (param $c v128) (param $d v128) (param $e v128) (result f64)
+    (local $m v128)
+    (local.set $m (f64x2.pmax (f64x2.pmax (f64x2.pmax (local.get $a) (local.get $b))
+      (f64x2.pmax (local.get $c) (local.get $d))) (local.get $e)))
+    (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
+
+  ;; neval is core/newton's evalRange on float32 pixels, widened: for the
+  ;; examples 0..n−1 at the parameters v (rows×10 weights, then 10 biases,
+  ;; float64) it adds into g and h (the same layout) the unnormalised
+  ;; gradient and Hessian diagonal,
+  ;;   g[j,c] += x_j (μ_c − [y = c]),  h[j,c] += x_j² μ_c (1 − μ_c),
+  ;; writes μ at mu+80i and {s, m, zy} (f64 each) at out+24i, from which Go
+  ;; adds up the cross-entropy. It returns -1, or the first example with a
+  ;; pixel index not below rows (nothing of it written).
+  (func (export "neval")
+    (param $v i32) (param $g i32) (param $h i32) (param $mu i32) (param $out i32)
+    (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
+    (param $n i32) (param $rows i32)
+    (result i32)
+    (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32) (local $bias i32)
+    (local $x v128) (local $xx v128) (local $m v128) (local $inv v128) (local $one v128)
+    (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $z3 v128) (local $z4 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128)
+    (local $y0 v128) (local $y1 v128) (local $y2 v128) (local $y3 v128) (local $y4 v128) (local $yv v128)
+    (local $s f64) (local $zy f64)
+    (local.set $bias (i32.add (local.get $v) (i32.mul (local.get $rows) (i32.const 80))))
+    (local.set $one (v128.const f64x2 1 1))
+    (block $done
+      (loop $examples
+        (br_if $done (i32.ge_u (local.get $ex) (local.get $n)))
+        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $z0 (v128.load (local.get $bias)))
+        (local.set $z1 (v128.load offset=16 (local.get $bias)))
+        (local.set $z2 (v128.load offset=32 (local.get $bias)))
+        (local.set $z3 (v128.load offset=48 (local.get $bias)))
+        (local.set $z4 (v128.load offset=64 (local.get $bias)))
+        (local.set $j (local.get $t))
+        (block $fwdDone
+          (loop $fwd
+            (br_if $fwdDone (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $o (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $j) (i32.const 1)))))
+            (if (i32.ge_u (local.get $o) (local.get $rows)) (then (return (local.get $ex))))
+            (local.set $x (f64x2.splat (f64.promote_f32
+              (f32.load (i32.add (local.get $value) (i32.shl (local.get $j) (i32.const 2)))))))
+            (local.set $o (i32.add (local.get $v) (i32.mul (local.get $o) (i32.const 80))))
+            (local.set $z0 (f64x2.add (local.get $z0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
+            (local.set $z1 (f64x2.add (local.get $z1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
+            (local.set $z2 (f64x2.add (local.get $z2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
+            (local.set $z3 (f64x2.add (local.get $z3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
+            (local.set $z4 (f64x2.add (local.get $z4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $fwd)))
+        ;; zy, m, e = exp(z − m), s: softmax.Softmax in float64.
+        (local.set $yv (i64x2.splat (i64.extend_i32_u (i32.load8_u (i32.add (local.get $labels) (local.get $ex))))))
+        (local.set $y0 (i64x2.eq (v128.const i64x2 0 1) (local.get $yv)))
+        (local.set $y1 (i64x2.eq (v128.const i64x2 2 3) (local.get $yv)))
+        (local.set $y2 (i64x2.eq (v128.const i64x2 4 5) (local.get $yv)))
+        (local.set $y3 (i64x2.eq (v128.const i64x2 6 7) (local.get $yv)))
+        (local.set $y4 (i64x2.eq (v128.const i64x2 8 9) (local.get $yv)))
+        (local.set $x (v128.or (v128.or (v128.or (v128.or
+          (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
+          (v128.and (local.get $z2) (local.get $y2))) (v128.and (local.get $z3) (local.get $y3)))
+          (v128.and (local.get $z4) (local.get $y4))))
+        (local.set $zy (f64x2.extract_lane 0 (v128.or (local.get $x)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))))
+        (local.set $m (f64x2.splat (call $max10 (local.get $z0) (local.get $z1) (local.get $z2) (local.get $z3) (local.get $z4))))
+        (local.set $z0 (call $exp2 (f64x2.sub (local.get $z0) (local.get $m))))
+        (local.set $z1 (call $exp2 (f64x2.sub (local.get $z1) (local.get $m))))
+        (local.set $z2 (call $exp2 (f64x2.sub (local.get $z2) (local.get $m))))
+        (local.set $z3 (call $exp2 (f64x2.sub (local.get $z3) (local.get $m))))
+        (local.set $z4 (call $exp2 (f64x2.sub (local.get $z4) (local.get $m))))
+        (local.set $s (call $sum10 (local.get $z0) (local.get $z1) (local.get $z2) (local.get $z3) (local.get $z4)))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $ex) (i32.const 24))))
+        (f64.store (local.get $o) (local.get $s))
+        (f64.store offset=8 (local.get $o) (f64x2.extract_lane 0 (local.get $m)))
+        (f64.store offset=16 (local.get $o) (local.get $zy))
+        ;; μ = e/s (0 below 2**-100), q = μ(1 − μ), r = μ − [c = y].
+        (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
+        (local.set $z0 (call $mu2 (local.get $z0) (local.get $inv)))
+        (local.set $z1 (call $mu2 (local.get $z1) (local.get $inv)))
+        (local.set $z2 (call $mu2 (local.get $z2) (local.get $inv)))
+        (local.set $z3 (call $mu2 (local.get $z3) (local.get $inv)))
+        (local.set $z4 (call $mu2 (local.get $z4) (local.get $inv)))
+        (local.set $o (i32.add (local.get $mu) (i32.mul (local.get $ex) (i32.const 80))))
+        (v128.store (local.get $o) (local.get $z0))
+        (v128.store offset=16 (local.get $o) (local.get $z1))
+        (v128.store offset=32 (local.get $o) (local.get $z2))
+        (v128.store offset=48 (local.get $o) (local.get $z3))
+        (v128.store offset=64 (local.get $o) (local.get $z4))
+        (local.set $q0 (f64x2.mul (local.get $z0) (f64x2.sub (local.get $one) (local.get $z0))))
+        (local.set $q1 (f64x2.mul (local.get $z1) (f64x2.sub (local.get $one) (local.get $z1))))
+        (local.set $q2 (f64x2.mul (local.get $z2) (f64x2.sub (local.get $one) (local.get $z2))))
+        (local.set $q3 (f64x2.mul (local.get $z3) (f64x2.sub (local.get $one) (local.get $z3))))
+        (local.set $q4 (f64x2.mul (local.get $z4) (f64x2.sub (local.get $one) (local.get $z4))))
+        (local.set $z0 (f64x2.sub (local.get $z0) (v128.and (local.get $y0) (local.get $one))))
+        (local.set $z1 (f64x2.sub (local.get $z1) (v128.and (local.get $y1) (local.get $one))))
+        (local.set $z2 (f64x2.sub (local.get $z2) (v128.and (local.get $y2) (local.get $one))))
+        (local.set $z3 (f64x2.sub (local.get $z3) (v128.and (local.get $y3) (local.get $one))))
+        (local.set $z4 (f64x2.sub (local.get $z4) (v128.and (local.get $y4) (local.get $one))))
+        (block $bwdDone
+          (loop $bwd
+            (br_if $bwdDone (i32.ge_u (local.get $t) (local.get $end)))
+            (local.set $x (f64x2.splat (f64.promote_f32
+              (f32.load (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2)))))))
+            (local.set $xx (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $j (i32.mul (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1)))) (i32.const 80)))
+            (local.set $o (i32.add (local.get $g) (local.get $j)))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $z0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z4))))
+            (local.set $o (i32.add (local.get $h) (local.get $j)))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q4))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $bwd)))
+        (local.set $o (i32.add (local.get $g) (i32.mul (local.get $rows) (i32.const 80))))
+        (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (local.get $z0)))
+        (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (local.get $z1)))
+        (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (local.get $z2)))
+        (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (local.get $z3)))
+        (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (local.get $z4)))
+        (local.set $o (i32.add (local.get $h) (i32.mul (local.get $rows) (i32.const 80))))
+        (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (local.get $q0)))
+        (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (local.get $q1)))
+        (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (local.get $q2)))
+        (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (local.get $q3)))
+        (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (local.get $q4)))
+        (local.set $ex (i32.add (local.get $ex) (i32.const 1)))
+        (br $examples)))
+    (i32.const -1))
+
+  ;; mu2 is two probabilities e·inv, 0 below 2**-100, as softmax.Softmax.
+  (func $mu2 (param $e v128) (param $inv v128) (result v128)
+    (local.set $e (f64x2.mul (local.get $e) (local.get $inv)))
+    (v128.andnot (local.get $e) (f64x2.lt (local.get $e) (v128.const f64x2 0x1p-100 0x1p-100))))
+
+  ;; hv is core/newton's hvRange on float32 pixels, widened: for the
+  ;; examples 0..n−1 with probabilities μ at mu+80i it adds into out
+  ;; (rows×10 then 10, float64) x ⊗ a, a = μ ⊙ (u − μ·u), u = Vᵀx the
+  ;; "logits" of the vector vec (the same layout). It returns -1, or the
+  ;; first example with a pixel index not below rows (nothing of it
+  ;; written).
+  (func (export "hv")
+    (param $vec i32) (param $out i32) (param $mu i32)
+    (param $start i32) (param $index i32) (param $value i32) (param $n i32) (param $rows i32)
+    (result i32)
+    (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32) (local $bias i32)
+    (local $x v128) (local $sv v128)
+    (local $u0 v128) (local $u1 v128) (local $u2 v128) (local $u3 v128) (local $u4 v128)
+    (local $m0 v128) (local $m1 v128) (local $m2 v128) (local $m3 v128) (local $m4 v128)
+    (local.set $bias (i32.add (local.get $vec) (i32.mul (local.get $rows) (i32.const 80))))
+    (block $done
+      (loop $examples
+        (br_if $done (i32.ge_u (local.get $ex) (local.get $n)))
+        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $u0 (v128.load (local.get $bias)))
+        (local.set $u1 (v128.load offset=16 (local.get $bias)))
+        (local.set $u2 (v128.load offset=32 (local.get $bias)))
+        (local.set $u3 (v128.load offset=48 (local.get $bias)))
+        (local.set $u4 (v128.load offset=64 (local.get $bias)))
+        (local.set $j (local.get $t))
+        (block $fwdDone
+          (loop $fwd
+            (br_if $fwdDone (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $o (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $j) (i32.const 1)))))
+            (if (i32.ge_u (local.get $o) (local.get $rows)) (then (return (local.get $ex))))
+            (local.set $x (f64x2.splat (f64.promote_f32
+              (f32.load (i32.add (local.get $value) (i32.shl (local.get $j) (i32.const 2)))))))
+            (local.set $o (i32.add (local.get $vec) (i32.mul (local.get $o) (i32.const 80))))
+            (local.set $u0 (f64x2.add (local.get $u0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
+            (local.set $u1 (f64x2.add (local.get $u1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
+            (local.set $u2 (f64x2.add (local.get $u2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
+            (local.set $u3 (f64x2.add (local.get $u3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
+            (local.set $u4 (f64x2.add (local.get $u4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $fwd)))
+        (local.set $o (i32.add (local.get $mu) (i32.mul (local.get $ex) (i32.const 80))))
+        (local.set $m0 (v128.load (local.get $o)))
+        (local.set $m1 (v128.load offset=16 (local.get $o)))
+        (local.set $m2 (v128.load offset=32 (local.get $o)))
+        (local.set $m3 (v128.load offset=48 (local.get $o)))
+        (local.set $m4 (v128.load offset=64 (local.get $o)))
+        ;; s = Σ μ_c u_c in class order; a = μ ⊙ (u − s).
+        (local.set $sv (f64x2.splat (call $sum10
+          (f64x2.mul (local.get $m0) (local.get $u0)) (f64x2.mul (local.get $m1) (local.get $u1))
+          (f64x2.mul (local.get $m2) (local.get $u2)) (f64x2.mul (local.get $m3) (local.get $u3))
+          (f64x2.mul (local.get $m4) (local.get $u4)))))
+        (local.set $u0 (f64x2.mul (local.get $m0) (f64x2.sub (local.get $u0) (local.get $sv))))
+        (local.set $u1 (f64x2.mul (local.get $m1) (f64x2.sub (local.get $u1) (local.get $sv))))
+        (local.set $u2 (f64x2.mul (local.get $m2) (f64x2.sub (local.get $u2) (local.get $sv))))
+        (local.set $u3 (f64x2.mul (local.get $m3) (f64x2.sub (local.get $u3) (local.get $sv))))
+        (local.set $u4 (f64x2.mul (local.get $m4) (f64x2.sub (local.get $u4) (local.get $sv))))
+        (block $bwdDone
+          (loop $bwd
+            (br_if $bwdDone (i32.ge_u (local.get $t) (local.get $end)))
+            (local.set $x (f64x2.splat (f64.promote_f32
+              (f32.load (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2)))))))
+            (local.set $o (i32.add (local.get $out)
+              (i32.mul (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1)))) (i32.const 80))))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $u0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u4))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $bwd)))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $rows) (i32.const 80))))
+        (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (local.get $u0)))
+        (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (local.get $u1)))
+        (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (local.get $u2)))
+        (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (local.get $u3)))
+        (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (local.get $u4)))
+        (local.set $ex (i32.add (local.get $ex) (i32.const 1)))
         (br $examples)))
     (i32.const -1))
 )

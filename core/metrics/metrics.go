@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"softmaxdemo/core/internal/fmath"
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 )
 
@@ -17,8 +18,11 @@ type Result struct {
 	// Confusion[y][p] counts examples of true class y predicted as p.
 	Confusion [softmax.K][softmax.K]int
 
-	// MeanLogLikelihood is (1/N) Σ log h(x_i)_{y_i}, at most 0; its
+	// LogLikelihood is Σ log h(x_i)_{y_i}, summed example by example
+	// within each shard and then over the shards in shard order (see
+	// Evaluate), and MeanLogLikelihood is LogLikelihood/N, at most 0: its
 	// negation is the mean cross-entropy.
+	LogLikelihood     float64
 	MeanLogLikelihood float64
 }
 
@@ -58,12 +62,32 @@ func (r Result) ClassAccuracy() [softmax.K]float64 {
 	return out
 }
 
-// Evaluate runs m on every example of x. It allocates nothing.
+// Evaluate runs m on every example of x. It evaluates the shards of x
+// (core/shard) one by one, EvaluateRange, and adds them up with Combine,
+// so that a pool of workers evaluating the shards gives the same bits.
+// It allocates nothing.
 func Evaluate[F softmax.Float](m *softmax.Model[F], x *softmax.Examples[F]) Result {
+	var parts [shard.Count]Result
+	for s := range shard.Count {
+		lo, hi := shard.Range(x.Len(), s)
+		parts[s] = EvaluateRange(m, x, lo, hi)
+	}
+	return Combine(&parts)
+}
+
+// EvaluateRange runs m on the examples lo..hi−1 of x, adding the log
+// likelihood example by example. It allocates nothing.
+func EvaluateRange[F softmax.Float](m *softmax.Model[F], x *softmax.Examples[F], lo, hi int) Result {
 	var r Result
+	if lo >= hi {
+		return r
+	}
+	if evalRange(&r, m, x, lo, hi) {
+		return r
+	}
 	var z [softmax.K]F
 	ll := 0.0
-	for i := range x.Len() {
+	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
 		softmax.Logits(&z, m.W, m.B, index, value)
 		y := int(x.Labels[i])
@@ -75,9 +99,28 @@ func Evaluate[F softmax.Float](m *softmax.Model[F], x *softmax.Examples[F]) Resu
 			r.Correct++
 		}
 	}
-	r.N = x.Len()
+	r.N = hi - lo
+	r.LogLikelihood = ll
+	r.MeanLogLikelihood = ll / float64(r.N)
+	return r
+}
+
+// Combine adds up the shards' results in shard order.
+func Combine(parts *[shard.Count]Result) Result {
+	r := parts[0]
+	for _, p := range parts[1:] {
+		r.N += p.N
+		r.Correct += p.Correct
+		for y := range r.Confusion {
+			for c := range r.Confusion[y] {
+				r.Confusion[y][c] += p.Confusion[y][c]
+			}
+		}
+		r.LogLikelihood += p.LogLikelihood
+	}
+	r.MeanLogLikelihood = 0
 	if r.N > 0 {
-		r.MeanLogLikelihood = ll / float64(r.N)
+		r.MeanLogLikelihood = r.LogLikelihood / float64(r.N)
 	}
 	return r
 }

@@ -19,13 +19,17 @@
 //   - the stopping rule says why the run ended, as a Stop the page can
 //     show: "‖∇J‖ ≤ 1e-05 after 9 iterations".
 //
-// A Solver can be driven one outer iteration at a time (Iterate) or in
-// slices of at most a given number of examples (Advance), so that a Web
-// Worker can cut one iteration's conjugate-gradient steps across several
-// slices of a few milliseconds. Slicing never changes the arithmetic.
+// A Solver can be driven one outer iteration at a time (Iterate) or one
+// pass over the data at a time (Advance), so that a Web Worker can cut
+// one iteration's conjugate-gradient steps across several slices.
 //
-// Layout. A parameter vector is flat: the d×K weights as softmax.Model
-// stores them (W[j*K+c]) followed by the K biases, that is vec(V) with the
+// Passes. Every pass (a gradient, a line-search trial, an H·v product) is
+// computed shard by shard over the fixed shards of core/shard and added
+// up in shard order: Passes computes the shards, here (Local) or in a pool
+// of workers, and the result has the same bits for any number of them.
+//
+// Layout. A parameter vector is flat: the d×k weights as softmax.Model
+// stores them (W[j*k+c]) followed by the k biases, that is vec(V) with the
 // bias as feature d, a constant pixel of 1.
 //
 // Determinism. Exp and Log come from core/internal/fmath, every product is

@@ -3,9 +3,11 @@ package newton
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"softmaxdemo/core/dataset/datasettest"
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 )
 
@@ -74,4 +76,58 @@ func defaultPack(t testing.TB) (train, test *softmax.Examples[float64]) {
 func head(x *softmax.Examples[float64], n int) *softmax.Examples[float64] {
 	e := x.Start[n]
 	return &softmax.Examples[float64]{Labels: x.Labels[:n], Start: x.Start[:n+1], Index: x.Index[:e], Value: x.Value[:e]}
+}
+
+// poolOf computes Passes as a pool of workers would: each worker holds
+// the shards s with s mod workers = its number, as copies of their own
+// (not views), and the workers run at once, in goroutines, finishing in
+// any order.
+// newPool cuts x into shards held by workers.
+func newPool(x *softmax.Examples[float64], d, workers int) *poolOf {
+	p := &poolOf{workers: workers}
+	for s := range shard.Count {
+		lo, hi := shard.Range(x.Len(), s)
+		p.shards[s] = NewShard(copyOf(x.View(lo, hi)), d, K)
+	}
+	return p
+}
+
+type poolOf struct {
+	workers int
+	shards  [shard.Count]*Shard[float64]
+}
+
+func (p *poolOf) run(f func(s int)) {
+	var wg sync.WaitGroup
+	for w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := shard.Count - 1 - w; s >= 0; s -= p.workers {
+				f(s)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (p *poolOf) Eval(theta []float64, slot int, g, h *[shard.Count][]float64, loss *[shard.Count]float64) {
+	p.run(func(s int) { loss[s] = p.shards[s].Eval(g[s], h[s], theta, slot) })
+}
+
+func (p *poolOf) Hv(v []float64, slot int, out *[shard.Count][]float64) {
+	p.run(func(s int) { p.shards[s].Hv(out[s], v, slot) })
+}
+
+// copyOf returns a copy of x of its own, its starts from 0.
+func copyOf[V softmax.Float](x *softmax.Examples[V]) *softmax.Examples[V] {
+	c := &softmax.Examples[V]{Labels: append([]uint8(nil), x.Labels...), Start: make([]int32, len(x.Start))}
+	base := x.Start[0]
+	for i, st := range x.Start {
+		c.Start[i] = st - base
+	}
+	end := x.Start[len(x.Start)-1]
+	c.Index = append([]uint16(nil), x.Index[base:end]...)
+	c.Value = append([]V(nil), x.Value[base:end]...)
+	return c
 }

@@ -1,6 +1,8 @@
 package newton
 
 import (
+	"math"
+
 	"softmaxdemo/core/softmax"
 )
 
@@ -17,6 +19,52 @@ func params(v []float64, d int) *softmax.Model[float64] {
 	return &softmax.Model[float64]{D: d, W: v[: d*k : d*k], B: v[d*k:]}
 }
 
+// logits is softmax.Logits in float64 for examples whose values are of
+// type V: z_c = b_c + Σ_t float64(value[t])·w[index[t]*k + c], each product
+// rounded, in the order of the features, with z[k:] = −∞. For V = float64
+// it is softmax.Logits's own arithmetic; for float32 values (the worker's
+// examples, shared with minibatch SGD) the values are widened exactly, so
+// that no float64 copy of the pixels is needed.
+func logits[V softmax.Float](z *[K]float64, w, b []float64, index []uint16, value []V) {
+	k := len(b)
+	value = value[:len(index)]
+	if k == K {
+		bb := (*[K]float64)(b)
+		z0, z1, z2, z3, z4 := bb[0], bb[1], bb[2], bb[3], bb[4]
+		z5, z6, z7, z8, z9 := bb[5], bb[6], bb[7], bb[8], bb[9]
+		for t, j := range index {
+			v := float64(value[t])
+			o := int(j) * K
+			r := w[o : o+K : o+K]
+			z0 += float64(v * r[0])
+			z1 += float64(v * r[1])
+			z2 += float64(v * r[2])
+			z3 += float64(v * r[3])
+			z4 += float64(v * r[4])
+			z5 += float64(v * r[5])
+			z6 += float64(v * r[6])
+			z7 += float64(v * r[7])
+			z8 += float64(v * r[8])
+			z9 += float64(v * r[9])
+		}
+		*z = [K]float64{z0, z1, z2, z3, z4, z5, z6, z7, z8, z9}
+		return
+	}
+	zk := z[:k]
+	copy(zk, b)
+	for t, j := range index {
+		v := float64(value[t])
+		o := int(j) * k
+		r := w[o : o+k : o+k]
+		for c, wc := range r {
+			zk[c] += float64(v * wc)
+		}
+	}
+	for c := k; c < K; c++ {
+		z[c] = math.Inf(-1)
+	}
+}
+
 // evalRange adds, for the examples lo..hi−1 of x at the parameters v
 // (k classes: len(v) = (d+1)·k), the unnormalised gradient of the
 // cross-entropy and the diagonal of the unnormalised Hessian,
@@ -28,7 +76,7 @@ func params(v []float64, d int) *softmax.Model[float64] {
 // the cross-entropy Σᵢ (log Σ_c exp z_ic − z_iyᵢ), added example by
 // example (so a pass cut into ranges gives the same bits). It allocates
 // nothing.
-func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
+func evalRange[V softmax.Float](loss float64, g, h, mu []float64, v []float64, d int, x *softmax.Examples[V], lo, hi int) float64 {
 	k := classes(v, d)
 	w, b := v[:d*k], v[d*k:]
 	gb := g[d*k : d*k+k]
@@ -37,7 +85,7 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
 		y := x.Labels[i]
-		softmax.Logits(&z, w, b, index, value)
+		logits(&z, w, b, index, value)
 		zy := z[y]
 		loss += softmax.Softmax(&z) - zy
 		copy(mu[i*k:(i+1)*k], z[:k])
@@ -48,7 +96,7 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 		r[y]--
 		value = value[:len(index)]
 		for t, j := range index {
-			xj := value[t]
+			xj := float64(value[t])
 			xx := float64(xj * xj)
 			o := int(j) * k
 			gr := g[o : o+k : o+k]
@@ -68,13 +116,13 @@ func evalRange(loss float64, g, h, mu []float64, v []float64, d int, x *softmax.
 
 // lossRange returns loss plus the cross-entropy of the examples lo..hi−1
 // of x at the parameters v, as evalRange adds it, without the other work.
-func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], lo, hi int) float64 {
+func lossRange[V softmax.Float](loss float64, v []float64, d int, x *softmax.Examples[V], lo, hi int) float64 {
 	k := classes(v, d)
 	w, b := v[:d*k], v[d*k:]
 	var z [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		softmax.Logits(&z, w, b, index, value)
+		logits(&z, w, b, index, value)
 		zy := z[x.Labels[i]]
 		loss += softmax.Softmax(&z) - zy
 	}
@@ -101,7 +149,7 @@ func lossRange(loss float64, v []float64, d int, x *softmax.Examples[float64], l
 // The mean's 1/m and λ are the caller's (see hessVec). mu holds μᵢ in
 // mu[i*k:(i+1)*k] (computed once per outer iteration by evalRange). It
 // allocates nothing.
-func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi int) {
+func hvRange[V softmax.Float](out, vec, mu []float64, d int, x *softmax.Examples[V], lo, hi int) {
 	if k := classes(vec, d); k != K {
 		hvRangeK(out, vec, mu, d, k, x, lo, hi)
 		return
@@ -111,7 +159,7 @@ func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi
 	var u, a [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		softmax.Logits(&u, vw, vb, index, value)
+		logits(&u, vw, vb, index, value)
 		m := (*[K]float64)(mu[i*K : (i+1)*K])
 		s := 0.0
 		for c := range K {
@@ -122,7 +170,7 @@ func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi
 		}
 		value = value[:len(index)]
 		for t, j := range index {
-			xj := value[t]
+			xj := float64(value[t])
 			o := int(j) * K
 			r := out[o : o+K : o+K]
 			r[0] += float64(xj * a[0])
@@ -143,14 +191,14 @@ func hvRange(out, vec, mu []float64, d int, x *softmax.Examples[float64], lo, hi
 }
 
 // hvRangeK is hvRange for k < K classes.
-func hvRangeK(out, vec, mu []float64, d, k int, x *softmax.Examples[float64], lo, hi int) {
+func hvRangeK[V softmax.Float](out, vec, mu []float64, d, k int, x *softmax.Examples[V], lo, hi int) {
 	vw, vb := vec[:d*k], vec[d*k:]
 	ob := out[d*k : d*k+k]
 	var u, buf [K]float64
 	a := buf[:k]
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		softmax.Logits(&u, vw, vb, index, value)
+		logits(&u, vw, vb, index, value)
 		m := mu[i*k : (i+1)*k]
 		s := 0.0
 		for c := range k {
@@ -161,7 +209,7 @@ func hvRangeK(out, vec, mu []float64, d, k int, x *softmax.Examples[float64], lo
 		}
 		value = value[:len(index)]
 		for t, j := range index {
-			xj := value[t]
+			xj := float64(value[t])
 			o := int(j) * k
 			r := out[o : o+k : o+k]
 			for c := range r {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 )
 
@@ -98,22 +99,23 @@ const (
 // concurrent use. New allocates everything; Advance and Iterate
 // allocate nothing.
 type Solver struct {
-	x   *softmax.Examples[float64]
-	d   int
-	m   int
-	obj softmax.Objective
-	set Settings
-	err error
+	p     Passes
+	local *Local[float64] // the data in this process, for Exact; nil if p is another kind
+	d     int
+	m     int
+	obj   softmax.Objective
+	set   Settings
+	err   error
 
 	theta, trial []float64 // current and trial parameters, flat
 	g, gTrial    []float64 // ∇J there
 	dg, dgTrial  []float64 // diag H there
-	mu, muTrial  []float64 // m×k probabilities there
+	cur          int       // the slot of θ's μ; the trial's is 1 − cur
 	j            float64   // J at theta
 
-	ph   phase
-	pos  int     // next example of the pass
-	loss float64 // summed cross-entropy of the pass so far
+	ph    phase
+	parts [3][shard.Count][]float64 // the shards' partial sums of a pass
+	loss  [shard.Count]float64
 
 	cg      cgState
 	cgSteps int // conjugate-gradient steps of the current iteration
@@ -125,10 +127,10 @@ type Solver struct {
 }
 
 // New returns a solver for the examples x with d features and the
-// objective o, at the starting point of s (all zeros by default). It
-// returns an error if s is invalid, x is empty or fails x.Check(d), or
-// Exact is asked for more than MaxExactFeatures. The solver keeps x (read
-// only).
+// objective o, at the starting point of s (all zeros by default), that
+// computes its passes here (Local). It returns an error if s is invalid,
+// x is empty or fails x.CheckClasses(d, s.Classes), or Exact is asked for
+// more than MaxExactFeatures. The solver keeps x (read only).
 func New(x *softmax.Examples[float64], d int, o softmax.Objective, s Settings) (*Solver, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -136,12 +138,23 @@ func New(x *softmax.Examples[float64], d int, o softmax.Objective, s Settings) (
 	if x.Len() == 0 {
 		return nil, errors.New("newton: the training set is empty")
 	}
-	k := s.Classes
-	if k == 0 {
-		k = K
-	}
+	k := s.withDefaults().Classes
 	if err := x.CheckClasses(d, k); err != nil {
 		return nil, err
+	}
+	return NewWith(NewLocal(x, d, k), x.Len(), d, o, s)
+}
+
+// NewWith returns a solver whose passes p computes over m examples of d
+// features (the browser's pool of workers; p must compute every shard as
+// Shard does). It returns an error if s or o is invalid, m < 1, or s asks
+// for Exact, which needs the data here (New).
+func NewWith(p Passes, m, d int, o softmax.Objective, s Settings) (*Solver, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if m < 1 {
+		return nil, errors.New("newton: the training set is empty")
 	}
 	if math.IsNaN(o.Lambda) || math.IsInf(o.Lambda, 0) || o.Lambda < 0 {
 		return nil, fmt.Errorf("newton: L2 strength %v: want 0 or more", o.Lambda)
@@ -149,27 +162,36 @@ func New(x *softmax.Examples[float64], d int, o softmax.Objective, s Settings) (
 	if s.Exact && d > MaxExactFeatures {
 		return nil, fmt.Errorf("newton: exact Newton on %d features: downsample to at most %d (7×7 images have 49)", d, MaxExactFeatures)
 	}
+	k := s.withDefaults().Classes
 	if s.Exact && k != K {
 		return nil, fmt.Errorf("newton: exact Newton is for the %d digits, not %d classes", K, k)
+	}
+	local, _ := p.(*Local[float64])
+	if s.Exact && local == nil {
+		return nil, errors.New("newton: exact Newton needs the examples in this process (New)")
 	}
 	if s.Start != nil && (s.Start.D != d || s.Start.Classes() != k) {
 		return nil, fmt.Errorf("newton: a start with %d features and %d classes for data with %d and %d", s.Start.D, s.Start.Classes(), d, k)
 	}
 	s = s.withDefaults()
-	n, m := (d+1)*k, x.Len()
+	n := (d + 1) * k
 	v := func(k int) []float64 { return make([]float64, k) }
-	sv := &Solver{x: x, d: d, m: m, obj: o, set: s,
-		theta: v(n), trial: v(n), g: v(n), gTrial: v(n), dg: v(n), dgTrial: v(n),
-		mu: v(m * k), muTrial: v(m * k), cg: newCG(n)}
+	sv := &Solver{p: p, local: local, d: d, m: m, obj: o, set: s,
+		theta: v(n), trial: v(n), g: v(n), gTrial: v(n), dg: v(n), dgTrial: v(n), cg: newCG(n)}
+	if s.Exact {
+		sv.hess = newGram(d)
+		sv.hmat = v(n * n)
+	}
+	for i := range sv.parts {
+		for j := range sv.parts[i] {
+			sv.parts[i][j] = v(n)
+		}
+	}
 	if s.Start != nil {
 		copy(sv.trial, s.Start.W)
 		copy(sv.trial[d*k:], s.Start.B)
 	}
 	pin(sv.trial, d, o)
-	if s.Exact {
-		sv.hess = newGram(d)
-		sv.hmat = v(n * n)
-	}
 	sv.ph = phaseEval // the initial evaluation, at trial
 	sv.st.Stop = Running
 	return sv, nil
@@ -212,43 +234,39 @@ func (s *Solver) Reason() string {
 // (Iteration 0) unless Advance already made it.
 func (s *Solver) Iterate() Stats {
 	for {
-		st := s.Advance(math.MaxInt)
+		st := s.Advance()
 		if st.IterEnd || st.Stop != Running {
 			return st
 		}
 	}
 }
 
-// Advance does at most budget examples' worth of work (at least one
-// example) and returns the Stats; IterEnd is set if an outer iteration (or
-// the initial evaluation) was completed. A pass over the data (a gradient,
-// a line-search trial, an H·v product, the explicit H) may span several
-// calls; the arithmetic, and so the result, does not depend on how the
-// work is cut. Once the run has ended, Advance does nothing.
-func (s *Solver) Advance(budget int) Stats {
+// Advance makes one pass over the data (a gradient, a line-search trial,
+// an H·v product, the explicit H) and returns the Stats; IterEnd is set if
+// an outer iteration (or the initial evaluation) was completed. Once the
+// run has ended, Advance does nothing.
+func (s *Solver) Advance() Stats {
 	s.st.IterEnd = false
 	if s.st.Stop != Running {
 		return s.st
 	}
-	budget = max(budget, 1)
-	for budget > 0 && s.st.Stop == Running && !s.st.IterEnd {
-		hi := s.pos + min(budget, s.m-s.pos)
-		switch s.ph {
-		case phaseEval:
-			s.loss = evalRange(s.loss, s.gTrial, s.dgTrial, s.muTrial, s.trial, s.d, s.x, s.pos, hi)
-		case phaseHv:
-			hvRange(s.cg.hp, s.cg.p, s.mu, s.d, s.x, s.pos, hi)
-		case phaseHess:
-			s.hess.add(s.mu, s.x, s.pos, hi)
-		}
-		budget -= hi - s.pos
-		s.pos = hi
-		if s.pos == s.m {
-			s.pos = 0
-			s.st.Passes++
-			s.endPass()
+	g, h, out := &s.parts[0], &s.parts[1], &s.parts[2]
+	switch s.ph {
+	case phaseEval:
+		s.p.Eval(s.trial, 1-s.cur, g, h, &s.loss)
+		shard.Reduce64(s.gTrial, g)
+		shard.Reduce64(s.dgTrial, h)
+	case phaseHv:
+		s.p.Hv(s.cg.p, s.cur, out)
+		shard.Reduce64(s.cg.hp, out)
+	case phaseHess:
+		s.hess.reset()
+		for _, p := range s.local.shards {
+			s.hess.add(p.mu[s.cur], p.x, 0, p.Len())
 		}
 	}
+	s.st.Passes++
+	s.endPass()
 	return s.st
 }
 
@@ -258,8 +276,7 @@ func (s *Solver) endPass() {
 	case phaseEval:
 		finish(s.gTrial, s.trial, s.d, s.m, s.obj)
 		finish(s.dgTrial, nil, s.d, s.m, s.obj)
-		jt := s.loss/float64(s.m) + penalty(s.trial, s.d, s.obj)
-		s.loss = 0
+		jt := shard.Sum(&s.loss)/float64(s.m) + penalty(s.trial, s.d, s.obj)
 		if s.st.Passes == 1 { // the initial evaluation
 			s.accept(jt)
 			return
@@ -303,7 +320,7 @@ func (s *Solver) accept(jt float64) {
 	s.theta, s.trial = s.trial, s.theta
 	s.g, s.gTrial = s.gTrial, s.g
 	s.dg, s.dgTrial = s.dgTrial, s.dg
-	s.mu, s.muTrial = s.muTrial, s.mu
+	s.cur = 1 - s.cur
 	s.j = jt
 	initial := s.st.Passes == 1
 	if !initial {
@@ -353,8 +370,6 @@ func (s *Solver) setTrial() {
 	for i, th := range s.theta {
 		s.trial[i] = th + float64(t*s.cg.x[i])
 	}
-	clear(s.gTrial)
-	clear(s.dgTrial)
 	s.ph = phaseEval
 }
 

@@ -74,3 +74,10 @@ func (x *Examples[F]) CheckClasses(d, k int) error {
 	}
 	return nil
 }
+
+// View returns the examples lo..hi−1 of x as a set of their own, sharing
+// x's memory: its Start keeps x's offsets, so only Labels and Start are
+// re-sliced. It panics if the range is out of bounds.
+func (x *Examples[F]) View(lo, hi int) *Examples[F] {
+	return &Examples[F]{Labels: x.Labels[lo:hi], Start: x.Start[lo : hi+1], Index: x.Index, Value: x.Value}
+}

@@ -26,14 +26,18 @@ type Objective struct {
 }
 
 // Penalty returns the L2 term (λ/2)Σθ² (plus (λ/2)Σb² with L2Bias) of m.
+// Σθ² is summed as Update sums it, in four lanes, so that the loss a
+// training step reports and Penalty agree to the bit; Σb² is then added
+// in order.
 func Penalty[F Float](m *Model[F], o Objective) float64 {
 	if o.Lambda == 0 {
 		return 0
 	}
-	s := 0.0
-	for _, w := range m.W {
-		s += float64(w) * float64(w)
+	var l [4]float64
+	for i, w := range m.W {
+		l[i&3] += float64(w) * float64(w)
 	}
+	s := (l[0] + l[1]) + (l[2] + l[3])
 	if o.L2Bias {
 		for _, w := range m.B {
 			s += float64(w) * float64(w)

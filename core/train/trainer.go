@@ -50,9 +50,10 @@ type Trainer struct {
 	order    []int32
 	gw       []float32
 	gb       []float32
-	mark     []bool   // sparse update: rows touched by this batch
-	rows     []int32  // sparse update: their list
-	myDigits myDigits // examples mixed into every batch, see SetMyDigits
+	mark     []bool     // sparse update: rows touched by this batch
+	rows     []int32    // sparse update: their list
+	myDigits myDigits   // examples mixed into every batch, see SetMyDigits
+	full     *fullBatch // B = m: the gradient by shards (full.go); nil otherwise
 
 	rate      float64
 	pos       int
@@ -95,6 +96,9 @@ func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 	t.rng = rand.New(t.src)
 	for i := range t.order {
 		t.order[i] = int32(i)
+	}
+	if cfg.BatchSize == m {
+		t.full = newFullBatch(data, d, k)
 	}
 	if cfg.Init == Normal {
 		t.model.InitNormal(t.rng, cfg.InitStd)
@@ -161,12 +165,21 @@ func (t *Trainer) Step() Stats {
 	}
 	m := len(t.order)
 	if t.pos == 0 {
-		t.rng.Shuffle(m, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		if t.full == nil {
+			// Full-batch steps see every example, in shard order: they
+			// need no shuffle.
+			t.rng.Shuffle(m, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		}
 		t.saved.CopyFrom(t.model)
 	}
 	n := min(t.cfg.BatchSize, m-t.pos)
 	batch := t.order[t.pos : t.pos+n]
-	loss := softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch)
+	var loss float64
+	if t.full != nil {
+		loss = t.full.grad(t.gw, t.gb, t.model.W, t.model.B)
+	} else {
+		loss = softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.data, batch)
+	}
 	more := t.myDigits.draw()
 	if len(more) > 0 {
 		loss += softmax.Grad(t.gw, t.gb, t.model.W, t.model.B, t.myDigits.x, more)
@@ -222,25 +235,12 @@ func (t *Trainer) endEpoch(loss float64) {
 	}
 }
 
-// updateDense applies θ := θ − α(g/n + λθ) to every weight, zeroes the
-// gradient, and returns the L2 penalty of the old weights.
+// updateDense applies θ := θ − α(g/n + λθ) to every weight
+// (softmax.Update), zeroes the gradient, and returns the L2 penalty of the
+// old weights.
 func (t *Trainer) updateDense(n int) (penalty float64) {
 	a, inv, lam := float32(t.rate), 1/float32(n), float32(t.obj.Lambda)
-	w, g := t.model.W, t.gw[:len(t.model.W)]
-	var sq float64
-	if lam == 0 {
-		// The same bits as below with λ = 0 (x + 0 = x), in fewer steps.
-		for i, wi := range w {
-			w[i] = wi - float32(a*float32(g[i]*inv))
-			g[i] = 0
-		}
-	} else {
-		for i, wi := range w {
-			sq += float64(wi) * float64(wi)
-			w[i] = wi - float32(a*(float32(g[i]*inv)+float32(lam*wi)))
-			g[i] = 0
-		}
-	}
+	sq := softmax.Update(t.model.W, t.gw[:len(t.model.W)], a, inv, lam)
 	blam := float32(0)
 	if t.obj.L2Bias {
 		blam = lam

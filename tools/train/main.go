@@ -367,11 +367,22 @@ func to32(x *softmax.Examples[float64]) *softmax.Examples[float32] {
 }
 
 // runNewton minimises the same objective with Newton's method, printing
-// one line per iteration.
+// one line per iteration. Truncated Newton works on the float32 pixels,
+// widened as they are read, as the page's worker does (so the two agree
+// bit for bit); exact Newton on the 7×7 images in float64.
 func runNewton(o *options, x, test *softmax.Examples[float64], d int, out io.Writer) error {
 	c := o.cfg
 	obj := softmax.Objective{Lambda: c.L2, L2Bias: c.L2Bias, PinFirst: c.PinFirst}
-	s, err := newton.New(x, d, obj, o.newton)
+	var s *newton.Solver
+	var err error
+	if o.newton.Exact {
+		s, err = newton.New(x, d, obj, o.newton)
+	} else {
+		x32 := to32(x)
+		if err = x32.Check(d); err == nil {
+			s, err = newton.NewWith(newton.NewLocal(x32, d, softmax.K), x32.Len(), d, obj, o.newton)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func TestFailuresNamedForWhatTheyAre(t *testing.T) {
 			name: "a solver that refuses the data is err.newtonStart",
 			fault: func() func() {
 				f := newSolver
-				newSolver = func(*softmax.Examples[float64], int, softmax.Objective, newton.Settings) (*newton.Solver, error) {
+				newSolver = func(newton.Passes, int, int, softmax.Objective, newton.Settings) (*newton.Solver, error) {
 					return nil, broken
 				}
 				return func() { newSolver = f }

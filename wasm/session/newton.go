@@ -12,12 +12,6 @@ import (
 	"softmaxdemo/wasm/protocol"
 )
 
-// newtonChunk is the examples of work between looks at the clock: a pass
-// over the data (a gradient, an H·v product) is cut into chunks, so that
-// one conjugate-gradient step over 60,000 images still spans several
-// slices and a slice stays near sliceTime.
-const newtonChunk = 500
-
 // newtonMethod is Newton's method, core/newton's Solver: every step is
 // an outer iteration, a conjugate-gradient solve of H·Δ = −∇J on H·v
 // products and a line search. It keeps a float32 copy of the latest
@@ -60,23 +54,19 @@ var errNewtonModel = &refusal{key: "err.newtonModel", hint: hintNewton}
 
 // newSolver makes core/newton's solver; a test replaces it to see a
 // refusal reported.
-var newSolver = newton.New
+var newSolver = newton.NewWith
 
-// start makes the solver. It works in float64 on the pixels x/255, as
-// softmax.FromSet[float64] gives them; the session's float32 values are
-// exactly float32(g/255) for grey levels g, from which g is recovered.
-// My digits are not mixed in: the solver minimises J over the pack.
+// start makes the solver. It works in float64 on the session's own
+// float32 pixels, widened as they are read (no float64 copy of the data),
+// over the pack's shards (core/shard): in this worker, or in the pool's
+// workers when there are more (pool.go), with the same bits. My digits
+// are not mixed in: the solver minimises J over the pack.
 func (n *newtonMethod) start(s *session, c protocol.Config, from *softmax.Model[float32]) error {
 	if from != nil {
 		return errNewtonModel
 	}
 	x := s.data.of(c).train // straightened, if c says so
-	v := make([]float64, len(x.Value))
-	for i, f := range x.Value {
-		v[i] = math.Round(float64(f)*255) / 255
-	}
-	x64 := &softmax.Examples[float64]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
-	sv, err := newSolver(x64, s.data.d, n.o, n.set)
+	sv, err := newSolver(s.newtonPasses(c), x.Len(), s.data.d, n.o, n.set)
 	if err != nil {
 		// The settings were validated (newNewton): what is left is the
 		// solver refusing these data, not a value the person can correct.
@@ -95,16 +85,16 @@ func (n *newtonMethod) keep(old, c protocol.Config) (bool, error) {
 	return newtonShape(old) == newtonShape(c), nil
 }
 
-// slice advances the solver for about sliceTime, stopping early when an
-// outer iteration ends. A slowed pace does not apply: an iteration is one
-// step, and it takes many slices.
+// slice advances the solver, a pass at a time, for about sliceTime,
+// stopping early when an outer iteration ends. A slowed pace does not
+// apply: an iteration is one step, and it takes many passes.
 func (n *newtonMethod) slice(s *session) {
 	r := s.run
 	start := s.env.Now()
 	deadline := start.Add(sliceTime)
 	var st newton.Stats
 	for {
-		st = n.s.Advance(newtonChunk)
+		st = n.s.Advance()
 		if st.IterEnd || st.Stop != newton.Running || !s.env.Now().Before(deadline) {
 			break
 		}
@@ -188,4 +178,10 @@ func (n *newtonMethod) state() ([]byte, error) { return nil, nil }
 
 func (n *newtonMethod) restore(c protocol.Config, _ []byte) (protocol.Config, error) {
 	return c, errNoResume
+}
+
+// newtonPasses returns the passes of Newton's method over c's training
+// images, here.
+func (s *session) newtonPasses(c protocol.Config) newton.Passes {
+	return newton.NewLocal(s.data.of(c).train, s.data.d, softmax.K)
 }

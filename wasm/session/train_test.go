@@ -401,7 +401,8 @@ func TestNewtonToDone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := newton.New(softmax.FromSet[float64](pack.Train), dataset.Pixels, softmax.Objective{Lambda: 1e-3}, newton.Settings{})
+		x := softmax.FromSet[float32](pack.Train)
+		s, err := newton.NewWith(newton.NewLocal(x, dataset.Pixels, softmax.K), x.Len(), dataset.Pixels, softmax.Objective{Lambda: 1e-3}, newton.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,27 +3,33 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"syscall/js"
 	"unsafe"
 
+	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/newton"
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 )
 
-// simdKernel runs the batch gradient in web/kernels.wat, which worker.js
+// simdKernels runs the kernels of web/kernels.wat, which worker.js
 // instantiates on this program's own memory (self.softmaxKernels): Go's
-// WebAssembly port emits no SIMD, that module does.
-type simdKernel struct {
-	grad js.Value
-	tmp  []byte // 128 bytes of scratch for the module
+// WebAssembly port emits no SIMD, that module does. Each method is the
+// signature core installs (softmax.BatchKernel, softmax.UpdateKernel,
+// metrics.EvalKernel, newton.Kernels, shard.SetAdd).
+type simdKernels struct {
+	grad, update, eval, neval, hv, add32, add64 js.Value
 }
 
-// installKernel installs the SIMD kernel if worker.js could load it and it
-// gives the Go code's bits on a test problem, and names the kernel in use
-// (session.Env's Kernel). If the kernel loaded but gave other bits, refused
-// is the check's finding: the page shows it with the kernel's name.
+// installKernel installs the SIMD kernels if worker.js could load them and
+// each gives the Go code's bits on test problems, and names the kernel in
+// use (session.Env's Kernel). If the module loaded but a kernel gave other
+// bits, refused is the check's finding: the page shows it with the
+// kernel's name, and none of the module's kernels is used.
 func installKernel() (name, refused string) {
 	return install(js.Global().Get("softmaxKernels"))
 }
@@ -34,25 +40,96 @@ func install(exports js.Value) (name, refused string) {
 	if !exports.Truthy() {
 		return "go", ""
 	}
-	k := &simdKernel{grad: exports.Get("grad"), tmp: make([]byte, 128)}
-	if err := verifyKernel(k.run); err != nil {
+	k := &simdKernels{}
+	for _, f := range []struct {
+		name string
+		v    *js.Value
+	}{{"grad", &k.grad}, {"update", &k.update}, {"eval", &k.eval}, {"neval", &k.neval}, {"hv", &k.hv}, {"add32", &k.add32}, {"add64", &k.add64}} {
+		*f.v = exports.Get(f.name)
+		if f.v.Type() != js.TypeFunction {
+			return "go", fmt.Sprintf("the kernel module has no %s function", f.name)
+		}
+	}
+	if err := verify(k); err != nil {
+		uninstall()
 		return "go", err.Error()
 	}
-	softmax.SetBatchKernel(k.run)
+	k.installAll()
 	return "wasm-simd", ""
 }
 
-func (k *simdKernel) run(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32, out []softmax.KernelOut) error {
-	if len(w) < softmax.K || len(gw) != len(w) || len(b) < softmax.K || len(gb) < softmax.K || len(out) < len(batch) {
-		return fmt.Errorf("kernel: shapes disagree")
+func (k *simdKernels) installAll() {
+	softmax.SetBatchKernel(k.runGrad)
+	softmax.SetUpdateKernel(k.runUpdate)
+	metrics.SetEvalKernel(k.runEval)
+	newton.SetKernels(newton.Kernels{Eval: k.runNewtonEval, Hv: k.runHv})
+	shard.SetAdd(k.runAdd32, k.runAdd64)
+}
+
+func uninstall() {
+	softmax.SetBatchKernel(nil)
+	softmax.SetUpdateKernel(nil)
+	metrics.SetEvalKernel(nil)
+	newton.SetKernels(newton.Kernels{})
+	shard.SetAdd(nil, nil)
+}
+
+func (k *simdKernels) runGrad(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32, out []softmax.KernelOut) error {
+	if len(w) < softmax.K || len(gw) != len(w) || len(b) != softmax.K || len(gb) != softmax.K || len(out) < len(batch) {
+		return errors.New("kernel: shapes disagree")
 	}
 	bad := k.grad.Invoke(addr(w), addr(b), addr(gw), addr(gb), addr(x.Start), addr(x.Index), addr(x.Value),
-		addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(out), addr(k.tmp)).Int()
+		addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(out)).Int()
 	if bad >= 0 {
 		return fmt.Errorf("feature out of range in example %d of the batch", batch[bad])
 	}
 	return nil
 }
+
+func (k *simdKernels) runUpdate(w, g []float32, a, inv, lam float32) float64 {
+	return k.update.Invoke(addr(w), addr(g), len(w), a, inv, lam).Float()
+}
+
+func (k *simdKernels) runEval(w, b []float32, x *softmax.Examples[float32], lo, hi int, out []softmax.KernelOut, class []uint8) error {
+	if len(w) < softmax.K || len(b) != softmax.K || len(out) < hi-lo || len(class) < hi-lo {
+		return errors.New("kernel: shapes disagree")
+	}
+	bad := k.eval.Invoke(addr(w), addr(b), addr(x.Start), addr(x.Index), addr(x.Value), addr(x.Labels),
+		lo, hi, len(w)/softmax.K, addr(out), addr(class)).Int()
+	if bad >= 0 {
+		return fmt.Errorf("feature out of range in example %d", bad)
+	}
+	return nil
+}
+
+func (k *simdKernels) runNewtonEval(g, h, mu, theta []float64, d int, x *softmax.Examples[float32], out []newton.EvalOut) error {
+	n := (d + 1) * softmax.K
+	if len(g) != n || len(h) != n || len(theta) != n || len(mu) < x.Len()*softmax.K || len(out) < x.Len() {
+		return errors.New("kernel: shapes disagree")
+	}
+	bad := k.neval.Invoke(addr(theta), addr(g), addr(h), addr(mu), addr(out), addr(x.Start), addr(x.Index),
+		addr(x.Value), addr(x.Labels), x.Len(), d).Int()
+	if bad >= 0 {
+		return fmt.Errorf("feature out of range in example %d", bad)
+	}
+	return nil
+}
+
+func (k *simdKernels) runHv(out, v, mu []float64, d int, x *softmax.Examples[float32]) error {
+	n := (d + 1) * softmax.K
+	if len(out) != n || len(v) != n || len(mu) < x.Len()*softmax.K {
+		return errors.New("kernel: shapes disagree")
+	}
+	bad := k.hv.Invoke(addr(v), addr(out), addr(mu), addr(x.Start), addr(x.Index), addr(x.Value), x.Len(), d).Int()
+	if bad >= 0 {
+		return fmt.Errorf("feature out of range in example %d", bad)
+	}
+	return nil
+}
+
+func (k *simdKernels) runAdd32(dst, src []float32) { k.add32.Invoke(addr(dst), addr(src), len(dst)) }
+
+func (k *simdKernels) runAdd64(dst, src []float64) { k.add64.Invoke(addr(dst), addr(src), len(dst)) }
 
 // addr is the address of s's first element in this program's memory, which
 // is the module's memory too.
@@ -63,10 +140,11 @@ func addr[T any](s []T) int {
 	return int(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 }
 
-// verifyKernel compares k with the Go code, bit for bit, on a random
-// problem with MNIST's shape, large weights (so that some probabilities
-// are tiny) and edge cases (an empty image, a pixel in the last row).
-func verifyKernel(k softmax.BatchKernel) error {
+// verify compares every kernel of k with the Go code, bit for bit, on a
+// random problem with MNIST's shape, large weights (so that some
+// probabilities are tiny) and edge cases (an empty image, a pixel in the
+// last row), leaving the Go code installed.
+func verify(k *simdKernels) error {
 	r := rand.New(rand.NewPCG(3, 5))
 	const d, n = 784, 64
 	x := &softmax.Examples[float32]{Start: []int32{0}}
@@ -95,25 +173,96 @@ func verifyKernel(k softmax.BatchKernel) error {
 	for i := range batch {
 		batch[i] = int32(n - 1 - i)
 	}
-	gw, gb := make([]float32, d*softmax.K), make([]float32, softmax.K)
-	softmax.SetBatchKernel(nil)
-	want := softmax.Grad(gw, gb, m.W, m.B, x, batch)
-	kw, kb := make([]float32, d*softmax.K), make([]float32, softmax.K)
-	softmax.SetBatchKernel(k)
-	defer softmax.SetBatchKernel(nil)
-	got := softmax.Grad(kw, kb, m.W, m.B, x, batch)
-	if math.Float64bits(got) != math.Float64bits(want) {
-		return fmt.Errorf("loss %v, the Go code's %v", got, want)
+	// Each case runs once with the Go code and once with k, returning the
+	// bits of everything it computed.
+	cases := []struct {
+		name string
+		run  func() []uint64
+	}{
+		{"the batch gradient", func() []uint64 {
+			gw, gb := make([]float32, d*softmax.K), make([]float32, softmax.K)
+			loss := softmax.Grad(gw, gb, m.W, m.B, x, batch)
+			return append(bits32(gw, gb), math.Float64bits(loss))
+		}},
+		{"the update", func() []uint64 {
+			var out []uint64
+			gr := rand.New(rand.NewPCG(7, 7))
+			for _, lam := range []float32{0, 1e-3} {
+				// A length that is not a multiple of four: the lanes' tail.
+				w, g := append([]float32(nil), m.W[:d*softmax.K-3]...), make([]float32, d*softmax.K-3)
+				for i := range g {
+					g[i] = float32(gr.NormFloat64())
+				}
+				sq := softmax.Update(w, g, 0.5, 1.0/64, lam)
+				out = append(append(out, bits32(w, g)...), math.Float64bits(sq))
+			}
+			return out
+		}},
+		{"the evaluation", func() []uint64 {
+			res := metrics.Evaluate(m, x)
+			out := []uint64{math.Float64bits(res.LogLikelihood), uint64(res.Correct)}
+			for y := range res.Confusion {
+				for _, c := range res.Confusion[y] {
+					out = append(out, uint64(c))
+				}
+			}
+			return out
+		}},
+		{"Newton's passes", func() []uint64 {
+			p := newton.NewShard(x, d, softmax.K)
+			nn := (d + 1) * softmax.K
+			theta, v := make([]float64, nn), make([]float64, nn)
+			for i := range theta {
+				theta[i] = 0.3 * float64(m.W[i%len(m.W)])
+				v[i] = float64(m.W[(i*7)%len(m.W)])
+			}
+			g, h, hv := make([]float64, nn), make([]float64, nn), make([]float64, nn)
+			loss := p.Eval(g, h, theta, 1)
+			p.Hv(hv, v, 1)
+			return append(bits64(g, h, hv), math.Float64bits(loss))
+		}},
+		{"the shards' sum", func() []uint64 {
+			a, b := append([]float32(nil), m.W[:101]...), append([]float32(nil), m.W[200:301]...)
+			shard.Add32(a, b)
+			c := []float64{1e16, -3, 0.1, 7, 1e-300}
+			shard.Add64(c, []float64{1, 1e16, 0.2, -7, 1e-300})
+			return append(bits32(a), bits64(c)...)
+		}},
 	}
-	for i := range gw {
-		if math.Float32bits(kw[i]) != math.Float32bits(gw[i]) {
-			return fmt.Errorf("gradient %d is %v, the Go code's %v", i, kw[i], gw[i])
+	for _, c := range cases {
+		uninstall()
+		want := c.run()
+		k.installAll()
+		got := c.run()
+		uninstall()
+		if len(got) != len(want) {
+			return fmt.Errorf("%s: %d numbers, the Go code's %d", c.name, len(got), len(want))
 		}
-	}
-	for c := range gb {
-		if math.Float32bits(kb[c]) != math.Float32bits(gb[c]) {
-			return fmt.Errorf("bias gradient %d is %v, the Go code's %v", c, kb[c], gb[c])
+		for i := range got {
+			if got[i] != want[i] {
+				return fmt.Errorf("%s: number %d has bits %#x, the Go code's %#x", c.name, i, got[i], want[i])
+			}
 		}
 	}
 	return nil
+}
+
+func bits32(s ...[]float32) []uint64 {
+	var out []uint64
+	for _, v := range s {
+		for _, f := range v {
+			out = append(out, uint64(math.Float32bits(f)))
+		}
+	}
+	return out
+}
+
+func bits64(s ...[]float64) []uint64 {
+	var out []uint64
+	for _, v := range s {
+		for _, f := range v {
+			out = append(out, math.Float64bits(f))
+		}
+	}
+	return out
 }

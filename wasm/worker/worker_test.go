@@ -132,9 +132,17 @@ func TestYieldRunsTheEventLoop(t *testing.T) {
 func TestKernelRefusal(t *testing.T) {
 	idle := js.FuncOf(func(js.Value, []js.Value) any { return -1 }) // "no bad example", and no gradient
 	defer idle.Release()
-	name, refused := install(js.ValueOf(map[string]any{"grad": idle}))
+	all := map[string]any{}
+	for _, f := range []string{"grad", "update", "eval", "neval", "hv", "add32", "add64"} {
+		all[f] = idle
+	}
+	name, refused := install(js.ValueOf(all))
 	if name != "go" || !strings.Contains(refused, "the Go code's") {
 		t.Errorf("a kernel that computes nothing: %q, refused for %q", name, refused)
+	}
+	name, refused = install(js.ValueOf(map[string]any{"grad": idle}))
+	if name != "go" || !strings.Contains(refused, "has no update") {
+		t.Errorf("a module without the update: %q, refused for %q", name, refused)
 	}
 	if name, refused := install(js.Undefined()); name != "go" || refused != "" {
 		t.Errorf("no module: %q, refused for %q", name, refused)
