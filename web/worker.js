@@ -7,7 +7,12 @@
 // Started as worker.js#page, it waits for the page to post the program it
 // compiled, {wasm: WebAssembly.Module} (web/boot.js, wasm/ui/worker.go),
 // or {wasm: "fetch"} when the page has none to give; started without the
-// #page, it fetches app.wasm itself (tools/bench).
+// #page, it fetches app.wasm itself (tools/bench). Started as
+// worker.js#helper by the training worker, it is a helper of the
+// training worker's pool (wasm/session/pool.go): it waits for the program
+// the same way and runs wasm/worker's HelpMain (self.softmaxRole). Every
+// worker keeps its compiled program in self.softmaxModule, from which the
+// training worker starts its helpers without compiling it again.
 //
 // Messages are {env: "<JSON envelope>", bulk: ArrayBuffer | undefined}.
 // Their types are listed once, in the table of wasm/protocol/codec.go;
@@ -18,6 +23,7 @@
 // event is posted in the same wire form, so the page can show it.
 "use strict";
 
+self.softmaxRole = self.location.hash === "#helper" ? "helper" : "training";
 self.goQueue = [];
 let givenProgram;
 const program = new Promise((resolve) => {
@@ -164,18 +170,21 @@ async function start() {
   const simd = guarded(new URL("kernels.wasm", self.location.href).href)
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
-  const given = self.location.hash === "#page" ? await program : "fetch";
+  const given = self.location.hash !== "" ? await program : "fetch";
   let instance;
   if (given instanceof WebAssembly.Module) {
     fetchWanted();
+    self.softmaxModule = given;
     instance = await WebAssembly.instantiate(given, go.importObject);
   } else {
-    instance = (await instantiate(url, go.importObject)).instance;
+    const made = await instantiate(url, go.importObject);
+    self.softmaxModule = made.module;
+    instance = made.instance;
     fetchWanted();
   }
   await kernels(simd, instance.exports.mem);
   await go.run(instance);
-  fail("the training worker stopped");
+  fail(`the ${self.softmaxRole} worker stopped`);
 }
 
-start().catch((err) => fail(`the training worker could not start: ${err && err.message ? err.message : err}`));
+start().catch((err) => fail(`the ${self.softmaxRole} worker could not start: ${err && err.message ? err.message : err}`));

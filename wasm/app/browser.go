@@ -19,6 +19,9 @@ import (
 // out of this build (main.go), which keeps app.wasm 0.5 MB smaller.
 func main() {
 	if js.Global().Get("document").IsUndefined() {
+		if js.Global().Get("softmaxRole").String() == "helper" {
+			worker.HelpMain() // a helper of the training worker's pool; never returns
+		}
 		worker.Main() // never returns
 	}
 	// The page's heap is small (2-3 MB live) but it allocates steadily

@@ -28,6 +28,7 @@ var messages = []entry{
 	plain[FindExamples]("findExamples"),
 	plain[PickTrain]("pickTrain"),
 	bulky("resume", func(m Resume) []byte { return m.State }, readResume),
+	plain[Workers]("workers"),
 	// Events, worker → page.
 	plain[Loading]("loading"),
 	plain[Loaded]("loaded"),
@@ -41,6 +42,11 @@ var messages = []entry{
 	bulky("picked", func(m Picked) []byte { return m.Pixels }, readPicked),
 	bulky("snapshot", func(m Snapshot) []byte { return m.State }, readSnapshot),
 	plain[Heartbeat]("heartbeat"),
+	plain[PoolState]("poolState"),
+	// Between the training worker and the helpers of its pool.
+	bulky("shardData", packShardData, readShardData),
+	bulky("pass", packPass, readPass),
+	bulky("passDone", packPassDone, readPassDone),
 }
 
 // entry is one message type in messages.

@@ -17,3 +17,5 @@ func newFullBatch(c protocol.Config, m int) (method, error) {
 }
 
 func (*fullBatch) name() string { return "gd" }
+
+func (*fullBatch) everyStepAnEpoch() bool { return true }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -30,6 +31,9 @@ type fakeEnv struct {
 	tick  time.Duration
 
 	refused string // Kernel's reason for not using the SIMD kernel
+
+	helpers       []*fakeHelper
+	refuseHelpers bool // StartHelper refuses all but the first
 }
 
 // A stop interrupts a download after at bytes: it waits until release is
@@ -278,4 +282,104 @@ func loadedSliced(t *testing.T, m int, slice time.Duration) (*harness, *fakeEnv)
 	h.send(env.serve("synth", "synth.mnpk", synthPack(t, m, 200)))
 	untilType[protocol.Samples](h)
 	return h, env
+}
+
+// StartHelper runs Help in a goroutine, every message in its wire form,
+// unless refuseHelpers says the browser refuses more.
+func (e *fakeEnv) StartHelper() (Helper, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.refuseHelpers && len(e.helpers) > 0 {
+		return nil, errRefused
+	}
+	h := newFakeHelper()
+	e.helpers = append(e.helpers, h)
+	return h, nil
+}
+
+var errRefused = errors.New("the browser refused a worker")
+
+// helperList returns the helpers started so far.
+func (e *fakeEnv) helperList() []*fakeHelper {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]*fakeHelper(nil), e.helpers...)
+}
+
+// fakeHelper is a helper of the pool in a goroutine.
+type fakeHelper struct {
+	in, out chan protocol.Msg
+	replies chan protocol.Msg
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	passes  int // Pass messages it received
+	dieAt   int // with die, the Pass at which it dies (an error event)
+	muteAt  int // with mute, the Pass from which it says nothing
+	die     bool
+	mute    bool
+	stopped bool
+}
+
+func newFakeHelper() *fakeHelper {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &fakeHelper{in: make(chan protocol.Msg, 64), out: make(chan protocol.Msg, 64), replies: make(chan protocol.Msg, 64), cancel: cancel}
+	go Help(ctx, h.in, h.out)
+	go func() {
+		for {
+			select {
+			case m := <-h.out:
+				h.mu.Lock()
+				mute := h.mute && h.passes >= h.muteAt
+				h.mu.Unlock()
+				if !mute {
+					h.replies <- wire(m)
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return h
+}
+
+// wire returns m after its trip through the wire form.
+func wire(m protocol.Msg) protocol.Msg {
+	env, bulk, err := protocol.Encode(m)
+	if err != nil {
+		panic(err)
+	}
+	back, err := protocol.Decode(env, bulk)
+	if err != nil {
+		panic(err)
+	}
+	return back
+}
+
+func (h *fakeHelper) Post(m protocol.Msg) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped {
+		return
+	}
+	if _, ok := m.(protocol.Pass); ok {
+		h.passes++
+		if h.die && h.passes == h.dieAt {
+			h.stopped = true
+			h.cancel()
+			h.replies <- protocol.Failed{Message: "the helper's worker failed"}
+			return
+		}
+	}
+	h.in <- wire(m)
+}
+
+func (h *fakeHelper) Replies() <-chan protocol.Msg { return h.replies }
+
+func (h *fakeHelper) Stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.stopped {
+		h.stopped = true
+		h.cancel()
+	}
 }

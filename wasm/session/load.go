@@ -165,6 +165,7 @@ func (s *session) announce(l protocol.Load, train *dataset.Set, b []byte, start 
 		deskewed: &data{name: l.Name, d: dataset.Pixels}, // filled in before the next command
 	}
 	s.run, s.training = nil, false
+	s.pool.newPack()
 	kernel, refused := s.env.Kernel()
 	s.send(protocol.Loaded{
 		Kernel:        kernel,

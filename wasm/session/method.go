@@ -25,6 +25,9 @@ type method interface {
 	start(s *session, c protocol.Config, from *softmax.Model[float32]) error
 	// points is how many steps each loss point of the chart averages.
 	points() int
+	// everyStepAnEpoch reports whether every step is a pass over all the
+	// data (full-batch gradient descent): its evaluations are spaced out.
+	everyStepAnEpoch() bool
 	// keep reports whether the run, still running with the Config old,
 	// can go on with c, and if so takes c's changeable settings (α, λ);
 	// it returns an error if one of c's new values is refused.

@@ -48,6 +48,8 @@ func newtonShape(c protocol.Config) protocol.Config {
 
 func (n *newtonMethod) name() string { return "newton" }
 
+func (n *newtonMethod) everyStepAnEpoch() bool { return false }
+
 // errNewtonModel refuses a model for Newton's method, which starts at
 // θ = 0: core/newton's Solver takes no other start.
 var errNewtonModel = &refusal{key: "err.newtonModel", hint: hintNewton}
@@ -130,7 +132,7 @@ func (n *newtonMethod) report(s *session, st newton.Stats, now time.Time, force 
 		r.pts.add(st.Iteration, st.J)
 		s.sendProgress(now)
 		s.sendWeights(now)
-		s.send(s.evaluated())
+		s.sendEvaluation(st.Stop != newton.Running)
 		if st.Stop == newton.Diverged {
 			s.failKey("err.newton", hintDiverged, n.s.Reason())
 		}
@@ -181,7 +183,11 @@ func (n *newtonMethod) restore(c protocol.Config, _ []byte) (protocol.Config, er
 }
 
 // newtonPasses returns the passes of Newton's method over c's training
-// images, here.
+// images, by the pool's workers.
 func (s *session) newtonPasses(c protocol.Config) newton.Passes {
-	return newton.NewLocal(s.data.of(c).train, s.data.d, softmax.K)
+	set := protocol.SetTrain
+	if c.Deskew {
+		set = protocol.SetDeskewed
+	}
+	return s.pool.newtonPasses(set)
 }

@@ -16,21 +16,54 @@ func (s *session) evaluate() {
 	}
 }
 
-// evaluated measures the current model on the test set. A class with no
-// test images gets a PerClass of 0 (its confusion row sums to 0); losses
-// that are not finite are mapped by finite, since JSON cannot carry them.
+// evaluated measures the current model on the test set, here.
 func (s *session) evaluated() protocol.Evaluated {
+	e, model := s.evaluation()
+	return evaluatedOf(e, metrics.Evaluate(model, s.testSet()))
+}
+
+// evaluation returns what an Evaluated of the current model says besides
+// its numbers (the run, step, epoch and time it belongs to), and the
+// model: the run's weights as snapshots carry them, or all zeros (Run 0)
+// if there is no run yet.
+func (s *session) evaluation() (protocol.Evaluated, *softmax.Model[float32]) {
 	var e protocol.Evaluated
-	var model *softmax.Model[float32]
 	if r := s.run; r != nil {
-		model = r.meth.model() // the weights as snapshots carry them
 		e.Run = r.id
 		e.Step, e.Epoch = r.meth.at()
 		e.T = (r.totalBusy + r.busy).Seconds()
-	} else {
-		model = softmax.New[float32](s.data.d)
+		return e, r.meth.model()
 	}
-	res := metrics.Evaluate(model, s.testSet())
+	return e, softmax.New[float32](s.data.d)
+}
+
+// sendEvaluation sends the Evaluated of the run's current step: measured
+// by the pool's helpers while the run goes on, if it has any (its numbers
+// arrive for the step they belong to), otherwise here. Full-batch runs,
+// where every step ends an epoch, are measured at most every
+// evaluateEvery, and at their end.
+func (s *session) sendEvaluation(final bool) {
+	r := s.run
+	now := s.env.Now()
+	if !final && r.meth.everyStepAnEpoch() && r.evaluated && now.Sub(r.lastEval) < evaluateEvery {
+		return
+	}
+	r.lastEval, r.evaluated = now, true
+	e, model := s.evaluation()
+	set := protocol.SetTest
+	if r.cfg.Deskew {
+		set = protocol.SetTestDeskewed
+	}
+	if s.pool.evaluate(model, set, e) {
+		return
+	}
+	s.send(evaluatedOf(e, metrics.Evaluate(model, s.testSet())))
+}
+
+// evaluatedOf fills e's numbers from res. A class with no test images
+// gets a PerClass of 0 (its confusion row sums to 0); losses that are not
+// finite are mapped by finite, since JSON cannot carry them.
+func evaluatedOf(e protocol.Evaluated, res metrics.Result) protocol.Evaluated {
 	e.Accuracy = res.Accuracy()
 	e.Likelihood = finite(res.Likelihood())
 	e.Loss = finite(-res.MeanLogLikelihood)

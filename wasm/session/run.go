@@ -24,6 +24,8 @@ type run struct {
 	lastProgress time.Time
 	lastWeights  time.Time
 	lastSnapshot time.Time
+	lastEval     time.Time
+	evaluated    bool // an evaluation was sent for this run
 }
 
 // busySince adds the time since start, when the run began a slice or a

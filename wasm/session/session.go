@@ -61,6 +61,10 @@ type Env interface {
 	// in the browser; at once, with the clock moved on, in tests). A slowed
 	// run waits on it between steps, and on the commands at the same time.
 	After(d time.Duration) <-chan time.Time
+	// StartHelper starts a helper of the pool (pool.go): in the browser a
+	// further Web Worker running Help on the same program. It returns an
+	// error, in English, if the browser refuses one.
+	StartHelper() (Helper, error)
 }
 
 // StallAfter is how long a download may receive nothing before Fetch gives
@@ -80,6 +84,7 @@ const (
 	progressEvery   = 80 * time.Millisecond  // Progress at most this often, but see report
 	weightsEvery    = 250 * time.Millisecond // Weights at most this often while training
 	epochWeightsGap = 50 * time.Millisecond  // Weights on an epoch end, unless this recent
+	evaluateEvery   = 250 * time.Millisecond // full-batch runs' evaluations at most this often
 	loadingEvery    = 100 * time.Millisecond // Loading at most this often
 	pointsPerEpoch  = 250                    // loss points per epoch at most
 	samplesPerClass = 6                      // gallery images of each digit
@@ -119,6 +124,7 @@ type session struct {
 	training         bool                       // the loop is taking steps
 	warmed           bool                       // warmUp has run
 	pace             pacer                      // how fast the loop takes steps
+	pool             *pool                      // the workers of full passes (pool.go)
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -128,6 +134,12 @@ type session struct {
 // out paces the session.
 func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, env Env) {
 	s := &session{ctx: ctx, out: out, env: env}
+	s.pool = newPool(s)
+	defer func() {
+		for _, m := range s.pool.live() {
+			m.h.Stop()
+		}
+	}()
 	for ctx.Err() == nil {
 		var next <-chan time.Time // nil, which never delivers, unless a step waits
 		if s.training {
@@ -151,14 +163,19 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 				return
 			}
 			s.safely(protocol.Name(m), func() { s.handle(m) })
+		case r := <-s.pool.replies:
+			s.safely("pool", func() { s.pool.handle(r) })
+		case <-s.pool.nextDeadline():
+			s.safely("pool", s.pool.overdue)
 		case <-next:
 		}
 	}
 }
 
-// drain handles every command waiting in in without blocking. It returns
-// false if in is closed.
+// drain handles every command, and every reply of the pool's helpers,
+// waiting without blocking. It returns false if in is closed.
 func (s *session) drain(in <-chan protocol.Msg) bool {
+	s.safely("pool", s.pool.overdue)
 	for {
 		select {
 		case m, ok := <-in:
@@ -166,6 +183,8 @@ func (s *session) drain(in <-chan protocol.Msg) bool {
 				return false
 			}
 			s.safely(protocol.Name(m), func() { s.handle(m) })
+		case r := <-s.pool.replies:
+			s.safely("pool", func() { s.pool.handle(r) })
 		default:
 			return true
 		}
@@ -220,6 +239,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.pickTrain(m)
 	case protocol.Resume:
 		s.resume(m)
+	case protocol.Workers:
+		s.pool.setWorkers(m.N)
 	default:
 		name := protocol.Name(m)
 		if name == "" {

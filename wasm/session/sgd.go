@@ -70,6 +70,8 @@ func shape(c protocol.Config) protocol.Config {
 
 func (b *minibatch) name() string { return "sgd" }
 
+func (b *minibatch) everyStepAnEpoch() bool { return false }
+
 func (b *minibatch) start(s *session, c protocol.Config, from *softmax.Model[float32]) error {
 	d := s.data.of(c)
 	tr, err := train.New(d.train, d.d, b.tc)
@@ -82,6 +84,11 @@ func (b *minibatch) start(s *session, c protocol.Config, from *softmax.Model[flo
 	if err != nil {
 		return err
 	}
+	set := protocol.SetTrain
+	if c.Deskew {
+		set = protocol.SetDeskewed
+	}
+	tr.SetPasses(s.pool.gradPasses(set)) // full batch only: the pool's workers compute its shards
 	steps := (d.train.Len() + b.tc.BatchSize - 1) / b.tc.BatchSize
 	b.tr, b.group = tr, (steps+pointsPerEpoch-1)/pointsPerEpoch
 	return nil
@@ -186,7 +193,7 @@ func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool
 		s.sendWeights(now)
 	}
 	if ended || st.EpochEnd {
-		s.send(s.evaluated())
+		s.sendEvaluation(ended)
 	}
 	s.sendSnapshot(now, force || ended)
 	if st.Stop == train.Diverged {

@@ -166,6 +166,10 @@ func (p *page) applyLink(ctx app.Context, set link.Settings) {
 	if set.Fields.Pace != old.Pace {
 		p.sendPace()
 	}
+	if set.Workers != p.link.Workers {
+		p.link.Workers = set.Workers
+		p.sendWorkers() // the run goes on: the number of workers changes no result
+	}
 	if set.Dataset != p.linkData() {
 		p.switchData(ctx, set.Dataset)
 	} else if p.st.Status == store.StatusTraining {

@@ -203,6 +203,18 @@ func (p *page) afterReady() {
 		p.send(protocol.Warm{})
 	}
 	p.sendPace()
+	p.sendWorkers()
+}
+
+// sendWorkers tells the worker how many workers should compute full
+// passes: the link's number, or as many as the browser says it has cores,
+// at most protocol.MaxWorkers.
+func (p *page) sendWorkers() {
+	n := p.link.Workers
+	if n == 0 {
+		n = max(1, min(browser.Cores(), protocol.MaxWorkers))
+	}
+	p.send(protocol.Workers{N: n})
 }
 
 // load asks the worker for the named pack.

@@ -238,6 +238,7 @@ func (p *page) Render() app.UI {
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
 			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
+			app.P().ID("workers").Attr("data-value", s.Workers).Attr("data-asked", s.WorkersAsked).Text(workersText(l, s.Workers, s.WorkersAsked, s.WorkersRefused)),
 			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Text(memoryText(l, s.PageHeap, s.WorkerHeap)),
 		),
 	)
@@ -258,6 +259,18 @@ func (p *page) notices() app.UI {
 		})),
 		app.Button().ID("notice-ok").Text(l.T("button.ok")).OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionNoticeOK) }),
 	)
+}
+
+// workersText says how many workers compute the full passes and, when
+// the browser refused some, why; nothing before the worker says.
+func workersText(l i18n.Lang, running, asked int, refused string) string {
+	switch {
+	case running == 0:
+		return ""
+	case running < asked:
+		return l.T("workers.refused", strconv.Itoa(running), strconv.Itoa(asked), refused)
+	}
+	return l.T("workers.n", strconv.Itoa(running))
 }
 
 // kernelText says which kernels the worker trains with and, when it

@@ -103,8 +103,12 @@ func deliver(data js.Value, in chan<- protocol.Msg) {
 	}
 }
 
-// post sends m to the page, transferring its bulk bytes.
-func post(m protocol.Msg) {
+// post sends m to the page (or, in a helper, to the training worker),
+// transferring its bulk bytes.
+func post(m protocol.Msg) { postTo(self, m) }
+
+// postTo sends m to target (a worker's global scope or a Worker).
+func postTo(target js.Value, m protocol.Msg) {
 	env, bulk, err := protocol.Encode(m)
 	if err != nil {
 		env, bulk, _ = protocol.Encode(protocol.Failed{Message: err.Error()})
@@ -112,12 +116,12 @@ func post(m protocol.Msg) {
 	msg := js.Global().Get("Object").New()
 	msg.Set("env", string(env))
 	if bulk == nil {
-		self.Call("postMessage", msg)
+		target.Call("postMessage", msg)
 		return
 	}
 	u := uint8Array.New(len(bulk))
 	js.CopyBytesToJS(u, bulk)
 	buf := u.Get("buffer")
 	msg.Set("bulk", buf)
-	self.Call("postMessage", msg, []any{buf})
+	target.Call("postMessage", msg, []any{buf})
 }

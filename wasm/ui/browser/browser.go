@@ -106,3 +106,13 @@ func Download(name, mime string, b []byte) bool {
 	app.CopyBytesToJS(u8, b)
 	return f.Invoke(name, mime, u8).Bool()
 }
+
+// Cores returns the logical processors the browser says the machine has
+// (navigator.hardwareConcurrency), or 1 if it does not say.
+func Cores() int {
+	v := app.Window().Get("navigator").Get("hardwareConcurrency")
+	if v.Type() != app.TypeNumber {
+		return 1
+	}
+	return max(1, v.Int())
+}

@@ -10,8 +10,10 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/params"
 )
@@ -22,6 +24,11 @@ type Settings struct {
 	Fields  params.Fields
 	Dataset string
 	Lang    i18n.Lang // "" when the link does not name one
+	// Workers is how many workers compute full passes over the data, 1
+	// to protocol.MaxWorkers; 0, when the link does not say, leaves it to
+	// the browser (navigator.hardwareConcurrency). It changes no result,
+	// only how fast full passes run.
+	Workers int
 }
 
 // Default returns the settings of a link that says nothing.
@@ -76,6 +83,23 @@ var keys = []key{
 				return i18n.Text("link.noSuchData")
 			}
 			s.Dataset = v
+			return i18n.Msg{}
+		},
+	},
+	{
+		name: "workers",
+		get: func(s *Settings) string {
+			if s.Workers == 0 {
+				return ""
+			}
+			return strconv.Itoa(s.Workers)
+		},
+		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > protocol.MaxWorkers {
+				return i18n.Text("link.workersValues", strconv.Itoa(protocol.MaxWorkers))
+			}
+			s.Workers = n
 			return i18n.Msg{}
 		},
 	},

@@ -83,8 +83,12 @@ type State struct {
 	// KernelRefused says why the worker refused its SIMD kernel (it
 	// disagreed with the Go code), or is empty.
 	KernelRefused string
-	TrainN        int
-	TestN         int
+	// The pool of workers that compute full passes (protocol.PoolState):
+	// how many run, how many were asked for, and why not all, if not.
+	Workers, WorkersAsked int
+	WorkersRefused        string
+	TrainN                int
+	TestN                 int
 	// WorkerHeap and PageHeap are the worker's and the page's Go heap in
 	// bytes (protocol.HeapLive), measured when a run last came to rest;
 	// 0 until then.
@@ -217,6 +221,8 @@ func (s *State) Apply(m protocol.Msg) {
 		}
 		s.Model = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}
 		s.WeightsVersion++
+	case protocol.PoolState:
+		s.Workers, s.WorkersAsked, s.WorkersRefused = m.Running, m.Asked, m.Refused
 	case protocol.Evaluated:
 		if m.Run < s.Run {
 			return

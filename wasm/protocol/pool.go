@@ -1,0 +1,258 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// The messages between the training worker and the other workers of its
+// pool (wasm/session's pool.go), which compute the shards of full passes
+// over the data (core/shard): the training worker is the coordinator; the
+// others are helpers, which hold only their shards.
+
+// Workers sets the number of workers that compute full passes, the
+// training worker included (1 to MaxWorkers): page → training worker.
+type Workers struct {
+	N int `json:"n"`
+}
+
+// MaxWorkers is the most workers a pool has: one per shard.
+const MaxWorkers = 8
+
+// PoolState tells the page how many workers the pool has (the page's
+// #workers) and, if fewer than asked, why: training worker → page.
+type PoolState struct {
+	Asked   int    `json:"asked"`
+	Running int    `json:"running"`
+	Refused string `json:"refused,omitempty"` // English; the page shows its own text
+}
+
+// ShardData gives a helper the examples of one shard of a set, once per
+// data set: coordinator → helper. Set names the set (SetTrain,
+// SetDeskewed, SetTest) and Gen the pack it was cut from, so that a helper
+// drops the shards of an older pack. The examples travel in bulk: the
+// labels (a byte each), the N+1 starts from 0 (uint32), the indices
+// (uint16) and the values (float32).
+type ShardData struct {
+	Set    int       `json:"set"`
+	Gen    int       `json:"gen"`
+	Shard  int       `json:"shard"`
+	D      int       `json:"d"`
+	N      int       `json:"n"`
+	Labels []uint8   `json:"-"`
+	Start  []int32   `json:"-"`
+	Index  []uint16  `json:"-"`
+	Value  []float32 `json:"-"`
+}
+
+// The sets a pool's shards come from.
+const (
+	SetTrain    = iota // the training images
+	SetDeskewed        // the training images, straightened
+	SetTest            // the test images
+	SetTestDeskewed
+	sets
+)
+
+// Pass asks a helper for its part of one pass over a set: the outputs of
+// the listed shards. Op is "grad" (a full-batch gradient at the float32
+// weights W then biases, in bulk), "eval" (the evaluation at the same),
+// "neval" (Newton's gradient and Hessian diagonal at the float64
+// parameters in bulk, keeping μ in Slot) or "hv" (Newton's H·v for the
+// float64 vector in bulk, with the μ of Slot). coordinator → helper.
+type Pass struct {
+	ID     int64     `json:"id"`
+	Op     string    `json:"op"`
+	Set    int       `json:"set"`
+	Gen    int       `json:"gen"`
+	Shards []int     `json:"shards"`
+	Slot   int       `json:"slot,omitempty"`
+	Vec32  []float32 `json:"-"`
+	Vec64  []float64 `json:"-"`
+}
+
+// PassDone is a helper's part of a pass: for each shard of Shards, in
+// that order, its output in bulk as float64 values (Out, one slice per
+// shard): for "grad" the gradient's d·10 + 10 float32 values widened, then
+// the shard's loss; for "eval" N, Correct, the log likelihood and the
+// 10×10 confusion counts; for "neval" the gradient, the Hessian diagonal
+// and the loss; for "hv" the product. Failed, if not empty, says why the
+// helper could not (a shard it does not hold): the coordinator computes
+// those shards itself. helper → coordinator.
+type PassDone struct {
+	ID     int64       `json:"id"`
+	Shards []int       `json:"shards"`
+	Failed string      `json:"failed,omitempty"`
+	Out    [][]float64 `json:"-"`
+}
+
+func (Workers) isMsg()   {}
+func (PoolState) isMsg() {}
+func (ShardData) isMsg() {}
+func (Pass) isMsg()      {}
+func (PassDone) isMsg()  {}
+
+// The limits a helper's messages are checked against before anything is
+// allocated: a shard of at most maxShardExamples images of at most
+// maxFeatures features each.
+const (
+	maxShardExamples = 1 << 20
+	maxFeatures      = 1 << 16
+)
+
+func packShardData(m ShardData) []byte {
+	out := make([]byte, 0, len(m.Labels)+4*len(m.Start)+2*len(m.Index)+4*len(m.Value))
+	out = append(out, m.Labels...)
+	for _, s := range m.Start {
+		out = binary.LittleEndian.AppendUint32(out, uint32(s))
+	}
+	for _, j := range m.Index {
+		out = binary.LittleEndian.AppendUint16(out, j)
+	}
+	for _, v := range m.Value {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
+	}
+	return out
+}
+
+func readShardData(m *ShardData, bulk []byte) error {
+	n := len(bulk)
+	switch {
+	case m.Set < 0 || m.Set >= sets || m.Shard < 0 || m.Shard >= MaxWorkers:
+		return fmt.Errorf("protocol: shard %d of set %d", m.Shard, m.Set)
+	case m.D < 1 || m.D > maxFeatures:
+		return fmt.Errorf("protocol: shard data of %d features", m.D)
+	}
+	ex := m.N
+	if ex < 0 || ex > maxShardExamples || ex+4*(ex+1) > n {
+		return fmt.Errorf("protocol: %d examples in %d bytes of shard data", ex, n)
+	}
+	head := ex + 4*(ex+1)
+	nnz := int(binary.LittleEndian.Uint32(bulk[head-4:]))
+	if nnz > n || head+6*nnz != n {
+		return fmt.Errorf("protocol: %d bytes of shard data for %d examples of %d features", n, ex, nnz)
+	}
+	m.Labels = append([]uint8(nil), bulk[:ex]...)
+	m.Start = make([]int32, ex+1)
+	for i := range m.Start {
+		st := binary.LittleEndian.Uint32(bulk[ex+4*i:])
+		if st > uint32(nnz) || (i > 0 && int32(st) < m.Start[i-1]) || (i == 0 && st != 0) {
+			return fmt.Errorf("protocol: shard data start %d is %d", i, st)
+		}
+		m.Start[i] = int32(st)
+	}
+	m.Index = make([]uint16, nnz)
+	for i := range m.Index {
+		m.Index[i] = binary.LittleEndian.Uint16(bulk[head+2*i:])
+	}
+	m.Value = make([]float32, nnz)
+	for i := range m.Value {
+		m.Value[i] = math.Float32frombits(binary.LittleEndian.Uint32(bulk[head+2*nnz+4*i:]))
+	}
+	for i, y := range m.Labels {
+		if y > 9 {
+			return fmt.Errorf("protocol: shard data example %d has label %d", i, y)
+		}
+		for t := m.Start[i]; t < m.Start[i+1]; t++ {
+			if int(m.Index[t]) >= m.D || (t > m.Start[i] && m.Index[t] <= m.Index[t-1]) {
+				return fmt.Errorf("protocol: shard data example %d has feature %d out of order or range", i, m.Index[t])
+			}
+			if v := float64(m.Value[t]); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("protocol: shard data example %d has a value that is not finite", i)
+			}
+		}
+	}
+	return nil
+}
+
+func packPass(m Pass) []byte {
+	out := make([]byte, 0, 4*len(m.Vec32)+8*len(m.Vec64))
+	for _, f := range m.Vec32 {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(f))
+	}
+	for _, f := range m.Vec64 {
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
+	}
+	return out
+}
+
+func readPass(m *Pass, bulk []byte) error {
+	if err := shardList(m.Shards); err != nil {
+		return err
+	}
+	switch m.Op {
+	case "grad", "eval":
+		if len(bulk)%4 != 0 || len(bulk) > 4*(maxFeatures+1)*10 {
+			return fmt.Errorf("protocol: a %s pass with %d bytes of weights", m.Op, len(bulk))
+		}
+		m.Vec32 = unpackFloats(bulk)
+	case "neval", "hv":
+		if len(bulk)%8 != 0 || len(bulk) > 8*(maxFeatures+1)*10 || m.Slot < 0 || m.Slot > 1 {
+			return fmt.Errorf("protocol: a %s pass with %d bytes of parameters and slot %d", m.Op, len(bulk), m.Slot)
+		}
+		m.Vec64 = unpackFloats64(bulk)
+	default:
+		return fmt.Errorf("protocol: a pass of unknown kind %q", m.Op)
+	}
+	if m.Set < 0 || m.Set >= sets {
+		return fmt.Errorf("protocol: a pass over set %d", m.Set)
+	}
+	return nil
+}
+
+func packPassDone(m PassDone) []byte {
+	total := 0
+	for _, o := range m.Out {
+		total += len(o)
+	}
+	out := make([]byte, 0, 8*total)
+	for _, o := range m.Out {
+		for _, f := range o {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
+		}
+	}
+	return out
+}
+
+func readPassDone(m *PassDone, bulk []byte) error {
+	if err := shardList(m.Shards); err != nil {
+		return err
+	}
+	if m.Failed != "" || len(m.Shards) == 0 {
+		return nil
+	}
+	if len(bulk)%(8*len(m.Shards)) != 0 {
+		return fmt.Errorf("protocol: %d bytes of output for %d shards", len(bulk), len(m.Shards))
+	}
+	all := unpackFloats64(bulk)
+	each := len(all) / len(m.Shards)
+	m.Out = make([][]float64, len(m.Shards))
+	for i := range m.Out {
+		m.Out[i] = all[i*each : (i+1)*each : (i+1)*each]
+	}
+	return nil
+}
+
+// shardList checks a pass's list of shards: each 0 to MaxWorkers−1, once.
+func shardList(s []int) error {
+	if len(s) > MaxWorkers {
+		return fmt.Errorf("protocol: %d shards", len(s))
+	}
+	seen := 0
+	for _, v := range s {
+		if v < 0 || v >= MaxWorkers || seen&(1<<v) != 0 {
+			return fmt.Errorf("protocol: shard %d in %v", v, s)
+		}
+		seen |= 1 << v
+	}
+	return nil
+}
+
+func unpackFloats64(b []byte) []float64 {
+	out := make([]float64, len(b)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
