@@ -39,7 +39,7 @@ var goldenJacobi = []uint64{
 func TestSameBitsEverywhere(t *testing.T) {
 	x, _ := randomProblem(200, 20, 7)
 	t.Run("with Jacobi preconditioning too", func(t *testing.T) {
-		s, err := New(x, 20, softmax.Objective{Lambda: 1e-3}, Settings{Iterations: 5, GradTol: 1e-300, Jacobi: true})
+		s, err := New(x, 20, softmax.Objective{Lambda: 1e-3}, Settings{Iterations: 5, GradTol: 1e-300, RelTol: 1e-300, Jacobi: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestSameBitsEverywhere(t *testing.T) {
 		}
 	})
 	o := softmax.Objective{Lambda: 1e-3}
-	s, err := New(x, 20, o, Settings{Iterations: 5, GradTol: 1e-300})
+	s, err := New(x, 20, o, Settings{Iterations: 5, GradTol: 1e-300, RelTol: 1e-300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestSameBitsEverywhere(t *testing.T) {
 	})
 	t.Run("the shards' workers change no bit", func(t *testing.T) {
 		for _, workers := range []int{1, 2, 3, 8} {
-			s, err := NewWith(newPool(x, 20, workers), x.Len(), 20, o, Settings{Iterations: 5, GradTol: 1e-300})
+			s, err := NewWith(newPool(x, 20, workers), x.Len(), 20, o, Settings{Iterations: 5, GradTol: 1e-300, RelTol: 1e-300})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestSameBitsEverywhere(t *testing.T) {
 func TestAgreesWithGradientDescent(t *testing.T) {
 	x, _ := randomProblem(60, 6, 8)
 	for _, o := range []softmax.Objective{{Lambda: 0.05}, {Lambda: 0.05, PinFirst: true}, {Lambda: 0.02, L2Bias: true}} {
-		s, err := New(x, 6, o, Settings{GradTol: 1e-8}) // J ≈ 2.1 here: below ~1e-9 its decrease is under rounding
+		s, err := New(x, 6, o, Settings{GradTol: 1e-8, RelTol: 1e-300}) // J ≈ 2.1 here: below ~1e-9 its decrease is under rounding
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func TestAgreesWithGradientDescent(t *testing.T) {
 func TestStops(t *testing.T) {
 	x, _ := randomProblem(80, 8, 9)
 	t.Run("converged names the tolerance and the iterations", func(t *testing.T) {
-		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-5})
+		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-5, RelTol: 1e-300})
 		all := runAll(s)
 		last := all[len(all)-1]
 		if last.Stop != Converged || last.GradNorm > 1e-5 || !strings.HasPrefix(s.Reason(), "‖∇J‖ ≤ 1e-05 after ") {
@@ -155,15 +155,24 @@ func TestStops(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the relative rule names ‖∇J₀‖ and the iterations", func(t *testing.T) {
+		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-300, RelTol: 1e-3})
+		all := runAll(s)
+		last, g0 := all[len(all)-1], all[0].GradNorm
+		if last.Stop != Converged || last.GradNorm > 1e-3*g0 || all[len(all)-2].GradNorm <= 1e-3*g0 ||
+			!strings.HasPrefix(s.Reason(), "‖∇J‖ ≤ 0.001·‖∇J₀‖ = ") {
+			t.Errorf("%+v after ‖∇J₀‖ = %g: %s", last, g0, s.Reason())
+		}
+	})
 	t.Run("the budget", func(t *testing.T) {
-		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-300, Iterations: 2})
+		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-300, RelTol: 1e-300, Iterations: 2})
 		all := runAll(s)
 		if last := all[len(all)-1]; last.Stop != Budget || last.Iteration != 2 || !strings.Contains(s.Reason(), "budget of 2") {
 			t.Errorf("%+v: %s", last, s.Reason())
 		}
 	})
 	t.Run("a CG cap of one step still descends", func(t *testing.T) {
-		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-300, Iterations: 5, CGSteps: 1})
+		s, _ := New(x, 8, softmax.Objective{Lambda: 0.01}, Settings{GradTol: 1e-300, RelTol: 1e-300, Iterations: 5, CGSteps: 1})
 		all := runAll(s)
 		for i := 1; i < len(all); i++ {
 			if all[i].CG != 1 || !(all[i].J < all[i-1].J) {
@@ -183,7 +192,7 @@ func TestStops(t *testing.T) {
 		}
 	})
 	t.Run("exact Newton with λ > 0 converges in a few iterations", func(t *testing.T) {
-		s, _ := New(x, 8, softmax.Objective{Lambda: 1e-3}, Settings{Exact: true, GradTol: 1e-10})
+		s, _ := New(x, 8, softmax.Objective{Lambda: 1e-3}, Settings{Exact: true, GradTol: 1e-10, RelTol: 1e-300})
 		all := runAll(s)
 		if last := all[len(all)-1]; last.Stop != Converged || last.Iteration > 10 {
 			t.Errorf("%+v: %s", last, s.Reason())
@@ -210,6 +219,8 @@ func TestInvalidSettings(t *testing.T) {
 	}{
 		{"a negative tolerance", softmax.Objective{}, Settings{GradTol: -1}, 4, "gradient tolerance -1"},
 		{"a NaN tolerance", softmax.Objective{}, Settings{GradTol: math.NaN()}, 4, "gradient tolerance NaN"},
+		{"a relative tolerance of 1", softmax.Objective{}, Settings{RelTol: 1}, 4, "relative gradient tolerance 1"},
+		{"a negative relative tolerance", softmax.Objective{}, Settings{RelTol: -1e-4}, 4, "relative gradient tolerance -0.0001"},
 		{"negative iterations", softmax.Objective{}, Settings{Iterations: -1}, 4, "iterations -1"},
 		{"negative CG steps", softmax.Objective{}, Settings{CGSteps: -2}, 4, "CG steps -2"},
 		{"a negative λ", softmax.Objective{Lambda: -1}, Settings{}, 4, "L2 strength -1"},
@@ -230,7 +241,7 @@ func TestInvalidSettings(t *testing.T) {
 func TestAdvanceAllocatesNothing(t *testing.T) {
 	x, _ := randomProblem(100, 10, 2)
 	for _, exact := range []bool{false, true} {
-		s, _ := New(x, 10, softmax.Objective{Lambda: 1e-3}, Settings{GradTol: 1e-300, Iterations: 1000, Exact: exact})
+		s, _ := New(x, 10, softmax.Objective{Lambda: 1e-3}, Settings{GradTol: 1e-300, RelTol: 1e-300, Iterations: 1000, Exact: exact})
 		s.Advance()
 		if n := testing.AllocsPerRun(50, func() { s.Advance() }); n != 0 {
 			t.Errorf("exact %v: %v allocations per Advance", exact, n)

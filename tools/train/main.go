@@ -92,6 +92,7 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.IntVar(&o.resize, "resize", 0, "average the 28×28 images down to this side first (7: 4×4 block means, 49 pixels); 0 keeps them")
 	n := &o.newton
 	fs.Float64Var(&n.GradTol, "grad-tol", newton.DefaultGradTol, "Newton: stop when ‖∇J‖ ≤ this")
+	fs.Float64Var(&n.RelTol, "rel-tol", newton.DefaultRelTol, "Newton: stop, too, when ‖∇J‖ ≤ this·‖∇J₀‖ (1e-300: never)")
 	fs.IntVar(&n.Iterations, "newton-iters", newton.DefaultIterations, "Newton: budget of outer iterations")
 	fs.IntVar(&n.CGSteps, "cg", newton.DefaultCGSteps, "Newton: at most this many conjugate-gradient steps per iteration")
 	fs.BoolVar(&n.Jacobi, "jacobi", false, "Newton: precondition the conjugate gradients with diag H (more CG steps on MNIST)")
