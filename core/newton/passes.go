@@ -142,3 +142,28 @@ var kernels struct {
 // SetKernels installs k (the zero Kernels goes back to the Go loops).
 // Like softmax.SetBatchKernel it is meant for a single-threaded host.
 func SetKernels(k Kernels) { kernels.eval, kernels.hv = k.Eval, k.Hv }
+
+// Concurrent computes Passes in n goroutines, shard s by goroutine
+// s mod n, as the browser's pool of workers does: natively, on a machine's
+// cores, with the same bits as Local. It is not for a host with kernels
+// installed (SetKernels).
+type Concurrent[V softmax.Float] struct {
+	local *Local[V]
+	n     int
+}
+
+// NewConcurrent returns Passes over the examples x of d features for a
+// model of k classes, computed by n goroutines (1 to shard.Count).
+func NewConcurrent[V softmax.Float](x *softmax.Examples[V], d, k, n int) *Concurrent[V] {
+	return &Concurrent[V]{local: NewLocal(x, d, k), n: max(1, min(n, shard.Count))}
+}
+
+// Eval implements Passes.
+func (c *Concurrent[V]) Eval(theta []float64, slot int, g, h *[shard.Count][]float64, loss *[shard.Count]float64) {
+	shard.Each(c.n, func(s int) { loss[s] = c.local.shards[s].Eval(g[s], h[s], theta, slot) })
+}
+
+// Hv implements Passes.
+func (c *Concurrent[V]) Hv(v []float64, slot int, out *[shard.Count][]float64) {
+	shard.Each(c.n, func(s int) { c.local.shards[s].Hv(out[s], v, slot) })
+}

@@ -16,7 +16,10 @@
 // on the machine it runs on.
 package shard
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Count is the number of shards of every data set.
 const Count = 8
@@ -110,4 +113,26 @@ var (
 // a pass runs.
 func SetAdd(a32 func(dst, src []float32), a64 func(dst, src []float64)) {
 	add32, add64 = a32, a64
+}
+
+// Each calls f(s) for every shard, in n goroutines (shard s in goroutine
+// s mod n; n ≤ 1: here, in order) and returns when all have returned.
+func Each(n int, f func(s int)) {
+	if n <= 1 {
+		for s := range Count {
+			f(s)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range min(n, Count) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := w; s < Count; s += n {
+				f(s)
+			}
+		}()
+	}
+	wg.Wait()
 }

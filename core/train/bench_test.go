@@ -9,6 +9,7 @@ import (
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/metrics"
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 )
 
@@ -186,6 +187,52 @@ func BenchmarkFirstEpoch(b *testing.B) {
 				epoch(b, tr)
 			}
 			reportEpochs(b, d.train.Len())
+		})
+	}
+}
+
+// BenchmarkFullBatchWorkers times one full-batch gradient-descent step
+// (a pass over the pack's shards, their sum, the update) with the shards
+// computed by 1, 2, 4 and 8 goroutines (Concurrent), as the browser's pool
+// of workers computes them, and reports the time of one shard alone: on a
+// machine with fewer cores than goroutines, what more workers would give
+// follows from it (docs/BENCHMARKS.md, "Every core").
+//
+//	go test -run '^$' -bench FullBatchWorkers -count 5 ./core/train/
+func BenchmarkFullBatchWorkers(b *testing.B) {
+	for _, pack := range []string{"default", "full"} {
+		d := benchPack(b, pack)
+		for _, n := range []int{1, 2, 4, 8} {
+			b.Run(fmt.Sprintf("pack=%s/workers=%d", pack, n), func(b *testing.B) {
+				cfg := Defaults()
+				cfg.BatchSize, cfg.Epochs = d.train.Len(), math.MaxInt32
+				tr, err := New(d.train, dataset.Pixels, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tr.SetPasses(NewConcurrent(d.train, n))
+				for range 3 { // three steps, checked, before timing
+					if st := tr.Step(); st.Stop != Running || !(st.Loss < math.Log(softmax.K)+1) {
+						b.Fatalf("step %d: %+v", st.Step, st)
+					}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					tr.Step()
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/step")
+			})
+		}
+		b.Run(fmt.Sprintf("pack=%s/one-shard", pack), func(b *testing.B) {
+			lo, hi := shard.Range(d.train.Len(), 0)
+			x := d.train.View(lo, hi)
+			m := softmax.New[float32](dataset.Pixels)
+			gw, gb := make([]float32, len(m.W)), make([]float32, softmax.K)
+			pos := Positions(x.Len())
+			for b.Loop() {
+				GradShard(gw, gb, m.W, m.B, x, pos)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/shard")
 		})
 	}
 }

@@ -70,3 +70,36 @@ func positions(n int) []int32 {
 	}
 	return s
 }
+
+// TestFullBatchByShards: a full-batch step's gradient is the shards'
+// parts added in shard order, whoever computes them: goroutines give
+// Local's bits, and both differ from one sum over all examples (the test
+// would not see a change of order otherwise).
+func TestFullBatchByShards(t *testing.T) {
+	x := synthetic(rand.New(rand.NewPCG(5, 5)), 403, 30)
+	run := func(p Passes) *softmax.Model[float32] {
+		tr, err := New(x, 30, Config{LearningRate: 0.5, BatchSize: x.Len(), L2: 1e-3, Iterations: 15, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.SetPasses(p)
+		for tr.Stopped() == Running {
+			tr.Step()
+		}
+		return tr.Model()
+	}
+	want := run(nil)
+	for _, n := range []int{1, 2, 3, 8} {
+		if got := run(NewConcurrent(x, n)); !sameBits(got.W, want.W) || !sameBits(got.B, want.B) {
+			t.Errorf("%d goroutines: other weights than Local's", n)
+		}
+	}
+	gw, gb := make([]float32, 30*softmax.K), make([]float32, softmax.K)
+	one := softmax.Grad(gw, gb, want.W, want.B, x, positions(x.Len()))
+	f := newFullBatch(x, 30, softmax.K)
+	gw2, gb2 := make([]float32, len(gw)), make([]float32, len(gb))
+	sharded := f.grad(gw2, gb2, want.W, want.B)
+	if sameBits(gw, gw2) && math.Float64bits(one) == math.Float64bits(sharded) {
+		t.Error("the shards' sum has the bits of one sum over all examples: the test cannot tell the orders apart")
+	}
+}

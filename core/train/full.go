@@ -102,3 +102,25 @@ func (t *Trainer) SetPasses(p Passes) {
 	}
 	t.full.passes = p
 }
+
+// Concurrent computes Passes in n goroutines, shard s by goroutine
+// s mod n, as the browser's pool of workers does: natively, on a machine's
+// cores, with the same bits as Local. It is not for a host with a batch
+// kernel installed (softmax.SetBatchKernel shares its buffers).
+type Concurrent struct {
+	local *Local
+	n     int
+}
+
+// NewConcurrent returns Passes over x computed by n goroutines (at least
+// one, at most shard.Count).
+func NewConcurrent(x *softmax.Examples[float32], n int) *Concurrent {
+	return &Concurrent{local: NewLocal(x), n: max(1, min(n, shard.Count))}
+}
+
+// Grad implements Passes.
+func (c *Concurrent) Grad(w, b []float32, gw, gb *[shard.Count][]float32, loss *[shard.Count]float64) {
+	shard.Each(c.n, func(s int) {
+		loss[s] = GradShard(gw[s], gb[s], w, b, c.local.shards[s], c.local.positions)
+	})
+}

@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ import (
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/newton"
+	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 )
@@ -51,7 +53,7 @@ func main() {
 type options struct {
 	data, idx, preset, save, init string
 	load, myDigits, figure        string
-	every                         int
+	every, workers                int
 	deskew                        bool
 	cfg                           train.Config
 
@@ -72,6 +74,7 @@ func parse(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.myDigits, "my-digits", "", "mix the digits of this my-digits file ("+modelfile.DigitsExt+") into every batch")
 	fs.Float64Var(&o.cfg.MyDigitsRate, "my-digits-rate", 0.1, "with -my-digits: my digits per batch, as a fraction of the batch size")
 	fs.IntVar(&o.every, "every", 1, "print a line every this many epochs")
+	fs.IntVar(&o.workers, "workers", min(runtime.NumCPU(), shard.Count), "goroutines that compute full passes (full-batch steps, Newton); any number gives the same bits")
 	fs.StringVar(&o.figure, "figure", "", `"mydigits": print the table of accuracy as off-centre my digits are mixed in at a few rates, instead of training once`)
 	fs.BoolVar(&o.deskew, "deskew", false, "train and test on the images deskewed by their moments (core/digit.DeskewSet)")
 	c := &o.cfg
@@ -231,6 +234,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tr.SetPasses(train.NewConcurrent(x, o.workers)) // full batch only
 	if o.load != "" {
 		f, err := readModel(o.load)
 		if err != nil {
@@ -381,7 +385,7 @@ func runNewton(o *options, x, test *softmax.Examples[float64], d int, out io.Wri
 	} else {
 		x32 := to32(x)
 		if err = x32.Check(d); err == nil {
-			s, err = newton.NewWith(newton.NewLocal(x32, d, softmax.K), x32.Len(), d, obj, o.newton)
+			s, err = newton.NewWith(newton.NewConcurrent(x32, d, softmax.K, o.workers), x32.Len(), d, obj, o.newton)
 		}
 	}
 	if err != nil {

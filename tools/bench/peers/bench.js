@@ -10,11 +10,13 @@
 //
 // Timing covers the epoch: data are in typed arrays (and, for
 // TensorFlow.js, in tensors) before the clock starts. Ours is timed from
-// posting "train" to receiving the "done" progress event, a fresh worker
-// having fetched and decoded the pack before; "done" arrives after the
-// worker's end-of-epoch test-set evaluation, so that is included (evalMs is
-// what an evaluation alone costs). The peers run on this page's main
-// thread, as their users run them, and are evaluated after the clock stops.
+// posting "train" to the later of the "done" progress event and the
+// epoch's test-set evaluation (the page shows "done" only once both are
+// in), a fresh worker having fetched and decoded the pack before, with
+// the pool of workers the page asks for (as many as the browser has
+// cores, at most 8), which evaluates beside the training (evalMs is what
+// an evaluation alone costs). The peers run on this page's main thread,
+// as their users run them, and are evaluated after the clock stops.
 
 const D = 784;
 const K = 10;
@@ -177,6 +179,8 @@ async function loadedWorker(load) {
     c.post("load", load);
     await c.until("loaded", () => true, 0);
     await c.until("samples", () => true, 0);
+    c.post("workers", { n: Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 8)) });
+    await c.until("poolState", () => true, 0);
     const mark = c.log.length;
     c.post("warm", {});
     c.post("evaluate", {});
@@ -197,16 +201,15 @@ async function runOurs(load, seed, deskew = false) {
     c.post("train", { config: { lr: LR, batch: B, l2: 0, epochs: 1, seed, deskew } });
     const done = await c.until("progress", (b) => b.state === "done", mark);
     const ev = await c.until("evaluated", (b) => b.run >= 1 && b.epoch === 1, mark);
-    const longTask = await longestTask(t0, done.t);
-    // The worker posts its events when it stops to yield, so "done" comes
-    // after the end-of-epoch evaluation and the time above includes it.
-    // An evaluate command's round trip shows what that evaluation costs.
+    const end = Math.max(done.t, ev.t);
+    const longTask = await longestTask(t0, end);
+    // An evaluate command's round trip shows what an evaluation costs.
     const mark2 = c.log.length;
     const e0 = performance.now();
     c.post("evaluate", {});
     const again = await c.until("evaluated", () => true, mark2);
     return {
-      ms: done.t - t0,
+      ms: end - t0,
       evalMs: again.t - e0,
       // The worker's own clock: the steps alone, without the evaluation,
       // the reports and the messages (the run's examples per second).
