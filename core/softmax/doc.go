@@ -31,5 +31,10 @@
 //
 // Determinism. Kernels round every product explicitly (F(a*b)), which
 // forbids fused multiply-adds, and take exp and log from core/internal/fmath,
-// so a run gives the same bits natively and compiled to WebAssembly.
+// so a run gives the same bits natively and compiled to WebAssembly. The
+// SIMD kernels (SSE here, WebAssembly SIMD in the browser's workers) do
+// the same IEEE operations lane by lane; relaxed SIMD, whose fused
+// multiply-add may or may not round in between depending on the CPU, is
+// not used. Sums over a data set go shard by shard (core/shard), so that
+// any number of workers gives the same bits.
 package softmax
