@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // The messages between the training worker and the other workers of its
@@ -104,16 +105,9 @@ const (
 func packShardData(m ShardData) []byte {
 	out := make([]byte, 0, len(m.Labels)+4*len(m.Start)+2*len(m.Index)+4*len(m.Value))
 	out = append(out, m.Labels...)
-	for _, s := range m.Start {
-		out = binary.LittleEndian.AppendUint32(out, uint32(s))
-	}
-	for _, j := range m.Index {
-		out = binary.LittleEndian.AppendUint16(out, j)
-	}
-	for _, v := range m.Value {
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
-	}
-	return out
+	out = appendLE(out, m.Start)
+	out = appendLE(out, m.Index)
+	return appendLE(out, m.Value)
 }
 
 func readShardData(m *ShardData, bulk []byte) error {
@@ -142,14 +136,8 @@ func readShardData(m *ShardData, bulk []byte) error {
 		}
 		m.Start[i] = int32(st)
 	}
-	m.Index = make([]uint16, nnz)
-	for i := range m.Index {
-		m.Index[i] = binary.LittleEndian.Uint16(bulk[head+2*i:])
-	}
-	m.Value = make([]float32, nnz)
-	for i := range m.Value {
-		m.Value[i] = math.Float32frombits(binary.LittleEndian.Uint32(bulk[head+2*nnz+4*i:]))
-	}
+	m.Index = readLE[uint16](bulk[head : head+2*nnz])
+	m.Value = readLE[float32](bulk[head+2*nnz:])
 	for i, y := range m.Labels {
 		if y > 9 {
 			return fmt.Errorf("protocol: shard data example %d has label %d", i, y)
@@ -168,13 +156,7 @@ func readShardData(m *ShardData, bulk []byte) error {
 
 func packPass(m Pass) []byte {
 	out := make([]byte, 0, 4*len(m.Vec32)+8*len(m.Vec64))
-	for _, f := range m.Vec32 {
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(f))
-	}
-	for _, f := range m.Vec64 {
-		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
-	}
-	return out
+	return appendLE(appendLE(out, m.Vec32), m.Vec64)
 }
 
 func readPass(m *Pass, bulk []byte) error {
@@ -186,12 +168,12 @@ func readPass(m *Pass, bulk []byte) error {
 		if len(bulk)%4 != 0 || len(bulk) > 4*(maxFeatures+1)*10 {
 			return fmt.Errorf("protocol: a %s pass with %d bytes of weights", m.Op, len(bulk))
 		}
-		m.Vec32 = unpackFloats(bulk)
+		m.Vec32 = readLE[float32](bulk)
 	case "neval", "hv":
 		if len(bulk)%8 != 0 || len(bulk) > 8*(maxFeatures+1)*10 || m.Slot < 0 || m.Slot > 1 {
 			return fmt.Errorf("protocol: a %s pass with %d bytes of parameters and slot %d", m.Op, len(bulk), m.Slot)
 		}
-		m.Vec64 = unpackFloats64(bulk)
+		m.Vec64 = readLE[float64](bulk)
 	default:
 		return fmt.Errorf("protocol: a pass of unknown kind %q", m.Op)
 	}
@@ -208,9 +190,7 @@ func packPassDone(m PassDone) []byte {
 	}
 	out := make([]byte, 0, 8*total)
 	for _, o := range m.Out {
-		for _, f := range o {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
-		}
+		out = appendLE(out, o)
 	}
 	return out
 }
@@ -225,7 +205,7 @@ func readPassDone(m *PassDone, bulk []byte) error {
 	if len(bulk)%(8*len(m.Shards)) != 0 {
 		return fmt.Errorf("protocol: %d bytes of output for %d shards", len(bulk), len(m.Shards))
 	}
-	all := unpackFloats64(bulk)
+	all := readLE[float64](bulk)
 	each := len(all) / len(m.Shards)
 	m.Out = make([][]float64, len(m.Shards))
 	for i := range m.Out {
@@ -249,10 +229,64 @@ func shardList(s []int) error {
 	return nil
 }
 
-func unpackFloats64(b []byte) []float64 {
-	out := make([]float64, len(b)/8)
+// number is the element types the pool's messages carry in bulk.
+type number interface {
+	~uint16 | ~int32 | ~float32 | ~float64
+}
+
+// littleEndian says whether this machine stores numbers as the wire does
+// (WebAssembly and amd64 do): then bulk numbers are copied as bytes, not
+// one by one, which a pass's parts and a shard's examples (megabytes)
+// would spend milliseconds on.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// appendLE appends s to out as little-endian bytes.
+func appendLE[T number](out []byte, s []T) []byte {
+	if len(s) == 0 {
+		return out
+	}
+	size := int(unsafe.Sizeof(s[0]))
+	if littleEndian {
+		return append(out, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), size*len(s))...)
+	}
+	for _, v := range s {
+		switch x := any(v).(type) {
+		case uint16:
+			out = binary.LittleEndian.AppendUint16(out, x)
+		case int32:
+			out = binary.LittleEndian.AppendUint32(out, uint32(x))
+		case float32:
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(x))
+		case float64:
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+		}
+	}
+	return out
+}
+
+// readLE reads b, a whole number of little-endian T, into a new slice.
+func readLE[T number](b []byte) []T {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	out := make([]T, len(b)/size)
+	if len(out) == 0 {
+		return out
+	}
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), size*len(out)), b)
+		return out
+	}
 	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		switch any(z).(type) {
+		case uint16:
+			out[i] = T(binary.LittleEndian.Uint16(b[2*i:]))
+		case int32:
+			out[i] = T(int32(binary.LittleEndian.Uint32(b[4*i:])))
+		case float32:
+			out[i] = T(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+		case float64:
+			out[i] = T(math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])))
+		}
 	}
 	return out
 }

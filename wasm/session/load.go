@@ -116,6 +116,7 @@ func (s *session) load(l protocol.Load) {
 	s.data.deskewed.test = straightened(test)
 	samples := gallery(test)
 	s.send(samples)
+	s.pool.prime() // the helpers get their shards now, while the person reads
 	// Collect the download and the decoder's buffers now, while the person
 	// reads the page: otherwise that collection falls into the first
 	// epoch, where marking the pack's tens of megabytes in WebAssembly

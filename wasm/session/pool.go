@@ -102,7 +102,32 @@ func (p *pool) setWorkers(n int) {
 		m.h.Stop()
 	}
 	p.fill()
+	p.prime()
 	p.s.send(protocol.PoolState{Asked: p.want, Running: len(p.live()) + 1, Refused: p.refused})
+}
+
+// prime gives every helper the examples of the shards it will compute,
+// of every set, if a pack is loaded whole: the training sets' shards by
+// roundRobin, the test sets' as evaluate deals them. Sent now, while the
+// page waits for a person, they are not on the first pass's way.
+func (p *pool) prime() {
+	d := p.s.data
+	if d == nil || d.test == nil || d.deskewed == nil || d.deskewed.train == nil || d.deskewed.test == nil {
+		return
+	}
+	live := p.live()
+	owner := p.roundRobin()
+	for s := range shard.Count {
+		if m := owner(s); m != nil {
+			p.sendData(m, protocol.SetTrain, []int{s})
+			p.sendData(m, protocol.SetDeskewed, []int{s})
+		}
+		if len(live) > 0 {
+			m := live[s%len(live)]
+			p.sendData(m, protocol.SetTest, []int{s})
+			p.sendData(m, protocol.SetTestDeskewed, []int{s})
+		}
+	}
 }
 
 // fill starts helpers until the pool has the workers asked for, or the

@@ -9,10 +9,19 @@ import (
 )
 
 // evaluate sends Evaluated for the current run, or for a model with all
-// weights zero (Run 0) if there is no run yet.
+// weights zero (Run 0) if there is no run yet: by the pool's helpers, if
+// it has any, as during a run.
 func (s *session) evaluate() {
-	if s.needData() {
-		s.send(s.evaluated())
+	if !s.needData() {
+		return
+	}
+	e, model := s.evaluation()
+	set := protocol.SetTest
+	if s.run != nil && s.run.cfg.Deskew {
+		set = protocol.SetTestDeskewed
+	}
+	if !s.pool.evaluate(model, set, e) {
+		s.send(evaluatedOf(e, metrics.Evaluate(model, s.testSet())))
 	}
 }
 
@@ -39,9 +48,12 @@ func (s *session) evaluation() (protocol.Evaluated, *softmax.Model[float32]) {
 
 // sendEvaluation sends the Evaluated of the run's current step: measured
 // by the pool's helpers while the run goes on, if it has any (its numbers
-// arrive for the step they belong to), otherwise here. Full-batch runs,
-// where every step ends an epoch, are measured at most every
-// evaluateEvery, and at their end.
+// arrive for the step they belong to), otherwise here. The final one is
+// measured here unless earlier ones are still with the helpers (they
+// would arrive after it): the run has ended, this worker is free, and a
+// helper's answer would only add its messages. Full-batch runs, where
+// every step ends an epoch, are measured at most every evaluateEvery, and
+// at their end.
 func (s *session) sendEvaluation(final bool) {
 	r := s.run
 	now := s.env.Now()
@@ -54,7 +66,7 @@ func (s *session) sendEvaluation(final bool) {
 	if r.cfg.Deskew {
 		set = protocol.SetTestDeskewed
 	}
-	if s.pool.evaluate(model, set, e) {
+	if (!final || len(s.pool.evals) > 0) && s.pool.evaluate(model, set, e) {
 		return
 	}
 	s.send(evaluatedOf(e, metrics.Evaluate(model, s.testSet())))
