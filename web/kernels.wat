@@ -75,6 +75,47 @@
   (func $pow2 (param $k i64) (result f64)
     (f64.reinterpret_i64 (i64.shl (i64.add (local.get $k) (i64.const 1023)) (i64.const 52))))
 
+  ;; log is fmath.Log for the sums of exponentials softmax takes it of:
+  ;; for a normal x > 0 (they are 1 to 10) the same operations, math.Frexp
+  ;; done on the bits; NaN, +Inf and anything else not normal and positive
+  ;; give NaN (the loss is then not finite, whatever its bits).
+  (func $log (param $x f64) (result f64)
+    (local $b i64) (local $e i64) (local $f1 f64) (local $f f64) (local $k f64)
+    (local $s f64) (local $s2 f64) (local $s4 f64) (local $r f64) (local $hfsq f64)
+    (local.set $b (i64.reinterpret_f64 (local.get $x)))
+    (local.set $e (i64.and (i64.shr_u (local.get $b) (i64.const 52)) (i64.const 0x7ff)))
+    (if (i32.or (i64.lt_s (local.get $b) (i64.const 0))
+          (i32.or (i64.eqz (local.get $e)) (i64.eq (local.get $e) (i64.const 0x7ff))))
+      (then (return (f64.const nan))))
+    ;; frexp: x = f1·2^k, f1 in [0.5, 1)
+    (local.set $f1 (f64.reinterpret_i64 (i64.or
+      (i64.and (local.get $b) (i64.const 0x800fffffffffffff)) (i64.const 0x3fe0000000000000))))
+    (local.set $e (i64.sub (local.get $e) (i64.const 1022)))
+    (if (f64.lt (local.get $f1) (f64.const 0.7071067811865476))
+      (then
+        (local.set $f1 (f64.mul (local.get $f1) (f64.const 2)))
+        (local.set $e (i64.sub (local.get $e) (i64.const 1)))))
+    (local.set $f (f64.sub (local.get $f1) (f64.const 1)))
+    (local.set $k (f64.convert_i64_s (local.get $e)))
+    (local.set $s (f64.div (local.get $f) (f64.add (f64.const 2) (local.get $f))))
+    (local.set $s2 (f64.mul (local.get $s) (local.get $s)))
+    (local.set $s4 (f64.mul (local.get $s2) (local.get $s2)))
+    (local.set $r (f64.add
+      (f64.mul (local.get $s2) (f64.add (f64.const 6.666666666666735130e-01)
+        (f64.mul (local.get $s4) (f64.add (f64.const 2.857142874366239149e-01)
+          (f64.mul (local.get $s4) (f64.add (f64.const 1.818357216161805012e-01)
+            (f64.mul (local.get $s4) (f64.const 1.479819860511658591e-01))))))))
+      (f64.mul (local.get $s4) (f64.add (f64.const 3.999999999940941908e-01)
+        (f64.mul (local.get $s4) (f64.add (f64.const 2.222219843214978396e-01)
+          (f64.mul (local.get $s4) (f64.const 1.531383769920937332e-01))))))))
+    (local.set $hfsq (f64.mul (f64.const 0.5) (f64.mul (local.get $f) (local.get $f))))
+    (f64.sub (f64.mul (local.get $k) (f64.const 6.93147180369123816490e-01))
+      (f64.sub
+        (f64.sub (local.get $hfsq)
+          (f64.add (f64.mul (local.get $s) (f64.add (local.get $hfsq) (local.get $r)))
+            (f64.mul (local.get $k) (f64.const 1.90821492927058770002e-10))))
+        (local.get $f))))
+
 ;; exp2 is $exp on both lanes of an f64x2, for arguments at most 0 (z − max
   ;; z): the same operations as $exp, lane by lane, so the same bits. A lane
   ;; below −707, where $exp scales in two steps or returns 0, or NaN, sends
@@ -126,13 +167,12 @@
       (f32x4.demote_f64x2_zero (local.get $a)) (f32x4.demote_f64x2_zero (local.get $b))))
 
   ;; grad adds into gw (rows×10) and gb (10) the unnormalised gradient of
-  ;; the cross-entropy of the examples at positions batch[0..n) and writes,
-  ;; for the k-th, {s f64, m f32, zy f32} at out+16k: the sum of
-  ;; exp(z−max), the maximum logit and the true class's logit, from which Go
-  ;; adds up the loss. Examples are Go's
-  ;; softmax.Examples: start int32[], index uint16[], value float32[],
-  ;; labels uint8[]. It returns -1, or the k of the first example with a
-  ;; pixel index not below rows (then nothing of that example is written).
+  ;; the cross-entropy of the examples at positions batch[0..n) and writes
+  ;; their summed cross-entropy, Σ (max z + log Σ exp(z − max z)) − z_y in
+  ;; batch order, at out (f64). Examples are Go's softmax.Examples:
+  ;; start int32[], index uint16[], value float32[], labels uint8[]. It
+  ;; returns -1, or the k of the first example with a pixel index not below
+  ;; rows (then nothing of that example is written, nor the loss).
   (func (export "grad")
     (param $w i32) (param $b i32) (param $gw i32) (param $gb i32)
     (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
@@ -143,7 +183,7 @@
     (local $v v128) (local $z0 v128) (local $z1 v128) (local $z2 v128)
     (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
     (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128) (local $inv v128)
-    (local $m f32) (local $s f64)
+    (local $m f32) (local $zy f32) (local $s f64) (local $loss f64)
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
@@ -195,9 +235,7 @@
           (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
         (local.set $v (v128.or (local.get $v)
           (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
-        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 4))))
-        (f32.store offset=12 (local.get $o) (f32x4.extract_lane 0 (local.get $v)))
-        (f32.store offset=8 (local.get $o) (local.get $m))
+        (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
 
         ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
         (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
@@ -211,7 +249,9 @@
           (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
         (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
         (local.set $s (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
-        (f64.store (local.get $o) (local.get $s))
+        (local.set $loss (f64.add (local.get $loss) (f64.sub
+          (f64.add (f64.promote_f32 (local.get $m)) (call $log (local.get $s)))
+          (f64.promote_f32 (local.get $zy)))))
 
         ;; h_c = e_c/s (0 below 2**-100), then h − [c = y]: the error signal.
         (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
@@ -247,6 +287,7 @@
 
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $examples)))
+    (f64.store (local.get $out) (local.get $loss))
     (i32.const -1))
 
   ;; update is core/softmax.Update: w[i] := w[i] − a·(g[i]·inv + λ·w[i]),
@@ -366,11 +407,12 @@
           (f64.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 3)))))))))
 
   ;; eval is core/metrics.EvaluateRange's loop for the float32 examples
-  ;; lo..hi−1 (positions, not a batch): for the i-th it writes
-  ;; {s f64, m f32, zy f32} at out+16(i−lo), as grad does, and the
+  ;; lo..hi−1 (positions, not a batch): for the i-th it writes the
   ;; predicted class, the first of the largest logits (softmax.Argmax,
-  ;; lane by lane in class order), at class+(i−lo). It returns -1, or the
-  ;; position of the first example with a pixel index not below rows.
+  ;; lane by lane in class order), at class+(i−lo), and at out (f64) the
+  ;; log likelihood Σ z_y − (max z + log Σ exp(z − max z)) in order. It
+  ;; returns -1, or the position of the first example with a pixel index
+  ;; not below rows.
   (func (export "eval")
     (param $w i32) (param $b i32) (param $start i32) (param $index i32) (param $value i32)
     (param $labels i32) (param $lo i32) (param $hi i32) (param $rows i32) (param $out i32) (param $class i32)
@@ -379,7 +421,7 @@
     (local $v v128) (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $mv v128)
     (local $y0 v128) (local $y1 v128) (local $y2 v128) (local $yv v128)
     (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128)
-    (local $m f32) (local $zb f32) (local $zc f32)
+    (local $m f32) (local $zb f32) (local $zc f32) (local $zy f32) (local $ll f64)
     (local.set $ex (local.get $lo))
     (block $done
       (loop $examples
@@ -444,9 +486,7 @@
           (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
         (local.set $v (v128.or (local.get $v)
           (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
-        (local.set $o (i32.add (local.get $out) (i32.shl (i32.sub (local.get $ex) (local.get $lo)) (i32.const 4))))
-        (f32.store offset=12 (local.get $o) (f32x4.extract_lane 0 (local.get $v)))
-        (f32.store offset=8 (local.get $o) (local.get $m))
+        (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
         (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
         (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
         (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
@@ -457,9 +497,12 @@
         (local.set $e67 (call $exp2 (f64x2.promote_low_f32x4
           (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
         (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
-        (f64.store (local.get $o) (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
+        (local.set $ll (f64.add (local.get $ll) (f64.sub (f64.promote_f32 (local.get $zy))
+          (f64.add (f64.promote_f32 (local.get $m))
+            (call $log (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))))))
         (local.set $ex (i32.add (local.get $ex) (i32.const 1)))
         (br $examples)))
+    (f64.store (local.get $out) (local.get $ll))
     (i32.const -1))
 
   ;; sum10 is the ten lanes of five f64x2 added in class order from 0, as

@@ -23,6 +23,7 @@ import (
 // metrics.EvalKernel, newton.Kernels, shard.SetAdd).
 type simdKernels struct {
 	grad, update, eval, neval, hv, add32, add64 js.Value
+	sum                                         []float64 // where grad and eval write their sums
 }
 
 // installKernel installs the SIMD kernels if worker.js could load them and
@@ -40,7 +41,7 @@ func install(exports js.Value) (name, refused string) {
 	if !exports.Truthy() {
 		return "go", ""
 	}
-	k := &simdKernels{}
+	k := &simdKernels{sum: make([]float64, 1)}
 	for _, f := range []struct {
 		name string
 		v    *js.Value
@@ -74,32 +75,32 @@ func uninstall() {
 	shard.SetAdd(nil, nil)
 }
 
-func (k *simdKernels) runGrad(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32, out []softmax.KernelOut) error {
-	if len(w) < softmax.K || len(gw) != len(w) || len(b) != softmax.K || len(gb) != softmax.K || len(out) < len(batch) {
-		return errors.New("kernel: shapes disagree")
+func (k *simdKernels) runGrad(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32) (float64, error) {
+	if len(w) < softmax.K || len(gw) != len(w) || len(b) != softmax.K || len(gb) != softmax.K {
+		return 0, errors.New("kernel: shapes disagree")
 	}
 	bad := k.grad.Invoke(addr(w), addr(b), addr(gw), addr(gb), addr(x.Start), addr(x.Index), addr(x.Value),
-		addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(out)).Int()
+		addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(k.sum)).Int()
 	if bad >= 0 {
-		return fmt.Errorf("feature out of range in example %d of the batch", batch[bad])
+		return 0, fmt.Errorf("feature out of range in example %d of the batch", batch[bad])
 	}
-	return nil
+	return k.sum[0], nil
 }
 
 func (k *simdKernels) runUpdate(w, g []float32, a, inv, lam float32) float64 {
 	return k.update.Invoke(addr(w), addr(g), len(w), a, inv, lam).Float()
 }
 
-func (k *simdKernels) runEval(w, b []float32, x *softmax.Examples[float32], lo, hi int, out []softmax.KernelOut, class []uint8) error {
-	if len(w) < softmax.K || len(b) != softmax.K || len(out) < hi-lo || len(class) < hi-lo {
-		return errors.New("kernel: shapes disagree")
+func (k *simdKernels) runEval(w, b []float32, x *softmax.Examples[float32], lo, hi int, class []uint8) (float64, error) {
+	if len(w) < softmax.K || len(b) != softmax.K || len(class) < hi-lo {
+		return 0, errors.New("kernel: shapes disagree")
 	}
 	bad := k.eval.Invoke(addr(w), addr(b), addr(x.Start), addr(x.Index), addr(x.Value), addr(x.Labels),
-		lo, hi, len(w)/softmax.K, addr(out), addr(class)).Int()
+		lo, hi, len(w)/softmax.K, addr(k.sum), addr(class)).Int()
 	if bad >= 0 {
-		return fmt.Errorf("feature out of range in example %d", bad)
+		return 0, fmt.Errorf("feature out of range in example %d", bad)
 	}
-	return nil
+	return k.sum[0], nil
 }
 
 func (k *simdKernels) runNewtonEval(g, h, mu, theta []float64, d int, x *softmax.Examples[float32], out []newton.EvalOut) error {

@@ -123,28 +123,30 @@ func examples(m *image, x *softmax.Examples[float32]) (start, index, value, labe
 
 // install makes core run the module's kernels through n.
 func (n *node) install() {
-	softmax.SetBatchKernel(func(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32, out []softmax.KernelOut) error {
+	softmax.SetBatchKernel(func(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32) (float64, error) {
 		m := &image{}
+		sum := make([]float64, 1)
 		pw, pb, pgw, pgb := put(m, w, false), put(m, b, false), put(m, gw, true), put(m, gb, true)
 		st, ix, v, l := examples(m, x)
-		bad := int(n.call(m, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(m, batch, false), len(batch), len(w)/softmax.K, put(m, out, true)))
+		bad := int(n.call(m, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(m, batch, false), len(batch), len(w)/softmax.K, put(m, sum, true)))
 		if bad >= 0 {
-			return errOutOfRange
+			return 0, errOutOfRange
 		}
-		return nil
+		return sum[0], nil
 	})
 	softmax.SetUpdateKernel(func(w, g []float32, a, inv, lam float32) float64 {
 		m := &image{}
 		return n.call(m, "update", put(m, w, true), put(m, g, true), len(w), a, inv, lam)
 	})
-	metrics.SetEvalKernel(func(w, b []float32, x *softmax.Examples[float32], lo, hi int, out []softmax.KernelOut, class []uint8) error {
+	metrics.SetEvalKernel(func(w, b []float32, x *softmax.Examples[float32], lo, hi int, class []uint8) (float64, error) {
 		m := &image{}
+		sum := make([]float64, 1)
 		pw, pb := put(m, w, false), put(m, b, false)
 		st, ix, v, l := examples(m, x)
-		if int(n.call(m, "eval", pw, pb, st, ix, v, l, lo, hi, len(w)/softmax.K, put(m, out, true), put(m, class, true))) >= 0 {
-			return errOutOfRange
+		if int(n.call(m, "eval", pw, pb, st, ix, v, l, lo, hi, len(w)/softmax.K, put(m, sum, true), put(m, class, true))) >= 0 {
+			return 0, errOutOfRange
 		}
-		return nil
+		return sum[0], nil
 	})
 	newton.SetKernels(newton.Kernels{
 		Eval: func(g, h, mu, theta []float64, d int, x *softmax.Examples[float32], out []newton.EvalOut) error {

@@ -1,0 +1,216 @@
+// Command kernelprof shows where an epoch's time goes in the worker's
+// WebAssembly SIMD kernels (web/kernels.wat), phase by phase: it assembles
+// variants of the batch gradient with phases left out (the softmax's
+// exponentials, the scatter of the gradient, everything after the forward
+// pass), runs each over a pack's training images in batches of 100 under
+// Node's V8, interleaved round by round, and prints each variant's median
+// and the phases' shares by difference. It needs wat2wasm (wabt) and node.
+//
+//	go run ./tools/kernelprof -pack web/data/default.mnpk -rounds 40
+//
+// The full kernel is the one the worker runs; the variants compute
+// nonsense and exist only to be timed.
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/digit"
+	"softmaxdemo/core/softmax"
+)
+
+const harness = `
+const fs = require("fs");
+const [list, data, B, rounds] = process.argv.slice(2);
+const buf = fs.readFileSync(data);
+const m = buf.readUInt32LE(0), nnz = buf.readUInt32LE(4);
+let off = 8;
+const mem = new WebAssembly.Memory({ initial: Math.ceil((nnz * 8 + m * 24 + 4e6) / 65536) + 16 });
+const u8 = new Uint8Array(mem.buffer);
+let top = 1024;
+const place = (bytes) => { top = (top + 15) & ~15; const at = top; u8.set(bytes, at); top += bytes.length; return at; };
+const alloc = (n) => { top = (top + 15) & ~15; const at = top; top += n; return at; };
+const start = place(buf.subarray(off, off + 4 * (m + 1))); off += 4 * (m + 1);
+const index = place(buf.subarray(off, off + 2 * nnz)); off += 2 * nnz + (nnz % 2) * 2;
+const value = place(buf.subarray(off, off + 4 * nnz)); off += 4 * nnz;
+const labels = place(buf.subarray(off, off + m));
+const d = 784, K = 10;
+const w = alloc(d * K * 4), b = alloc(K * 4), gw = alloc(d * K * 4), gb = alloc(K * 4), out = alloc(16 * m);
+const batch = alloc(4 * m);
+const order = new Int32Array(mem.buffer, batch, m);
+let seed = 1;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+for (let i = 0; i < m; i++) order[i] = i;
+for (let i = m - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+const W = new Float32Array(mem.buffer, w, d * K);
+for (let i = 0; i < W.length; i++) W[i] = (rnd() - 0.5) * 0.05;
+const names = list.split(",");
+const grads = names.map((p) => new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(p)), { env: { mem } }).exports.grad);
+const times = names.map(() => []);
+for (let r = 0; r < +rounds; r++) {
+  for (let k = 0; k < grads.length; k++) {
+    const g = grads[(k + r) % grads.length], t = times[(k + r) % grads.length];
+    const t0 = performance.now();
+    for (let p = 0; p < m; p += +B) {
+      if (g(w, b, gw, gb, start, index, value, labels, batch + 4 * p, Math.min(+B, m - p), d, out) >= 0) throw new Error("bad pixel");
+    }
+    t.push(performance.now() - t0);
+  }
+}
+console.log(JSON.stringify(times.map((t) => { t.sort((a, b) => a - b); return t[t.length >> 1]; })));
+`
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "kernelprof:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	pack := flag.String("pack", "web/data/default.mnpk", "the pack whose training images an epoch runs over")
+	wat := flag.String("wat", "web/kernels.wat", "the kernels' source")
+	rounds := flag.Int("rounds", 40, "epochs of each variant, interleaved")
+	deskew := flag.Bool("deskew", false, "straighten the images first, as the page does by default")
+	flag.Parse()
+	src, err := os.ReadFile(*wat)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(*pack)
+	if err != nil {
+		return err
+	}
+	p, err := dataset.Decode(b)
+	if err != nil {
+		return err
+	}
+	set := p.Train
+	if *deskew {
+		set = digit.DeskewSet(set)
+	}
+	dir, err := os.MkdirTemp("", "kernelprof")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	data := filepath.Join(dir, "pack.bin")
+	if err := os.WriteFile(data, csr(softmax.FromSet[float32](set)), 0o644); err != nil {
+		return err
+	}
+	variants, err := cut(string(src))
+	if err != nil {
+		return err
+	}
+	var paths []string
+	for _, v := range variants {
+		w, o := filepath.Join(dir, v.name+".wat"), filepath.Join(dir, v.name+".wasm")
+		if err := os.WriteFile(w, []byte(v.src), 0o644); err != nil {
+			return err
+		}
+		if out, err := exec.Command("wat2wasm", w, "-o", o).CombinedOutput(); err != nil {
+			return fmt.Errorf("wat2wasm %s: %v\n%s", v.name, err, out)
+		}
+		paths = append(paths, o)
+	}
+	js := filepath.Join(dir, "harness.js")
+	if err := os.WriteFile(js, []byte(harness), 0o644); err != nil {
+		return err
+	}
+	out, err := exec.Command("node", js, strings.Join(paths, ","), data, "100", fmt.Sprint(*rounds)).Output()
+	if err != nil {
+		return fmt.Errorf("node: %v", err)
+	}
+	var ms []float64
+	for _, f := range strings.Split(strings.Trim(strings.TrimSpace(string(out)), "[]"), ",") {
+		var v float64
+		fmt.Sscan(f, &v)
+		ms = append(ms, v)
+	}
+	if len(ms) != len(variants) {
+		return fmt.Errorf("node printed %q", out)
+	}
+	cpu := cpuModel()
+	fmt.Printf("one epoch's batch gradient (B = 100) over %d images of %s, %s, medians of %d under Node's V8 on %s:\n",
+		set.Len(), filepath.Base(*pack), map[bool]string{true: "straightened", false: "raw"}[*deskew], *rounds, cpu)
+	full := ms[0]
+	for i, v := range variants {
+		fmt.Printf("  %-34s %7.2f ms\n", v.name, ms[i])
+	}
+	fmt.Printf("by difference: the forward pass and its bounds check %.2f ms (%.0f%%), the softmax %.2f ms (%.0f%%, of which the exponentials %.2f ms), the scatter of the gradient %.2f ms (%.0f%%)\n",
+		ms[3], 100*ms[3]/full, ms[2]-ms[3], 100*(ms[2]-ms[3])/full, full-ms[1], full-ms[2], 100*(full-ms[2])/full)
+	return nil
+}
+
+type variant struct{ name, src string }
+
+// cut returns the kernel and the variants with phases removed.
+func cut(src string) ([]variant, error) {
+	between := func(s, from, to string) (string, error) {
+		i, j := strings.Index(s, from), strings.Index(s, to)
+		if i < 0 || j < i {
+			return "", fmt.Errorf("web/kernels.wat has changed: %q then %q not found", from, to)
+		}
+		return s[:i] + s[j:], nil
+	}
+	grad := src[strings.Index(src, `(func (export "grad")`):]
+	grad = grad[:strings.Index(grad, "\n  ;; update is")]
+	noExp := strings.ReplaceAll(grad, "(call $exp2 ", "(call $noexp ")
+	noScatter, err := between(grad, ";; gw[index] += value·d", ";; gb += d")
+	if err != nil {
+		return nil, err
+	}
+	fwdOnly, err := between(grad, ";; m = max z.", ";; gb += d")
+	if err != nil {
+		return nil, err
+	}
+	with := func(g string) string {
+		return strings.Replace(src, grad, g, 1)
+	}
+	noExpSrc := strings.Replace(with(noExp), "  ;; probs is four", "  (func $noexp (param $x v128) (result v128) (local.get $x))\n\n  ;; probs is four", 1)
+	return []variant{
+		{"the kernel", src},
+		{"without the exponentials", noExpSrc},
+		{"without the scatter", with(noScatter)},
+		{"the forward pass alone", with(fwdOnly)},
+	}, nil
+}
+
+// csr writes x as the harness reads it: counts, starts, indices (padded
+// to four bytes), values, labels.
+func csr(x *softmax.Examples[float32]) []byte {
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, uint32(x.Len()))
+	binary.Write(&b, binary.LittleEndian, uint32(len(x.Index)))
+	binary.Write(&b, binary.LittleEndian, x.Start)
+	binary.Write(&b, binary.LittleEndian, x.Index)
+	if len(x.Index)%2 == 1 {
+		binary.Write(&b, binary.LittleEndian, uint16(0))
+	}
+	binary.Write(&b, binary.LittleEndian, x.Value)
+	b.Write(x.Labels)
+	return b.Bytes()
+}
+
+// cpuModel is /proc/cpuinfo's model name, or GOARCH.
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
