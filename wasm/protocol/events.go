@@ -56,6 +56,10 @@ type (
 		// the run comes to rest (paused or done, and after Reset); 0 in
 		// a Progress sent while training.
 		Heap uint64 `json:"heap,omitempty"`
+		// HelpersHeap is the sum of the pool's helpers' Go heaps, as each
+		// last reported it (PassDone.Heap), sent with Heap; 0 without
+		// helpers.
+		HelpersHeap uint64 `json:"helpersHeap,omitempty"`
 	}
 	// Weights is a snapshot of the model: W is D×10 (see softmax.Model),
 	// B has 10 entries. They travel as bulk bytes.

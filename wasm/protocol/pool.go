@@ -85,6 +85,7 @@ type PassDone struct {
 	ID     int64       `json:"id"`
 	Shards []int       `json:"shards"`
 	Failed string      `json:"failed,omitempty"`
+	Heap   uint64      `json:"heap,omitempty"` // the helper's Go heap (HeapLive), with "eval" passes
 	Out    [][]float64 `json:"-"`
 }
 

@@ -67,6 +67,7 @@ type member struct {
 	h    Helper
 	sent map[[2]int]int // the generation of the pack whose (set, shard) it holds
 	dead bool
+	heap uint64 // its Go heap, as it last reported it
 }
 
 // reply is a helper's message with its sender.
@@ -440,9 +441,21 @@ func (p *pool) evaluate(m *softmax.Model[float32], set int, e protocol.Evaluated
 	return true
 }
 
+// helpersHeap returns the sum of the live helpers' heaps.
+func (p *pool) helpersHeap() uint64 {
+	var sum uint64
+	for _, m := range p.live() {
+		sum += m.heap
+	}
+	return sum
+}
+
 // evalReply stores a helper's part of a pending evaluation, finishing it
 // when every part is in.
 func (p *pool) evalReply(m *member, msg protocol.PassDone) {
+	if msg.Heap != 0 {
+		m.heap = msg.Heap
+	}
 	for _, pe := range p.evals {
 		if pe.id != msg.ID {
 			continue

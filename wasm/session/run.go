@@ -161,6 +161,7 @@ func (s *session) sendProgress(now time.Time) {
 		// Once per rest, not per slice: the page shows whether memory
 		// stays flat from run to run.
 		p.Heap = protocol.HeapLive()
+		p.HelpersHeap = s.pool.helpersHeap()
 	}
 	s.send(p)
 }

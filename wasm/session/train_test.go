@@ -363,7 +363,7 @@ func TestNewtonToDone(t *testing.T) {
 		if last.Run != 1 || last.Method != "newton" || last.Stop != "converged" || n < 2 || n > 15 ||
 			last.Step != n || last.GradNorm <= 0 || last.CGSteps < 1 ||
 			!(last.GradNorm <= 1e-5 && strings.HasPrefix(last.Reason, "‖∇J‖ ≤ 1e-05 after ") ||
-				strings.HasPrefix(last.Reason, "‖∇J‖ ≤ 0.0001·‖∇J₀‖ = ")) || last.PerEpoch != 1000 ||
+				strings.HasPrefix(last.Reason, "‖∇J‖ ≤ 3e-05·‖∇J₀‖ = ")) || last.PerEpoch != 1000 ||
 			last.Seen != int64(last.Epoch)*1000 || last.Rate <= 0 || last.PerSecond <= 0 {
 			t.Errorf("last Progress %+v", last)
 		}

@@ -239,7 +239,8 @@ func (p *page) Render() app.UI {
 			app.P().Text(l.T("app.foot")),
 			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
 			app.P().ID("workers").Attr("data-value", s.Workers).Attr("data-asked", s.WorkersAsked).Text(workersText(l, s.Workers, s.WorkersAsked, s.WorkersRefused)),
-			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Text(memoryText(l, s.PageHeap, s.WorkerHeap)),
+			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Attr("data-helpers-heap", s.HelpersHeap).
+				Text(memoryText(l, s.PageHeap, s.WorkerHeap, s.HelpersHeap)),
 		),
 	)
 }
@@ -289,9 +290,12 @@ func kernelText(l i18n.Lang, k, refused string) string {
 
 // memoryText says how much memory the page and the worker hold, once both
 // have been measured.
-func memoryText(l i18n.Lang, page, worker uint64) string {
+func memoryText(l i18n.Lang, page, worker, helpers uint64) string {
 	if page == 0 || worker == 0 {
 		return ""
+	}
+	if helpers != 0 {
+		return l.T("memory.helpers", i18n.Megabytes(page), i18n.Megabytes(worker), i18n.Megabytes(helpers))
 	}
 	return l.T("memory", i18n.Megabytes(page), i18n.Megabytes(worker))
 }

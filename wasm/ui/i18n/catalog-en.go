@@ -250,6 +250,7 @@ var CatalogEN = map[string]string{
 	"workers.n":       "%s workers compute the full passes (gradient descent, Newton, the test-set evaluations); the shards are added in a fixed order, so any number gives the same results.",
 	"workers.refused": "%s of %s workers compute the full passes: the browser refused more (%s). The results are the same, only slower.",
 	"memory":          "Memory in use after the last run (Go heap): page %s, training worker %s.",
+	"memory.helpers":  "Memory in use after the last run (Go heap): page %s, training worker %s, its helpers %s in all.",
 
 	"err.worker":     "the training worker reported a problem: %s",
 	"err.resume":     "the run could not go on from where the stopped worker left it: %s",

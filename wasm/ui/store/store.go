@@ -93,6 +93,8 @@ type State struct {
 	// bytes (protocol.HeapLive), measured when a run last came to rest;
 	// 0 until then.
 	WorkerHeap, PageHeap uint64
+	// HelpersHeap is the sum of the pool's helpers' heaps (the same).
+	HelpersHeap uint64
 
 	Run      int
 	Runs     []*Run          // this session's runs, the current one last
@@ -188,6 +190,7 @@ func (s *State) Apply(m protocol.Msg) {
 	case protocol.Progress:
 		if m.Heap != 0 {
 			s.WorkerHeap = m.Heap // the worker's own, even from a late message
+			s.HelpersHeap = m.HelpersHeap
 		}
 		if m.Run < s.Run {
 			return // a late message from a run that was replaced
