@@ -178,20 +178,20 @@ func (c *inspector) body() app.UI {
 				app.FigCaption().Text(l.T("inspect.x", y, sourceText(l, c.IExample.Source))),
 			),
 			app.Div().Class("inspect-loss").Body(
-				app.P().ID("inspect-loss").Text(l.T("inspect.loss", y, i18n.Loss(in.Loss))),
+				app.P().ID("inspect-loss").Body(rich(l.T("inspect.loss", y, i18n.Loss(in.Loss)))...),
 				app.P().ID("inspect-loss-after").Text(l.T("inspect.lossAfter", i18n.Loss(in.LossAfter))),
-				app.P().Class("note").Text(l.T("inspect.max", fmtLogit(in.Max))),
+				app.P().Class("note").Body(rich(l.T("inspect.max", fmtLogit(in.Max)))...),
 			),
 		),
 		app.Table().ID("inspect-table").Class("inspect-table").Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.class")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.z")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.shifted")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.p")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.y")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.diff")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.pAfter")),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.class"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.z"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.shifted"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.p"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.y"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.diff"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.pAfter"))...),
 			)),
 			app.TBody().Body(app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
 				one, cls := "0", ""
@@ -209,17 +209,17 @@ func (c *inspector) body() app.UI {
 				)
 			})),
 		),
-		app.H3().Text(l.T("inspect.grad", fmtNumber(c.IL2))),
+		app.H3().Body(rich(l.T("inspect.grad", fmtNumber(c.IL2)))...),
 		app.Div().Class("inspect-grads").Body(
 			app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
 				return app.Figure().Class("template").Body(
 					app.Canvas().ID("inspect-grad-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").
-						Aria("label", l.T("inspect.gradLabel", k)),
+						Aria("label", plain(l.T("inspect.gradLabel", k))),
 					app.FigCaption().Text(strconv.Itoa(k)),
 				)
 			}),
 		),
-		app.P().Class("inspect-update").Text(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2))),
+		app.P().Class("inspect-update").Body(rich(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2)))...),
 		app.Button().ID("inspect-apply").Text(l.T("inspect.apply")).Title(l.T("inspect.applyWhy")).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionApply, *c.IExample) }),
 		app.If(c.IApplied > 0, func() app.UI {

@@ -209,7 +209,7 @@ func (p *page) Render() app.UI {
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionCopyLink) }),
 				),
 			),
-			app.P().Class("lede").Text(l.T("app.lede")),
+			app.P().Class("lede").Body(rich(l.T("app.lede"))...),
 			app.If(p.copied != "", func() app.UI {
 				return app.P().Class("copied").Body(
 					app.Span().ID("copy-link-status").Text(l.T("link.copied")),
