@@ -308,7 +308,7 @@ func (p *parser) command(depth int) (*Node, error) {
 		return &Node{Tag: "mspace", Attrs: []Attr{{"width", w}}}, nil
 	}
 	if functions[name] {
-		return elem("mrow", token("mi", name), token("mo", "\u2061")), nil
+		return elem("mrow", token("mi", name), apply()), nil
 	}
 	if a, ok := accents[name]; ok {
 		arg, err := p.arg(depth + 1)
@@ -357,7 +357,7 @@ func (p *parser) command(depth int) (*Node, error) {
 			return token("mi", s, Attr{"mathvariant", "normal"}), nil
 		}
 		if name == "operatorname" {
-			return elem("mrow", token("mi", s), token("mo", "\u2061")), nil
+			return elem("mrow", token("mi", s), apply()), nil
 		}
 		return token("mi", s), nil
 	case "left", "right":
@@ -399,3 +399,7 @@ func (p *parser) braced() (string, error) {
 	p.pos += end + 1
 	return s, nil
 }
+
+// apply is the invisible operator that applies a function name to what
+// follows, with TeX's thin space after it: log p, not logp.
+func apply() *Node { return token("mo", "\u2061", Attr{"rspace", "0.1667em"}) }
