@@ -29,17 +29,18 @@ type inspector struct {
 	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
 	IExample *predict.Example
-	IRate    float64 // the Train panel's α
+	IRate    float64 // the inspector's own α
 	IL2      float64 // and λ
 	IPin     bool    // the model keeps class 0 at zero
 	IApplied int     // updates applied so far
 
-	in    *train.Inspection
-	err   error
-	key   inspectKey // what in was computed from
-	drawn *predict.Example
-	rgba  []byte
-	label int // the digit chosen for the drawing
+	in      *train.Inspection
+	err     error
+	key     inspectKey // what in was computed from
+	drawn   *predict.Example
+	rgba    []byte
+	label   int  // the digit chosen for the drawing
+	rateBad bool // the α typed is refused
 }
 
 type inspectKey struct {
@@ -151,8 +152,24 @@ func (c *inspector) Render() app.UI {
 				),
 			),
 		),
+		app.Div().Class("inspect-rate").Body(
+			app.Label().For("inspect-lr").Text(l.T("inspect.lr")),
+			app.Input().ID("inspect-lr").Type("text").Attr("inputmode", "decimal").Size(6).Value(fmtNumber(c.IRate)).
+				Title(l.T("inspect.lrWhy")).Aria("invalid", strconv.FormatBool(c.rateBad)).OnInput(c.onRate),
+		),
 		c.body(),
 	)
+}
+
+// onRate takes the inspector's α as it is typed: a number above 0 and at
+// most 10 (one step on one image; the Train panel's bound is for
+// minibatches).
+func (c *inspector) onRate(ctx app.Context, e app.Event) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(ctx.JSSrc().Get("value").String()), 64)
+	c.rateBad = err != nil || !(v > 0 && v <= 10)
+	if !c.rateBad {
+		ctx.NewActionWithValue(store.ActionInspectRate, v)
+	}
 }
 
 // body is the inspection, or a line saying why there is none.
