@@ -65,7 +65,7 @@ func (q *question) Render() app.UI {
 					})
 			}),
 		),
-		app.P().Class("predict-a").Attr("data-answer", "").Attr("role", "status").Hidden(!answered).Body(
+		app.P().Class("predict-a").Attr("data-answer", q.IID).Attr("role", "status").Hidden(!answered).Body(
 			append([]app.UI{app.Strong().Text(verdict), app.Text(" ")}, rich(q.IAnswer)...)...,
 		),
 	)

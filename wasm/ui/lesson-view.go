@@ -34,7 +34,8 @@ func (p *page) lessonView() app.UI {
 			app.Div().Class("chapter-live").Body(
 				app.Div().Class("formulas").Body(
 					app.Range(lesson.Formulas(c.ID, live, words)).Slice(func(i int) app.UI {
-						return mathml.Math(lesson.Formulas(c.ID, live, words)[i], true)
+						// A box of its own, which scrolls on a phone too narrow for it.
+						return app.Div().Class("formula").Body(mathml.Math(lesson.Formulas(c.ID, live, words)[i], true))
 					}),
 				),
 				app.If(c.ID != "task", func() app.UI { return p.runBar() }),
@@ -56,7 +57,7 @@ func (p *page) chapterText(l i18n.Lang, c lesson.Chapter, live lesson.Live, twin
 	key := "lesson." + c.ID
 	return app.Div().Class(cls).Attr("lang", htmlLang(l)).Body(
 		app.H2().ID(id).TabIndex(-1).Body(rich(l.T(key+".title"))...),
-		app.P().Class("chapter-say").Body(rich(l.T(key+".text"))...),
+		app.P().Class("chapter-say").Attr("elementtiming", "chapter").Body(rich(l.T(key+".text"))...),
 		app.P().Class("try").Body(append([]app.UI{app.Strong().Text(l.T("lesson.try")), app.Text(" ")}, rich(l.T(key+".try"))...)...),
 		app.If(c.Question != nil && !twin, func() app.UI { return p.questionFor(l, c, live) }),
 	)
@@ -132,7 +133,7 @@ func (p *page) lessonBar(n int) app.UI {
 		app.Ol().Class("lesson-list").Body(
 			app.Range(lesson.Chapters).Slice(func(i int) app.UI {
 				title := plain(l.T("lesson." + lesson.Chapters[i].ID + ".title"))
-				b := app.Button().Attr("data-goto", i+1).Text(strconv.Itoa(i+1)).Title(title).Aria("label", title).
+				b := app.Button().Attr("data-goto", i+1).Text(strconv.Itoa(i+1)).Title(title).Aria("label", l.T("lesson.chapterLabel", i+1, title)).
 					OnClick(func(ctx app.Context, e app.Event) { p.goChapter(ctx, i+1) })
 				if i+1 == n {
 					b = b.Aria("current", "step")

@@ -35,7 +35,6 @@ type lessonState struct {
 	qrFor    string         // the link qrSVG encodes
 	qrSVG    string
 	stopKeys func()
-	focus    bool // move the focus to the chapter's title after rendering
 }
 
 // psiShift is a ψ added to every θ_c of the model: the model before (for
@@ -150,7 +149,22 @@ func (p *page) enteredChapter(ctx app.Context) {
 	if slices.Contains(c.Panels, lesson.Inspector) && p.st.Inspect == nil && p.st.TrainN > 0 {
 		p.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
 	}
-	p.lesson.focus = true
+	ctx.Defer(func(app.Context) {
+		focus("chapter-title")
+		markShown()
+	})
+}
+
+// markShown notes, for tools/browsertest's benchmark, the first frame
+// after a chapter was rendered.
+func markShown() {
+	var frame app.Func
+	frame = app.FuncOf(func(app.Value, []app.Value) any {
+		app.Window().Get("performance").Call("mark", "softmax:lesson-shown")
+		frame.Release()
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", frame)
 }
 
 // onLessonToggle enters the lesson at its first chapter, or leaves it

@@ -79,7 +79,7 @@ func newPage() *page {
 // defaultInspectRate is the inspector's α: one step on one image shows
 // plainly in p without undoing much of what was learnt, as the Train
 // panel's 0.5 for minibatches of 100 would.
-const defaultInspectRate = 0.1
+const defaultInspectRate = 0.01
 
 // OnInit reads the page's link and chooses its language before the first
 // render in the browser, so the first frame the person sees already has

@@ -19,7 +19,7 @@ func (n *Node) UI() app.UI {
 }
 
 // Math returns the formula tex as a <math> element, a block of its own
-// (display="block") or inline in text. A formula that does not parse is a
+// (display="block") or inline in text, named by its Plain text. A formula that does not parse is a
 // mistake in the page's own text, which tests catch; it shows as an
 // error in place of the formula.
 func Math(tex string, block bool) app.UI {
@@ -31,7 +31,9 @@ func Math(tex string, block bool) app.UI {
 	if err != nil {
 		return m.Body(app.Elem("merror").XMLNS(Namespace).Body(app.Elem("mtext").XMLNS(Namespace).Text(err.Error())))
 	}
-	return m.Body(n.UI())
+	// Its name for assistive technology that reads no MathML, and for
+	// the names of the buttons and table headers it is in.
+	return m.Aria("label", n.Plain()).Body(n.UI())
 }
 
 // Rich returns text with its formulas ($…$) typeset inline.
