@@ -665,3 +665,31 @@ func median(v []float64) float64 {
 	}
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
+
+// TestFullPageShowsNoTeX: the full page, trained, with a drawing read, the
+// inspector filled and H computed, shows
+// its formulas as MathML and no TeX, in both languages.
+func TestFullPageShowsNoTeX(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, strings.TrimSuffix(srv.URL, "/")+"/#epochs=1&pace=full&lang=en")
+	trainDefault(t, ctx)
+	drawn(t, ctx, strokeSeven...) // the drawing read, its contributions shown
+	click(t, ctx, "inspect-train")
+	waitAttr(t, ctx, 20*time.Second, "#inspect", "data-state", is("filled"))
+	click(t, ctx, "hessian-show")
+	waitVisible(t, ctx, "#hessian-why")
+	for _, lang := range []string{"en", "zh"} {
+		if _, err := eval[bool](ctx, fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })(document.getElementById("lang"))`, lang)); err != nil {
+			t.Fatal(err)
+		}
+		waitAttr(t, ctx, 5*time.Second, "html", "lang", func(v string) bool { return strings.HasPrefix(v, lang) })
+		if msg, _ := eval[string](ctx, rawTeX); msg != "" {
+			t.Errorf("%s: the page shows TeX: %s", lang, msg)
+		}
+		n, err := eval[int](ctx, `(() => { const m = [...document.querySelectorAll("math")]; return m.every(e => e.namespaceURI === "http://www.w3.org/1998/Math/MathML") ? m.length : -1; })()`)
+		if err != nil || n < 10 {
+			t.Errorf("%s: %d MathML formulas on the full page (%v)", lang, n, err)
+		}
+	}
+}
