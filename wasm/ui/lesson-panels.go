@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"html"
 	"slices"
 	"strconv"
 
@@ -23,9 +24,11 @@ func (p *page) digitPanel(ex *lesson.Shown) app.UI {
 	s, l := p.st, p.st.Lang
 	var pictures app.UI
 	if ex == nil {
+		// Raw, since go-app puts a site's path prefix before every src,
+		// data: links included.
 		pictures = app.Div().Class("digit-pictures still").Body(
-			app.Img().ID("lesson-digit").Class("pixelated digit-big").Src(lesson.StillDigit).Alt(l.T("lesson.still")),
-			app.Img().ID("lesson-strip").Class("pixelated strip").Src(lesson.StillStrip).Alt(l.T("lesson.stripLabel")),
+			app.Raw(`<img id="lesson-digit" class="pixelated digit-big" src="`+lesson.StillDigit+`" alt="`+html.EscapeString(l.T("lesson.still"))+`">`),
+			app.Raw(`<img id="lesson-strip" class="pixelated strip" src="`+lesson.StillStrip+`" alt="`+html.EscapeString(l.T("lesson.stripLabel"))+`">`),
 		)
 	} else {
 		pictures = app.Div().Class("digit-pictures").Body(
