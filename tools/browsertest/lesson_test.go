@@ -330,9 +330,12 @@ func TestPredictThenReveal(t *testing.T) {
 
 // probabilities returns the lesson's digit's ten probabilities, exactly
 // as the page computed them.
-func probabilities(t *testing.T, ctx context.Context) []float64 {
+func probabilities(t *testing.T, ctx context.Context) []float64 { return bars(t, ctx, "p") }
+
+// bars returns an attribute (p or z) of the ten bars of the lesson's digit.
+func bars(t *testing.T, ctx context.Context, name string) []float64 {
 	t.Helper()
-	s, err := eval[[]string](ctx, `[...document.querySelectorAll("#lesson-probs [data-p]")].map(e => e.dataset.p)`)
+	s, err := eval[[]string](ctx, `[...document.querySelectorAll("#lesson-probs [data-p]")].map(e => e.dataset.`+name+`)`)
 	if err != nil || len(s) != 10 {
 		t.Fatalf("the digit's probabilities: %v, %v", s, err)
 	}
@@ -356,7 +359,7 @@ func TestPsiChangesNoProbability(t *testing.T) {
 	waitState(t, ctx, 60*time.Second, "done")
 	gotoChapter(t, ctx, 6)
 	model := waitAttr(t, ctx, 10*time.Second, "#lesson-example", "data-model", func(v string) bool { return v != "" })
-	before := probabilities(t, ctx)
+	before, zBefore := probabilities(t, ctx), bars(t, ctx, "z")
 	click(t, ctx, "psi-add")
 	after := waitAttr(t, ctx, 10*time.Second, "#psi-result", "data-model-after", func(v string) bool { return v != "" })
 	if after == model {
@@ -364,6 +367,15 @@ func TestPsiChangesNoProbability(t *testing.T) {
 	}
 	waitAttr(t, ctx, 20*time.Second, "#lesson-example", "data-model", is(after)) // the worker's model is θ + ψ
 	moved := probabilities(t, ctx)
+	// Every score moved by the same ψᵀx, to float32's rounding of scores
+	// of a few tens: the probabilities cannot see it.
+	z := bars(t, ctx, "z")
+	shift := z[0] - zBefore[0]
+	for c := range z {
+		if d := z[c] - zBefore[c]; math.Abs(d-shift) > 1e-3 {
+			t.Errorf("score %d moved by %g, score 0 by %g", c, d, shift)
+		}
+	}
 	worst := 0.0
 	for c := range before {
 		worst = math.Max(worst, math.Abs(moved[c]-before[c]))

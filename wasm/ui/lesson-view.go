@@ -281,7 +281,11 @@ func (p *page) exampleView(ex *lesson.Shown) app.UI {
 				if c == ex.Label {
 					cls += " true"
 				}
-				return app.Div().Class(cls).Attr("role", "listitem").Attr("data-digit", c).Attr("data-p", exact32(v)).Body(
+				z := ""
+				if ex.Model {
+					z = exact32(ex.Z[c])
+				}
+				return app.Div().Class(cls).Attr("role", "listitem").Attr("data-digit", c).Attr("data-p", exact32(v)).Attr("data-z", z).Body(
 					app.Span().Class("bar-label").Text(strconv.Itoa(c)),
 					app.Span().Class("bar-track").Body(app.Span().Class("bar-fill").Style("width", strconv.FormatFloat(100*float64(v), 'f', 1, 64)+"%")),
 					app.Span().Class("bar-value").Text(i18n.Percent(float64(v))),
