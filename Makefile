@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -121,9 +121,18 @@ lint-workflows:
 test-go:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tools/browsertest)
 
-## test-browser: the page in headless Chromium, alone so timings are fair
-test-browser: site
+## test-browser: the page in headless Chromium, alone so timings are fair;
+## the accessibility test injects axe-core, which npm installs into
+## tools/browsertest/a11y (the page never loads it)
+test-browser: site a11y
 	$(GO) test -count=1 -p 1 -timeout 30m ./tools/browsertest/
+
+AXE := tools/browsertest/a11y/node_modules/axe-core/axe.min.js
+a11y: $(AXE)
+$(AXE): tools/browsertest/a11y/package-lock.json
+	@if command -v $(NPM) >/dev/null && (cd tools/browsertest/a11y && $(NPM) ci --no-audit --no-fund); then touch $@; \
+	 elif [ "$$CI" = true ]; then echo "a11y: could not install axe-core with npm"; exit 1; \
+	 else echo "a11y: could not install axe-core with npm; the accessibility test will be skipped"; fi
 
 ## test-wasm: core's tests compiled to WebAssembly, run under Node
 test-wasm:
@@ -140,6 +149,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV3Parts$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/mathml/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeDigits$$' -fuzztime $(FUZZN) ./core/modelfile/
@@ -178,6 +188,7 @@ bench-browser: site web/data/full.mnpk
 	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench 'LessonKey|FirstChapterNetwork' -benchtime 3x ./tools/browsertest/
 
 web/data/full.mnpk:
 	$(MAKE) data-full

@@ -112,8 +112,19 @@ func (s *server) stop() {
 
 // newBrowser starts headless Chromium with a fresh profile and returns a
 // context for its first tab. Every test gets its own browser, so service
-// workers and caches never leak between tests.
+// workers and caches never leak between tests. A link without settings
+// opens the full page in it, as for a person who left the lesson for the
+// full page before (fullPageView); the lesson's tests use lessonBrowser.
 func newBrowser(t testing.TB, timeout time.Duration) context.Context {
+	t.Helper()
+	ctx := lessonBrowser(t, timeout)
+	beforeScripts(t, ctx, fullPageView)
+	return ctx
+}
+
+// lessonBrowser is newBrowser without fullPageView: a bare link opens
+// the lesson, as on a first visit.
+func lessonBrowser(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
 	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -123,6 +134,13 @@ func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	beforeScripts(t, ctx, commandLog)
 	return ctx
 }
+
+// fullPageView runs in every document before the page's scripts: the
+// browser remembers the full page as the view a bare link opens (wasm/ui's
+// bareView), unless something else is remembered.
+const fullPageView = `(() => {
+  try { if (!localStorage.getItem("softmax:view")) localStorage.setItem("softmax:view", "full"); } catch (e) {}
+})();`
 
 // beforeScripts has the tab run src in every document it opens, before
 // the document's own scripts.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"softmaxdemo/wasm/ui/i18n"
 	"testing"
 )
 
@@ -52,10 +53,18 @@ func TestIndexHTMLIsCurrent(t *testing.T) {
 			t.Errorf("index.html loads something from another host (%s)", s)
 		}
 	}
-	for _, id := range []string{"status", "error", "train", "pause", "step", "reset", "lr", "batch", "l2", "epochs", "seed", "dataset",
-		"loss-chart", "epoch", "examples-per-second", "test-accuracy", "weights", "confusion", "draw-pad", "clear", "input-preview", "prediction", "probabilities"} {
+	// A bare link opens the lesson (wasm/ui/page-lesson.go), so the page
+	// a browser shows before the program runs is its first chapter: the
+	// status, the lesson's bar, the chapter's text in both languages and
+	// its still picture.
+	for _, id := range []string{"status", "error", "lesson-toggle", "lesson", "lesson-next", "chapter-title", "chapter-title-twin", "lesson-digit", "lesson-strip"} {
 		if !bytes.Contains(got, []byte(`id="`+id+`"`)) {
 			t.Errorf("the page has no element with id %q", id)
+		}
+	}
+	for _, s := range []string{`data-chapter-id="task"`, `data-chapter="1"`, `src="data:image/png;base64,`, "<math", i18n.ZH.T("lesson.task.title"), i18n.EN.T("lesson.task.title")} {
+		if !bytes.Contains(got, []byte(s)) {
+			t.Errorf("the first chapter lacks %.60q", s)
 		}
 	}
 }

@@ -76,7 +76,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if !bytes.Contains(b, []byte(`id="draw-pad"`)) {
+	if !bytes.Contains(b, []byte(`data-chapter-id="task"`)) {
 		return fmt.Errorf("the generated %s is not the page (%.40q...): is the route registered?", index, b)
 	}
 	if err := os.WriteFile(index, canonicalHTML(b), 0o644); err != nil {

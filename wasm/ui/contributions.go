@@ -43,7 +43,7 @@ func (c *contributions) Render() app.UI {
 	box := app.Div().ID("contributions").Class("contributions").Aria("label", l.T("contrib.region"))
 	if e == nil || !e.Ready {
 		return box.Attr("data-logits", "").Body(
-			app.H3().Text(l.T("contrib.title")),
+			app.H3().Body(rich(l.T("contrib.title"))...),
 			app.P().Class("note").Text(l.T("contrib.empty")),
 		)
 	}
@@ -52,7 +52,7 @@ func (c *contributions) Render() app.UI {
 		logits[k] = strconv.FormatFloat(float64(z), 'g', -1, 32)
 	}
 	return box.Attr("data-logits", strings.Join(logits, ",")).Body(
-		app.H3().Text(l.T("contrib.title")),
+		app.H3().Body(rich(l.T("contrib.title"))...),
 		app.Div().Class("terms").Body(
 			app.Range(e.Terms[:]).Slice(func(i int) app.UI {
 				t := e.Terms[i]
@@ -66,13 +66,13 @@ func (c *contributions) Render() app.UI {
 						Aria("label", l.T("contrib.image", t.Class)),
 					app.FigCaption().Body(
 						app.Strong().Text(l.T("contrib.digit", t.Class, i18n.Percent(float64(e.P[t.Class])))),
-						app.Span().Class("sum").Text(l.T("contrib.sum", t.Class, i18n.Weight(float64(t.Sum)), i18n.Weight(float64(t.B)), i18n.Weight(float64(z)))),
+						app.Span().Class("sum").Body(rich(l.T("contrib.sum", t.Class, i18n.Weight(float64(t.Sum)), i18n.Weight(float64(t.B)), i18n.Weight(float64(z))))...),
 					),
 				)
 			}),
 		),
 		scaleLegend(l, "contributions-legend", e.Scale),
-		app.P().Class("note").Text(l.T("contrib.note")),
+		app.P().Class("note").Body(rich(l.T("contrib.note"))...),
 	)
 }
 

@@ -258,7 +258,9 @@ func (p *page) keepModel() {
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
-	rec, err := files.EncodeKept(b, link.Encode(p.link))
+	settings := p.link
+	settings.Lesson = 0 // where the lesson is belongs to the link, not to the model
+	rec, err := files.EncodeKept(b, link.Encode(settings))
 	switch {
 	case err != nil || !browser.StorageSet(keptStorageKey, rec):
 		// Full or turned-off storage: the model stays in the page, and

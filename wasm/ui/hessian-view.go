@@ -37,7 +37,7 @@ func (h *hessianView) Render() app.UI {
 	l, v := h.ILang, h.IView
 	return app.Section().Class("panel hessian-panel").Aria("label", l.T("hessian.title")).Body(
 		app.H2().Text(l.T("hessian.title")),
-		app.P().Class("note").Text(l.T("hessian.note")),
+		app.P().Class("note").Body(rich(l.T("hessian.note"))...),
 		app.Button().ID("hessian-show").Text(l.T("hessian.show")).Disabled(h.IBusy).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionHessian) }),
 		app.If(v != nil, func() app.UI {
@@ -76,7 +76,7 @@ func (h *hessianView) Render() app.UI {
 							)
 						})),
 					),
-					app.P().ID("hessian-why").Text(l.T("hessian.why", plain.Zero, v.Features+1, blank, v.Cases[1].Zero)),
+					app.P().ID("hessian-why").Body(rich(l.T("hessian.why", plain.Zero, v.Features+1, blank, v.Cases[1].Zero))...),
 				),
 			)
 		}),

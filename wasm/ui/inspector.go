@@ -29,17 +29,18 @@ type inspector struct {
 	ILang    i18n.Lang
 	IModel   *softmax.Model[float32]
 	IExample *predict.Example
-	IRate    float64 // the Train panel's α
+	IRate    float64 // the inspector's own α
 	IL2      float64 // and λ
 	IPin     bool    // the model keeps class 0 at zero
 	IApplied int     // updates applied so far
 
-	in    *train.Inspection
-	err   error
-	key   inspectKey // what in was computed from
-	drawn *predict.Example
-	rgba  []byte
-	label int // the digit chosen for the drawing
+	in      *train.Inspection
+	err     error
+	key     inspectKey // what in was computed from
+	drawn   *predict.Example
+	rgba    []byte
+	label   int  // the digit chosen for the drawing
+	rateBad bool // the α typed is refused
 }
 
 type inspectKey struct {
@@ -151,8 +152,24 @@ func (c *inspector) Render() app.UI {
 				),
 			),
 		),
+		app.Div().Class("inspect-rate").Body(
+			app.Label().For("inspect-lr").Text(l.T("inspect.lr")),
+			app.Input().ID("inspect-lr").Type("text").Attr("inputmode", "decimal").Size(6).Value(fmtNumber(c.IRate)).
+				Title(l.T("inspect.lrWhy")).Aria("invalid", strconv.FormatBool(c.rateBad)).OnInput(c.onRate),
+		),
 		c.body(),
 	)
+}
+
+// onRate takes the inspector's α as it is typed: a number above 0 and at
+// most 10 (one step on one image; the Train panel's bound is for
+// minibatches).
+func (c *inspector) onRate(ctx app.Context, e app.Event) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(ctx.JSSrc().Get("value").String()), 64)
+	c.rateBad = err != nil || !(v > 0 && v <= 10)
+	if !c.rateBad {
+		ctx.NewActionWithValue(store.ActionInspectRate, v)
+	}
 }
 
 // body is the inspection, or a line saying why there is none.
@@ -178,20 +195,20 @@ func (c *inspector) body() app.UI {
 				app.FigCaption().Text(l.T("inspect.x", y, sourceText(l, c.IExample.Source))),
 			),
 			app.Div().Class("inspect-loss").Body(
-				app.P().ID("inspect-loss").Text(l.T("inspect.loss", y, i18n.Loss(in.Loss))),
+				app.P().ID("inspect-loss").Body(rich(l.T("inspect.loss", y, i18n.Loss(in.Loss)))...),
 				app.P().ID("inspect-loss-after").Text(l.T("inspect.lossAfter", i18n.Loss(in.LossAfter))),
-				app.P().Class("note").Text(l.T("inspect.max", fmtLogit(in.Max))),
+				app.P().Class("note").Body(rich(l.T("inspect.max", fmtLogit(in.Max)))...),
 			),
 		),
 		app.Table().ID("inspect-table").Class("inspect-table").Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.class")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.z")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.shifted")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.p")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.y")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.diff")),
-				app.Th().Attr("scope", "col").Text(l.T("inspect.col.pAfter")),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.class"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.z"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.shifted"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.p"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.y"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.diff"))...),
+				app.Th().Attr("scope", "col").Body(rich(l.T("inspect.col.pAfter"))...),
 			)),
 			app.TBody().Body(app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
 				one, cls := "0", ""
@@ -209,17 +226,17 @@ func (c *inspector) body() app.UI {
 				)
 			})),
 		),
-		app.H3().Text(l.T("inspect.grad", fmtNumber(c.IL2))),
+		app.H3().Body(rich(l.T("inspect.grad", fmtNumber(c.IL2)))...),
 		app.Div().Class("inspect-grads").Body(
 			app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
 				return app.Figure().Class("template").Body(
 					app.Canvas().ID("inspect-grad-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").
-						Aria("label", l.T("inspect.gradLabel", k)),
+						Aria("label", plain(l.T("inspect.gradLabel", k))),
 					app.FigCaption().Text(strconv.Itoa(k)),
 				)
 			}),
 		),
-		app.P().Class("inspect-update").Text(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2))),
+		app.P().Class("inspect-update").Body(rich(l.T("inspect.update", fmtNumber(in.Rate), fmtNumber(c.IL2)))...),
 		app.Button().ID("inspect-apply").Text(l.T("inspect.apply")).Title(l.T("inspect.applyWhy")).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionApply, *c.IExample) }),
 		app.If(c.IApplied > 0, func() app.UI {

@@ -26,6 +26,11 @@ func (p *page) handleInspector(ctx app.Context) {
 			p.st.Inspect, p.st.Applied = &e, 0
 		}
 	})
+	ctx.Handle(store.ActionInspectRate, func(ctx app.Context, a app.Action) {
+		if v, ok := a.Value.(float64); ok {
+			p.inspectRate = v
+		}
+	})
 	ctx.Handle(store.ActionPickTrain, func(ctx app.Context, a app.Action) {
 		p.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
 	})
@@ -40,6 +45,7 @@ func (p *page) handleInspector(ctx app.Context) {
 		if !ok || !errs.OK() || len(e.Pixels) != 784 {
 			return
 		}
+		c.LearningRate = p.inspectRate
 		p.st.Applied++
 		p.send(protocol.Apply{Config: c, Label: e.Label, Pixels: e.Pixels})
 		if x := p.st.CellExamples; x != nil {
@@ -50,8 +56,8 @@ func (p *page) handleInspector(ctx app.Context) {
 	})
 }
 
-// inspector is the inspector panel for the page's state, with the Train
-// panel's α and λ.
+// inspector is the inspector panel for the page's state, with its own α
+// and the Train panel's λ.
 func (p *page) inspector() app.UI {
 	s := p.st
 	c, _ := params.Parse(p.link.Fields, s.TrainN)
@@ -59,5 +65,5 @@ func (p *page) inspector() app.UI {
 	if r := s.Current(); r != nil {
 		pin = r.Cfg.PinFirst
 	}
-	return &inspector{ILang: s.Lang, IModel: s.Model, IExample: s.Inspect, IRate: c.LearningRate, IL2: c.L2, IPin: pin, IApplied: s.Applied}
+	return &inspector{ILang: s.Lang, IModel: s.Model, IExample: s.Inspect, IRate: p.inspectRate, IL2: c.L2, IPin: pin, IApplied: s.Applied}
 }

@@ -62,8 +62,8 @@ func (p *page) onCopyLink(ctx app.Context, a app.Action) {
 	browser.CopyText(href)
 }
 
-// writeLink puts the settings into the page's link without adding a
-// history entry.
+// writeLink puts the settings into the page's link, as a new history
+// entry if pushNext is set (a change of chapter), else in place.
 func (p *page) writeLink() {
 	p.link.Dataset = p.st.Dataset
 	if p.link.Dataset == "" {
@@ -73,7 +73,12 @@ func (p *page) writeLink() {
 		p.link.Dataset = p.wantData
 	}
 	p.link.Lang = p.st.Lang
-	browser.ReplaceFragment(link.Encode(p.link))
+	if p.pushNext {
+		browser.PushFragment(link.Encode(p.link))
+		p.pushNext = false
+	} else {
+		browser.ReplaceFragment(link.Encode(p.link))
+	}
 	p.written = browser.Fragment() // as the browser spells it
 }
 
@@ -82,7 +87,7 @@ func (p *page) writeLink() {
 func (p *page) showLang() {
 	l := p.st.Lang
 	doc := app.Window().Get("document")
-	doc.Set("title", l.T("app.title"))
+	doc.Set("title", p.chapterTitle())
 	root := doc.Get("documentElement")
 	root.Call("setAttribute", "lang", htmlLang(l))
 }
@@ -117,6 +122,12 @@ func (p *page) followLink(ctx app.Context) {
 		p.setLang(set.Lang)
 	}
 	set.Lang = p.st.Lang
+	if set.Lesson != p.link.Lesson {
+		// Back, Forward or a link to another chapter: the chapter comes
+		// with the settings its link recorded, without asking.
+		p.moveTo(ctx, set)
+		return
+	}
 	if p.st.Status == store.StatusTraining && !p.sameRun(set) {
 		p.asking = &set
 		ctx.Defer(func(app.Context) { focus("link-keep") })

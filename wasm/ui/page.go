@@ -50,6 +50,10 @@ type page struct {
 
 	files fileState // the model and my digits as files, and kept (files.go)
 
+	lesson      lessonState // the lesson's chapters (page-lesson.go)
+	pushNext    bool        // writeLink adds a history entry (a change of chapter)
+	inspectRate float64     // the inspector's own α
+
 	takeover  *takeover // the run a new worker takes over, until it has loaded (page-takeover.go)
 	takeovers int       // workers replaced since the run last went on
 	watching  bool      // watchWorker is running
@@ -67,8 +71,15 @@ const (
 )
 
 func newPage() *page {
-	return &page{st: store.New(), link: link.Default()}
+	p := &page{st: store.New(), link: link.Default(), inspectRate: defaultInspectRate}
+	p.link.Lesson = 1 // what a bare link opens (bareView), and what index.html shows
+	return p
 }
+
+// defaultInspectRate is the inspector's α: one step on one image shows
+// plainly in p without undoing much of what was learnt, as the Train
+// panel's 0.5 for minibatches of 100 would.
+const defaultInspectRate = 0.01
 
 // OnInit reads the page's link and chooses its language before the first
 // render in the browser, so the first frame the person sees already has
@@ -96,9 +107,13 @@ func (p *page) OnInit() {
 	p.written = hash
 	set, notes := link.Parse(hash, packs)
 	p.initFiles()
-	if kept, ok := p.keptSettings(packs); ok && hash == "" {
+	bare := hash == ""
+	if kept, ok := p.keptSettings(packs); ok && bare {
 		set = kept // the settings kept with the model, for a page opened without a link
 		hash = "#" + link.Encode(kept)
+	}
+	if bare {
+		set.Lesson = bareView()
 	}
 	p.st.Notice = notes
 	p.st.Lang = i18n.Pick(string(set.Lang), browser.StorageGet(browser.LangStorageKey), browser.Languages())
@@ -108,7 +123,9 @@ func (p *page) OnInit() {
 		p.wantData = set.Dataset
 	}
 	p.showLang()
-	if hash != "" {
+	if hash != "" || set.Lesson > 0 {
+		// A chapter's link is written at once, so that Back from the
+		// next chapter returns to it.
 		p.writeLink()
 	}
 }
@@ -164,8 +181,14 @@ func (p *page) OnMount(ctx app.Context) {
 		}
 	})
 	p.handleInspector(ctx)
+	ctx.Handle(actionAnswer, func(ctx app.Context, a app.Action) {
+		if v, ok := a.Value.(answer); ok {
+			p.onAnswer(ctx, v.Chapter, v.Choice)
+		}
+	})
 	if app.IsClient {
 		p.stopHash = browser.OnFragmentChange(func() { ctx.Dispatch(p.followLink) })
+		p.startLesson(ctx)
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
 		p.loadManifest(ctx)
@@ -180,6 +203,9 @@ func (p *page) OnDismount() {
 	if p.stopHash != nil {
 		p.stopHash()
 	}
+	if p.lesson.stopKeys != nil {
+		p.lesson.stopKeys()
+	}
 	if p.worker != nil {
 		p.worker.Terminate()
 	}
@@ -191,7 +217,8 @@ func (p *page) Render() app.UI {
 	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
-	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Attr("lang", htmlLang(l)).Body(
+	inLesson := p.link.Lesson > 0
+	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Class(map[bool]string{true: "lesson-on"}[inLesson]).Attr("lang", htmlLang(l)).Body(
 		app.Header().Class("top").Body(
 			app.Div().Class("title-row").Body(
 				app.H1().Text(l.T("app.name")),
@@ -203,13 +230,15 @@ func (p *page) Render() app.UI {
 								Text(l.T("lang." + string(i18n.Langs[i]))).Selected(i18n.Langs[i] == l)
 						}),
 					),
+					app.Button().ID("lesson-toggle").Aria("pressed", strconv.FormatBool(inLesson)).Title(l.T("lesson.toggleWhy")).Text(l.T("lesson.toggle")).
+						OnClick(p.onLessonToggle),
 					app.Button().ID("present").Aria("pressed", strconv.FormatBool(p.present)).Title(l.T("button.presentWhy")).Text(l.T("button.present")).
 						OnClick(func(ctx app.Context, e app.Event) { p.present = !p.present }),
 					app.Button().ID("copy-link").Text(l.T("button.copyLink")).Title(l.T("button.copyLinkWhy")).
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionCopyLink) }),
 				),
 			),
-			app.P().Class("lede").Text(l.T("app.lede")),
+			app.P().Class("lede").Body(rich(l.T("app.lede"))...),
 			app.If(p.copied != "", func() app.UI {
 				return app.P().Class("copied").Body(
 					app.Span().ID("copy-link-status").Text(l.T("link.copied")),
@@ -223,18 +252,7 @@ func (p *page) Render() app.UI {
 			p.askLink(),
 			p.workerNotice(),
 		),
-		app.Main().Class("grid").Body(
-			newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
-			&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
-				IAxes: p.axes(), IVersion: s.ChartVersion},
-			&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion},
-			&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
-			&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples, ICells: p.cellsReady},
-			&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.ModelDeskew()},
-			p.inspector(),
-			p.filesUI(),
-			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
-		),
+		app.If(inLesson, func() app.UI { return p.lessonView() }).Else(func() app.UI { return p.instrument() }),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
 			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
@@ -242,6 +260,23 @@ func (p *page) Render() app.UI {
 			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Attr("data-helpers-heap", s.HelpersHeap).
 				Text(memoryText(l, s.PageHeap, s.WorkerHeap, s.HelpersHeap)),
 		),
+	)
+}
+
+// instrument is the full page: every panel at once.
+func (p *page) instrument() app.UI {
+	s, l := p.st, p.st.Lang
+	return app.Main().Class("grid").Body(
+		newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
+		&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
+			IAxes: p.axes(), IVersion: s.ChartVersion},
+		&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion},
+		&weightGrid{ILang: l, IModel: s.Model, IVersion: s.WeightsVersion},
+		&confusionTable{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples, ICells: p.cellsReady},
+		&gallery{ILang: l, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.ModelDeskew()},
+		p.inspector(),
+		p.filesUI(),
+		&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
 	)
 }
 

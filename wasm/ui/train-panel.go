@@ -185,7 +185,7 @@ func (p *trainPanel) Render() app.UI {
 					app.Option().Value("normal").Text(l.T("train.initNormal")).Selected(p.init.Init == "normal"),
 				),
 			),
-			p.check("pin", p.init.Pin, busy, l.T("train.pin"), l.T("train.pinWhy"), func(v bool) { p.f.Pin = v }),
+			p.check("pin", p.init.Pin, busy, l.T("train.pin"), plain(l.T("train.pinWhy")), func(v bool) { p.f.Pin = v }),
 			p.check("deskew", p.init.Deskew, busy, l.T("train.deskew"), l.T("train.deskewWhy"), func(v bool) { p.f.Deskew = v }),
 			app.Div().Class("field").Body(
 				app.Label().For("dataset").Text(l.T("train.data")),

@@ -50,7 +50,7 @@ func (g *weightGrid) Render() app.UI {
 	}
 	return app.Section().Class("panel weights").Aria("label", l.T("weights.region")).Body(
 		app.H2().Text(l.T("weights.title")),
-		app.P().Class("note").Text(l.T("weights.note")),
+		app.P().Class("note").Body(rich(l.T("weights.note"))...),
 		app.Div().Class("weights-row").Body(
 			app.Div().ID("weights").Class("templates").Attr("data-version", g.IVersion).Attr("data-checksum", files.Checksum(g.IModel)).
 				Attr("data-scale", strconv.FormatFloat(scale, 'g', -1, 64)).Body(
@@ -79,17 +79,17 @@ func (g *weightGrid) probeView(scale float64) app.UI {
 	l := g.ILang
 	box := app.Div().ID("weight-probe").Class("probe").Attr("aria-live", "polite")
 	if !g.pointing || !g.ok() {
-		return box.Attr("data-pixel", "").Body(app.P().Class("note").Text(l.T("weights.point")))
+		return box.Attr("data-pixel", "").Body(app.P().Class("note").Body(rich(l.T("weights.point"))...))
 	}
 	j := g.probe
 	w := pixelWeights(g.IModel.W, j)
 	return box.Attr("data-pixel", j).Attr("data-row", j/28).Attr("data-col", j%28).Body(
-		app.P().Class("probe-head").Text(l.T("weights.pixel", j/28, j%28, j)),
+		app.P().Class("probe-head").Body(rich(l.T("weights.pixel", j/28, j%28, j))...),
 		app.Ol().Class("probe-values").Body(
 			app.Range(w[:]).Slice(func(c int) app.UI {
 				return app.Li().Attr("data-class", c).Attr("data-w", strconv.FormatFloat(float64(w[c]), 'g', -1, 32)).Body(
 					app.Span().Class("swatch").Style("background", paint.DivergingCSS(float64(w[c]), scale)),
-					app.Span().Class("probe-class").Text(l.T("weights.theta", c)),
+					app.Span().Class("probe-class").Body(rich(l.T("weights.theta", c))...),
 					app.Span().Class("probe-w").Text(i18n.Weight(float64(w[c]))),
 				)
 			}),

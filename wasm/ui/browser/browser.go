@@ -1,7 +1,7 @@
 // Package browser holds the page's few calls into the browser beyond
 // go-app, in one place: storage, the languages the browser prefers, the
-// link in the address bar, the clipboard, fetches, and the training
-// worker's client.
+// link in the address bar and its history, keys, the clipboard, fetches,
+// and the training worker's client.
 //
 // Storage and the clipboard go through web/boot.js's softmaxStore and
 // softmaxCopy, which catch the exceptions a browser throws when storage
@@ -61,6 +61,60 @@ func ReplaceFragment(fragment string) {
 		return
 	}
 	app.Window().Get("history").Call("replaceState", nil, "", "#"+fragment)
+}
+
+// PushFragment makes fragment the page's link's fragment as a new
+// history entry (history.pushState), so that Back returns to the one
+// before.
+func PushFragment(fragment string) {
+	if !app.IsClient {
+		return
+	}
+	app.Window().Get("history").Call("pushState", nil, "", "#"+fragment)
+}
+
+// Href returns the page's whole link (location.href), or "" natively.
+func Href() string {
+	if !app.IsClient {
+		return ""
+	}
+	return app.Window().Get("location").Get("href").String()
+}
+
+// OnKey calls f with the key (KeyboardEvent.key) of every key pressed
+// outside a field a person types in (input, textarea, select, an
+// editable element) and without Ctrl, Alt or Meta; when f reports true,
+// the browser's own action for the key (scrolling) is prevented. It
+// returns a function that stops it.
+func OnKey(f func(key string) bool) (stop func()) {
+	if !app.IsClient {
+		return func() {}
+	}
+	fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+		e := args[0]
+		if e.Get("ctrlKey").Bool() || e.Get("altKey").Bool() || e.Get("metaKey").Bool() || e.Get("defaultPrevented").Bool() {
+			return nil
+		}
+		if t := e.Get("target"); t.Truthy() {
+			switch t.Get("tagName").String() {
+			case "INPUT", "TEXTAREA", "SELECT":
+				return nil
+			}
+			if t.Get("isContentEditable").Bool() {
+				return nil
+			}
+		}
+		if f(e.Get("key").String()) {
+			e.Call("preventDefault")
+		}
+		return nil
+	})
+	w := app.Window()
+	w.Call("addEventListener", "keydown", fn)
+	return func() {
+		w.Call("removeEventListener", "keydown", fn)
+		fn.Release()
+	}
 }
 
 // Fragment returns the page's link's fragment with its "#" (location.hash),

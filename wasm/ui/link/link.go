@@ -15,11 +15,12 @@ import (
 
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/params"
 )
 
 // Settings are what a link carries: every field of the Train panel, the
-// data and the language.
+// data, the language and the lesson's chapter.
 type Settings struct {
 	Fields  params.Fields
 	Dataset string
@@ -29,6 +30,10 @@ type Settings struct {
 	// the browser (navigator.hardwareConcurrency). It changes no result,
 	// only how fast full passes run.
 	Workers int
+	// Lesson is the chapter (from 1) the lesson shows, 0 for the full
+	// page. A link followed in an open page that does not name one opens
+	// the full page.
+	Lesson int
 }
 
 // Default returns the settings of a link that says nothing.
@@ -48,7 +53,9 @@ type key struct {
 	name string
 	// get returns the setting's value in s ("" leaves it out of a link).
 	get func(s *Settings) string
-	// set stores v in s, or returns why v is refused and leaves s alone.
+	// set stores v in s, or returns why v is refused and leaves s alone;
+	// a key whose values are ordered (the lesson's chapter) stores the
+	// nearest valid one instead, and returns why.
 	set func(s *Settings, v string, packs map[string]int) i18n.Msg
 	// field points at the text field the key fills.
 	field func(f *params.Fields) *string
@@ -100,6 +107,23 @@ var keys = []key{
 				return i18n.Text("link.workersValues", strconv.Itoa(protocol.MaxWorkers))
 			}
 			s.Workers = n
+			return i18n.Msg{}
+		},
+	},
+	{
+		name: "lesson",
+		get: func(s *Settings) string {
+			if s.Lesson < 1 {
+				return ""
+			}
+			return strconv.Itoa(s.Lesson)
+		},
+		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+			n, exact := lesson.Parse(v)
+			s.Lesson = n
+			if !exact {
+				return i18n.Text("link.noSuchChapter", len(lesson.Chapters), strings.Join(lesson.IDs(), ", "), n)
+			}
 			return i18n.Msg{}
 		},
 	},
@@ -209,8 +233,13 @@ func Parse(fragment string, packs map[string]int) (Settings, []i18n.Msg) {
 // the link's method or data, to the default) with a notice. It is how a
 // link followed in an open page applies: a fresh load has only the
 // defaults to start from, an open page has the settings it shows, and a
-// link with a typing error must not undo them.
+// link with a typing error must not undo them. The chapter is the one
+// exception: a link that names none opens the full page, as going Back
+// from the lesson's first chapter to the page that opened it does.
 func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, []i18n.Msg) {
+	if q, err := url.ParseQuery(strings.TrimPrefix(fragment, "#")); err == nil && len(fragment) <= MaxLen+1 && strings.Trim(fragment, "#") != "" && q["lesson"] == nil {
+		base.Lesson = 0
+	}
 	return parse(fragment, base, packs, "link.tooLongKept", "link.unreadableKept")
 }
 

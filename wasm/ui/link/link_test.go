@@ -1,10 +1,12 @@
 package link
 
 import (
+	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/params"
 
 	"softmaxdemo/wasm/ui/i18n"
 
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -163,5 +165,66 @@ func TestParseOverKeepsTheOpenPagesSettings(t *testing.T) {
 				t.Errorf("%d notices, want %d: %v", len(notes), tt.notes, notes)
 			}
 		})
+	}
+}
+
+// TestBadChaptersOpenTheNearest: a chapter out of range, not a number or
+// not a chapter's name opens the nearest chapter with a notice that
+// names it; everything else the link says is kept.
+func TestBadChaptersOpenTheNearest(t *testing.T) {
+	packs := map[string]int{"default": 10000}
+	last := len(lesson.Chapters)
+	tests := []struct {
+		frag   string
+		want   int
+		notice bool
+	}{
+		{"lesson=3&lr=0.25", 3, false},
+		{"lesson=loss&lr=0.25", 3, false},
+		{"lesson=0&lr=0.25", 1, true},
+		{"lesson=99&lr=0.25", last, true},
+		{"lesson=abc&lr=0.25", 1, true},
+		{"lesson=plane&lr=0.25", 1, true},
+		{"lesson=-1&lr=0.25", 1, true},
+		{"lr=0.25", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.frag, func(t *testing.T) {
+			s, notes := Parse(tt.frag, packs)
+			if s.Lesson != tt.want || s.Fields.LR != "0.25" {
+				t.Errorf("chapter %d, α %q; want chapter %d, α 0.25", s.Lesson, s.Fields.LR, tt.want)
+			}
+			if (len(notes) > 0) != tt.notice {
+				t.Fatalf("notices %v", notes)
+			}
+			for _, n := range notes {
+				for _, l := range i18n.Langs {
+					if m := l.M(n); !strings.Contains(m, "lesson") || !strings.Contains(m, strconv.Itoa(tt.want)) || strings.Contains(m, "%!") {
+						t.Errorf("the %s notice %q does not name the key and the chapter opened", l, m)
+					}
+				}
+			}
+			if again, more := Parse(Encode(s), packs); again != s || len(more) != 0 {
+				t.Errorf("%q reads back as %+v with %v", Encode(s), again, more)
+			}
+		})
+	}
+}
+
+// TestAFollowedLinkWithoutAChapterLeavesTheLesson: in an open page, a
+// link that names no chapter opens the full page (Back from the first
+// chapter); one that names a chapter opens it.
+func TestAFollowedLinkWithoutAChapterLeavesTheLesson(t *testing.T) {
+	packs := map[string]int{"default": 10000}
+	base := Default()
+	base.Lesson = 4
+	if s, _ := ParseOver("lr=0.3", base, packs); s.Lesson != 0 {
+		t.Errorf("a link without a chapter kept chapter %d", s.Lesson)
+	}
+	if s, _ := ParseOver("lr=0.3&lesson=2", base, packs); s.Lesson != 2 {
+		t.Errorf("a link to chapter 2 opened %d", s.Lesson)
+	}
+	if s, _ := ParseOver("", base, packs); s.Lesson != 4 {
+		t.Errorf("an empty link changed the chapter to %d", s.Lesson)
 	}
 }

@@ -25,7 +25,8 @@ const (
 	ActionInspect      = "softmax/inspect"       // predict.Example: the image to look inside one update on
 	ActionPickTrain    = "softmax/pick-train"    // no value: inspect a random training image
 	ActionFindExamples = "softmax/find-examples" // [2]int: true and predicted digit of a confusion cell
-	ActionApply        = "softmax/apply"         // predict.Example: make its update, with the Train panel's α and λ
+	ActionApply        = "softmax/apply"         // predict.Example: make its update, with the inspector's α and the Train panel's λ
+	ActionInspectRate  = "softmax/inspect-rate"  // float64: the inspector's own α
 
 	ActionDownloadModel  = "softmax/download-model"  // string: "json" or "npz"
 	ActionUploadModel    = "softmax/upload-model"    // app.Value: a File

@@ -1,0 +1,225 @@
+package lesson
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"softmaxdemo/core/dataset/datasettest"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/mathml"
+	"softmaxdemo/wasm/ui/params"
+)
+
+func TestChaptersAreTheNotesInOrder(t *testing.T) {
+	want := []string{"task", "model", "loss", "update", "descent", "redundancy", "newton", "yours"}
+	if got := IDs(); !slices.Equal(got, want) {
+		t.Errorf("chapters %v, want %v", got, want)
+	}
+	questions := 0
+	for i, c := range Chapters {
+		if len(c.Panels) == 0 {
+			t.Errorf("%s shows no live panel", c.ID)
+		}
+		if n, ok := Find(c.ID); !ok || n != i+1 {
+			t.Errorf("Find(%q) = %d, %v", c.ID, n, ok)
+		}
+		for _, l := range i18n.Langs {
+			for _, k := range []string{"title", "text", "try"} {
+				if _, ok := i18n.Catalogs[l]["lesson."+c.ID+"."+k]; !ok {
+					t.Errorf("%s: the %s catalog has no %q", c.ID, l, "lesson."+c.ID+"."+k)
+				}
+			}
+			if q := c.Question; q != nil {
+				keys := []string{".q", ".q.a"}
+				for i := range q.Choices {
+					keys = append(keys, ".q.c"+string(rune('1'+i)))
+				}
+				for _, k := range keys {
+					if _, ok := i18n.Catalogs[l]["lesson."+c.ID+k]; !ok {
+						t.Errorf("%s: the %s catalog has no %q", c.ID, l, "lesson."+c.ID+k)
+					}
+				}
+			}
+		}
+		if c.Question != nil {
+			questions++
+		}
+	}
+	if questions < 3 {
+		t.Errorf("%d chapters ask a question, want at least 3", questions)
+	}
+}
+
+func TestParse(t *testing.T) {
+	last := len(Chapters)
+	tests := []struct {
+		v     string
+		want  int
+		exact bool
+	}{
+		{"1", 1, true},
+		{"3", 3, true},
+		{" 8 ", last, true},
+		{"loss", 3, true},
+		{"yours", last, true},
+		{"0", 1, false},
+		{"-3", 1, false},
+		{"99", last, false},
+		{"1e9", last, false},
+		{"1e999", last, false},
+		{"2.4", 2, false},
+		{"2.6", 3, false},
+		{"abc", 1, false},
+		{"Loss", 1, false},
+		{"NaN", 1, false},
+		{"-Inf", 1, false},
+		{"", 1, false},
+	}
+	for _, tt := range tests {
+		n, exact := Parse(tt.v)
+		if n != tt.want || exact != tt.exact {
+			t.Errorf("Parse(%q) = %d, %v; want %d, %v", tt.v, n, exact, tt.want, tt.exact)
+		}
+	}
+}
+
+func TestEnteringAChapterAppliesItsSettings(t *testing.T) {
+	newton := params.Defaults()
+	newton.Method = "newton"
+	noL2 := params.Defaults()
+	noL2.L2 = "0"
+	pinned := noL2
+	pinned.Pin = true
+	tests := []struct {
+		name    string
+		chapter string
+		from    params.Fields
+		check   func(f params.Fields) bool
+	}{
+		{"the task changes nothing", "task", newton, func(f params.Fields) bool { return f == newton }},
+		{"the update needs a descent", "update", newton, func(f params.Fields) bool { return f.Method == "sgd" }},
+		{"the update keeps full-batch descent", "update", func() params.Fields { f := params.Defaults(); f.Method = "gd"; return f }(),
+			func(f params.Fields) bool { return f.Method == "gd" }},
+		{"descent at a pace a class follows", "descent", func() params.Fields { f := params.Defaults(); f.Pace = "full"; return f }(),
+			func(f params.Fields) bool { return f.Pace == params.DefaultPace }},
+		{"redundancy without λ or a pin", "redundancy", pinned, func(f params.Fields) bool { return f.L2 == "0" && !f.Pin && f.Method == "sgd" }},
+		{"Newton gets some λ", "newton", noL2, func(f params.Fields) bool { return f.L2 == "0.0001" }},
+		{"Newton keeps a pinned class", "newton", pinned, func(f params.Fields) bool { return f.L2 == "0" && f.Pin }},
+		{"Newton keeps λ", "newton", params.Defaults(), func(f params.Fields) bool { return f == params.Defaults() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, _ := Find(tt.chapter)
+			got := Apply(n, tt.from)
+			if !tt.check(got) {
+				t.Errorf("%+v", got)
+			}
+			if _, errs := params.Parse(got, 10000); !errs.OK() {
+				t.Errorf("the Train panel refuses %+v: %+v", got, errs)
+			}
+		})
+	}
+	if got := Apply(0, newton); got != newton {
+		t.Errorf("no chapter changed the fields: %+v", got)
+	}
+}
+
+func TestFormulasTypeset(t *testing.T) {
+	full := NoLive()
+	px := make([]byte, 784)
+	px[300], px[301] = 128, 255
+	full.Example = &Shown{Label: 3, Pixels: px, Model: true}
+	full.Example.P[3], full.Example.Z[3] = 0.9, 4.2
+	full.TrainN, full.TestN, full.Batch = 10000, 2000, 100
+	full.Rate, full.Lambda, full.Loss, full.TestLoss, full.Likelihood, full.Accuracy = 0.5, 1e-4, 0.27, 0.25, 0.78, 0.95
+	full.PBefore, full.PAfter, full.InspectRate = 0.8, 0.85, 0.1
+	full.MaxDP, full.DNorm, full.SumNorm = 1.2e-7, 3.5, 0.75
+	full.HessianZero, full.HessianPinned, full.HessianL2, full.HessianN = 131, 81, 1, 500
+	for _, l := range i18n.Langs {
+		words := func(k string) string { return l.T(k) }
+		for _, c := range Chapters {
+			for name, v := range map[string]Live{"nothing known": NoLive(), "everything known": full} {
+				fs := Formulas(c.ID, v, words)
+				if len(fs) == 0 {
+					t.Errorf("%s has no formula", c.ID)
+				}
+				for _, f := range fs {
+					if _, err := mathml.Parse(f); err != nil {
+						t.Errorf("%s, %s, %s: %v", c.ID, name, l, err)
+					}
+				}
+			}
+		}
+	}
+	loss := strings.Join(Formulas("loss", full, func(string) string { return "error" }), "\n")
+	if !strings.Contains(loss, `-\log 0.9 = 0.1054`) {
+		t.Errorf("the loss chapter does not show the digit's −log p_y:\n%s", loss)
+	}
+}
+
+// trained returns a model trained for one epoch on the committed pack,
+// and its test images.
+func trained(t *testing.T) (*softmax.Model[float32], *softmax.Examples[float32]) {
+	t.Helper()
+	pack := datasettest.Default(t)
+	x := softmax.FromSet[float32](pack.Train)
+	cfg := train.Defaults()
+	cfg.Epochs = 1
+	tr, err := train.New(x, 784, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tr.Stopped() == train.Running {
+		tr.Step()
+	}
+	return tr.Model(), softmax.FromSet[float32](pack.Test)
+}
+
+// TestPsiChangesNoProbability: adding ψ to every θ_c of a trained model
+// changes no probability of any test image beyond float32 rounding, and
+// J by its L2 term; ‖θ‖² changes by 2Σ_c θ_cᵀψ + K‖ψ‖², computed apart.
+func TestPsiChangesNoProbability(t *testing.T) {
+	m, test := trained(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 5 {
+		psi := Psi(r, Largest(m))
+		if top := slices.MaxFunc(psi, func(a, b float32) int { return int(math.Abs(float64(a))*1e6) - int(math.Abs(float64(b))*1e6) }); math.Abs(float64(top)-Largest(m)) > 1e-6 && math.Abs(float64(top)+Largest(m)) > 1e-6 {
+			t.Errorf("ψ's largest magnitude is %v, want %v", top, Largest(m))
+		}
+		n := AddPsi(m, psi)
+		if n.W[0] == m.W[0] && n.W[400*softmax.K+3] == m.W[400*softmax.K+3] {
+			t.Fatal("ψ changed nothing")
+		}
+		worst := 0.0
+		lambda := 1e-3
+		for i := range test.Len() {
+			index, value := test.Example(i)
+			e := Measure(m, n, index, value, int(test.Labels[i]), lambda)
+			worst = math.Max(worst, e.MaxDP)
+			if d := math.Abs(e.JAfter - e.JBefore - e.LambdaTerm); d > 1e-4 {
+				t.Errorf("trial %d, image %d: J went from %v to %v, %v beyond its L2 term %v", trial, i, e.JBefore, e.JAfter, d, e.LambdaTerm)
+			}
+		}
+		if worst > MaxDPRounding {
+			t.Errorf("trial %d: a probability changed by %v", trial, worst)
+		}
+		// ‖θ + ψ‖² − ‖θ‖² = 2Σ_c θ_cᵀψ + K‖ψ‖², in float64.
+		dot, pp := 0.0, 0.0
+		for j, v := range psi {
+			pp += float64(v) * float64(v)
+			for c := range softmax.K {
+				dot += float64(m.W[j*softmax.K+c]) * float64(v)
+			}
+		}
+		want := 2*dot + softmax.K*pp
+		if got := Norm2(n) - Norm2(m); math.Abs(got-want) > 1e-4*math.Abs(want) {
+			t.Errorf("trial %d: ‖θ‖² changed by %v, want %v", trial, got, want)
+		}
+		t.Logf("trial %d: largest change of a probability %.3g, of ‖θ‖² %.4g", trial, worst, want)
+	}
+}
