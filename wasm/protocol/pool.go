@@ -74,19 +74,22 @@ type Pass struct {
 }
 
 // PassDone is a helper's part of a pass: for each shard of Shards, in
-// that order, its output in bulk as float64 values (Out, one slice per
-// shard): for "grad" the gradient's d·10 + 10 float32 values widened, then
-// the shard's loss; for "eval" N, Correct, the log likelihood and the
-// 10×10 confusion counts; for "neval" the gradient, the Hessian diagonal
-// and the loss; for "hv" the product. Failed, if not empty, says why the
-// helper could not (a shard it does not hold): the coordinator computes
-// those shards itself. helper → coordinator.
+// that order, its output in bulk, as float64 values (Out, one slice per
+// shard) and float32 ones (Out32, N32 per shard): for "grad" the shard's
+// loss, and its gradient's d·10 + 10 values in Out32; for "eval" N,
+// Correct, the log likelihood and the 10×10 confusion counts; for "neval"
+// the gradient, the Hessian diagonal and the loss; for "hv" the product.
+// Failed, if not empty, says why the helper could not (a shard it does
+// not hold): the coordinator computes those shards itself. helper →
+// coordinator.
 type PassDone struct {
 	ID     int64       `json:"id"`
 	Shards []int       `json:"shards"`
 	Failed string      `json:"failed,omitempty"`
 	Heap   uint64      `json:"heap,omitempty"` // the helper's Go heap (HeapLive), with "eval" passes
+	N32    int         `json:"n32,omitempty"`
 	Out    [][]float64 `json:"-"`
+	Out32  [][]float32 `json:"-"`
 }
 
 func (Workers) isMsg()   {}
@@ -187,10 +190,16 @@ func readPass(m *Pass, bulk []byte) error {
 func packPassDone(m PassDone) []byte {
 	total := 0
 	for _, o := range m.Out {
-		total += len(o)
+		total += 8 * len(o)
 	}
-	out := make([]byte, 0, 8*total)
+	for _, o := range m.Out32 {
+		total += 4 * len(o)
+	}
+	out := make([]byte, 0, total)
 	for _, o := range m.Out {
+		out = appendLE(out, o)
+	}
+	for _, o := range m.Out32 {
 		out = appendLE(out, o)
 	}
 	return out
@@ -203,14 +212,26 @@ func readPassDone(m *PassDone, bulk []byte) error {
 	if m.Failed != "" || len(m.Shards) == 0 {
 		return nil
 	}
-	if len(bulk)%(8*len(m.Shards)) != 0 {
-		return fmt.Errorf("protocol: %d bytes of output for %d shards", len(bulk), len(m.Shards))
+	n := len(m.Shards)
+	if m.N32 < 0 || m.N32 > (maxFeatures+1)*10 || 4*m.N32*n > len(bulk) {
+		return fmt.Errorf("protocol: %d float32 values per shard in %d bytes of output", m.N32, len(bulk))
 	}
-	all := readLE[float64](bulk)
-	each := len(all) / len(m.Shards)
-	m.Out = make([][]float64, len(m.Shards))
+	b64, b32 := bulk[:len(bulk)-4*m.N32*n], bulk[len(bulk)-4*m.N32*n:]
+	if len(b64)%(8*n) != 0 {
+		return fmt.Errorf("protocol: %d bytes of output for %d shards", len(bulk), n)
+	}
+	all := readLE[float64](b64)
+	each := len(all) / n
+	m.Out = make([][]float64, n)
 	for i := range m.Out {
 		m.Out[i] = all[i*each : (i+1)*each : (i+1)*each]
+	}
+	if m.N32 > 0 {
+		all32 := readLE[float32](b32)
+		m.Out32 = make([][]float32, n)
+		for i := range m.Out32 {
+			m.Out32[i] = all32[i*m.N32 : (i+1)*m.N32 : (i+1)*m.N32]
+		}
 	}
 	return nil
 }

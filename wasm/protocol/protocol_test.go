@@ -62,6 +62,7 @@ func allMessages() []Msg {
 		Pass{ID: 17, Op: "grad", Set: SetTrain, Gen: 2, Shards: []int{1, 3}, Vec32: []float32{0.5, -1, 2}},
 		Pass{ID: 18, Op: "hv", Set: SetDeskewed, Gen: 2, Shards: []int{7}, Slot: 1, Vec64: []float64{1e-300, -2}},
 		PassDone{ID: 17, Shards: []int{1, 3}, Out: [][]float64{{1, 2.5}, {-3, 1e300}}},
+		PassDone{ID: 19, Shards: []int{0, 4}, N32: 3, Out: [][]float64{{0.25}, {7}}, Out32: [][]float32{{1, -2, 3}, {0.5, 0, -0}}},
 		PassDone{ID: 18, Shards: []int{7}, Failed: "shard 7 of set 1 is not here"},
 	}
 }

@@ -79,10 +79,21 @@ func (h *helper) handle(m protocol.Msg) protocol.Msg {
 		return nil
 	case protocol.Pass:
 		done := protocol.PassDone{ID: m.ID, Shards: m.Shards, Out: make([][]float64, len(m.Shards))}
+		if m.Op == "grad" {
+			done.Out32, done.N32 = make([][]float32, len(m.Shards)), len(m.Vec32)
+		}
 		for i, s := range m.Shards {
 			sh := h.held[heldKey{m.Set, s}]
 			if sh == nil || sh.gen != m.Gen {
 				return protocol.PassDone{ID: m.ID, Shards: m.Shards, Failed: fmt.Sprintf("shard %d of set %d (pack %d) is not here", s, m.Set, m.Gen)}
+			}
+			if m.Op == "grad" {
+				g, loss, err := h.grad(m, sh)
+				if err != nil {
+					return protocol.PassDone{ID: m.ID, Shards: m.Shards, Failed: err.Error()}
+				}
+				done.Out[i], done.Out32[i] = []float64{loss}, g
+				continue
 			}
 			out, err := h.pass(m, sh)
 			if err != nil {
@@ -98,21 +109,29 @@ func (h *helper) handle(m protocol.Msg) protocol.Msg {
 	return nil
 }
 
-// pass computes one shard's part of m.
+// grad computes one shard's part of a full-batch gradient: the
+// gradient (weights, then biases) and the summed cross-entropy.
+func (h *helper) grad(m protocol.Pass, sh *heldShard) ([]float32, float64, error) {
+	d := sh.d
+	if len(m.Vec32) != (d+1)*softmax.K {
+		return nil, 0, fmt.Errorf("a model of %d numbers for %d features", len(m.Vec32), d)
+	}
+	w, b := m.Vec32[:d*softmax.K], m.Vec32[d*softmax.K:]
+	g := make([]float32, len(m.Vec32))
+	loss := train.GradShard(g[:d*softmax.K], g[d*softmax.K:], w, b, sh.x, h.positions)
+	return g, loss, nil
+}
+
+// pass computes one shard's part of m, a pass other than a gradient.
 func (h *helper) pass(m protocol.Pass, sh *heldShard) ([]float64, error) {
 	d := sh.d
 	switch m.Op {
-	case "grad", "eval":
+	case "eval":
 		if len(m.Vec32) != (d+1)*softmax.K {
 			return nil, fmt.Errorf("a model of %d numbers for %d features", len(m.Vec32), d)
 		}
 		w, b := m.Vec32[:d*softmax.K], m.Vec32[d*softmax.K:]
-		if m.Op == "eval" {
-			return evalOut(metrics.EvaluateRange(&softmax.Model[float32]{D: d, W: w, B: b}, sh.x, 0, sh.x.Len())), nil
-		}
-		g := make([]float32, len(m.Vec32))
-		loss := train.GradShard(g[:d*softmax.K], g[d*softmax.K:], w, b, sh.x, h.positions)
-		return append(widen(g), loss), nil
+		return evalOut(metrics.EvaluateRange(&softmax.Model[float32]{D: d, W: w, B: b}, sh.x, 0, sh.x.Len())), nil
 	case "neval", "hv":
 		n := (d + 1) * softmax.K
 		if len(m.Vec64) != n {
@@ -170,12 +189,4 @@ func evalResult(out []float64) (r metrics.Result, ok bool) {
 		r.MeanLogLikelihood = r.LogLikelihood / float64(r.N)
 	}
 	return r, true
-}
-
-func widen(f []float32) []float64 {
-	out := make([]float64, len(f), len(f)+1)
-	for i, v := range f {
-		out[i] = float64(v)
-	}
-	return out
 }

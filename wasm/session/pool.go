@@ -232,7 +232,7 @@ func (p *pool) sendData(m *member, set int, shards []int) {
 // worker, by local), the helpers' parts stored by fill. A part a helper
 // could not compute, or did not within the timeout, is computed here by
 // local, with the same bits.
-func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s int), fill func(s int, out []float64) bool) {
+func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s int), fill func(s int, out []float64, out32 []float32) bool) {
 	p.nextID++
 	pass.ID, pass.Gen = p.nextID, p.gen
 	waiting := map[*member][]int{}
@@ -266,9 +266,13 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 					continue
 				}
 				delete(waiting, r.m)
-				ok := msg.Failed == "" && len(msg.Out) == len(shards)
+				ok := msg.Failed == "" && len(msg.Out) == len(shards) && (msg.Out32 == nil || len(msg.Out32) == len(shards))
 				for i, s := range shards {
-					if !ok || msg.Shards[i] != s || !fill(s, msg.Out[i]) {
+					var o32 []float32
+					if ok && msg.Out32 != nil {
+						o32 = msg.Out32[i]
+					}
+					if !ok || msg.Shards[i] != s || !fill(s, msg.Out[i], o32) {
 						local(s)
 					}
 				}
@@ -331,17 +335,13 @@ func (g gradPool) Grad(w, b []float32, gw, gb *[shard.Count][]float32, loss *[sh
 	nw := len(w)
 	p.run(protocol.Pass{Op: "grad", Set: g.set, Vec32: vec}, p.roundRobin(),
 		func(s int) { loss[s] = train.GradShard(gw[s], gb[s], w, b, p.view(g.set, s), p.positions) },
-		func(s int, out []float64) bool {
-			if len(out) != nw+len(b)+1 {
+		func(s int, out []float64, out32 []float32) bool {
+			if len(out) != 1 || len(out32) != nw+len(b) {
 				return false
 			}
-			for i := range gw[s] {
-				gw[s][i] = float32(out[i])
-			}
-			for c := range gb[s] {
-				gb[s][c] = float32(out[nw+c])
-			}
-			loss[s] = out[nw+len(b)]
+			copy(gw[s], out32[:nw])
+			copy(gb[s], out32[nw:])
+			loss[s] = out[0]
 			return true
 		})
 }
@@ -380,7 +380,7 @@ func (n newtonPool) Eval(theta []float64, slot int, g, h *[shard.Count][]float64
 			loss[s] = p.localNewton(n.set, s).Eval(g[s], h[s], theta, slot)
 			p.holder[slot][s] = nil
 		},
-		func(s int, out []float64) bool {
+		func(s int, out []float64, _ []float32) bool {
 			if len(out) != 2*k+1 {
 				return false
 			}
@@ -409,7 +409,7 @@ func (n newtonPool) Hv(v []float64, slot int, out *[shard.Count][]float64) {
 			}
 			sh.Hv(out[s], v, slot)
 		},
-		func(s int, o []float64) bool {
+		func(s int, o []float64, _ []float32) bool {
 			if len(o) != k {
 				return false
 			}
