@@ -114,3 +114,49 @@ func positions(n int) []int32 {
 	}
 	return s
 }
+
+// TestHessianOnIsTheCurvaturesHessian: the operator over passes by shards
+// gives Curvature's H·v (the same products, summed by shards, so equal to
+// rounding) and PowerIterate on it Curvature's λ_max.
+func TestHessianOnIsTheCurvaturesHessian(t *testing.T) {
+	x, md := fewClasses(400, 3, 3, 9)
+	for _, o := range []softmax.Objective{{Lambda: 0.01}, {PinFirst: true, NoBias: true}} {
+		c, err := NewCurvature(x, md, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theta := flat(md)
+		pin(theta, md.D, o)
+		hv, err := HessianOn(NewConcurrent(x, md.D, 3, 3), x.Len(), md.D, 3, theta, 1, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := make([]float64, len(theta))
+		for i := range v {
+			v[i] = float64(i%5) - 2
+		}
+		pin(v, md.D, o)
+		a, b := make([]float64, len(v)), make([]float64, len(v))
+		c.HessVec(a, v)
+		hv(b, v)
+		for i := range a {
+			if relErr(a[i], b[i]) > 1e-12 && math.Abs(a[i]-b[i]) > 1e-15 {
+				t.Errorf("%+v: (H·v)[%d] = %v by shards, %v by Curvature", o, i, b[i], a[i])
+			}
+		}
+		want, err := LambdaMax(x, md, o, PowerSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := PowerIterate(hv, len(theta), PowerSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if relErr(got.Lambda, want.Lambda) > 1e-9 {
+			t.Errorf("%+v: λ_max %v by shards, %v by Curvature", o, got.Lambda, want.Lambda)
+		}
+	}
+	if _, err := HessianOn(NewLocal(x, 3, 3), x.Len(), 3, 3, make([]float64, 5), 0, softmax.Objective{}); err == nil {
+		t.Error("a θ of the wrong length was accepted")
+	}
+}

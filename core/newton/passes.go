@@ -1,6 +1,10 @@
 package newton
 
 import (
+	"errors"
+	"fmt"
+	"math"
+
 	"softmaxdemo/core/internal/fmath"
 	"softmaxdemo/core/shard"
 	"softmaxdemo/core/softmax"
@@ -166,4 +170,52 @@ func (c *Concurrent[V]) Eval(theta []float64, slot int, g, h *[shard.Count][]flo
 // Hv implements Passes.
 func (c *Concurrent[V]) Hv(v []float64, slot int, out *[shard.Count][]float64) {
 	shard.Each(c.n, func(s int) { c.local.shards[s].Hv(out[s], v, slot) })
+}
+
+// HessianOn returns the Hessian of J (objective o) at the flat parameters
+// theta over m examples of d features and k classes whose passes p
+// computes, as an operator for PowerIterate: hv(dst, v) writes H·v into
+// dst, one pass, the shards added in shard order. It evaluates μ at theta
+// first (one pass, into slot), so it must not share p's slot with a
+// running Solver. It returns an error if the shapes disagree or theta is
+// not finite.
+func HessianOn(p Passes, m, d, k int, theta []float64, slot int, o softmax.Objective) (func(dst, v []float64), error) {
+	n := (d + 1) * k
+	switch {
+	case m < 1 || d < 1 || k < 2 || k > K || len(theta) != n || slot < 0 || slot > 1:
+		return nil, fmt.Errorf("newton: the Hessian of %d parameters over %d examples of %d features and %d classes, slot %d", len(theta), m, d, k, slot)
+	}
+	for _, t := range theta {
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, errors.New("newton: the model has a parameter that is NaN or infinite")
+		}
+	}
+	var g, h, out [shard.Count][]float64
+	var loss [shard.Count]float64
+	for s := range shard.Count {
+		g[s], h[s], out[s] = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	p.Eval(theta, slot, &g, &h, &loss)
+	return func(dst, v []float64) {
+		p.Hv(v, slot, &out)
+		shard.Reduce64(dst, &out)
+		finish(dst, v, d, m, o)
+	}, nil
+}
+
+// NewPowerOn returns PowerIterate's power iteration on the operator hv of
+// order n, not yet run: Advance(1) takes one product, so that a worker can
+// take them between its other work and stop early.
+func NewPowerOn(hv func(dst, v []float64), n int, s PowerSettings) (*Power, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("newton: power iteration on %d dimensions", n)
+	}
+	p := &Power{op: hv, set: s.withDefaults()}
+	if err := p.start(n, nil); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,6 +9,8 @@ import (
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/dataset/datasettest"
+	"softmaxdemo/core/digit"
+	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/newton"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
@@ -102,5 +105,78 @@ func TestWorkersInALink(t *testing.T) {
 		if !strings.Contains(notice, "workers") || !strings.Contains(notice, "1 to 8") {
 			t.Errorf("workers=%s: the notice says %q", bad, notice)
 		}
+	}
+}
+
+// TestAlphaMaxBesideAlpha: under α, #alpha-max shows 2/λ_max of the
+// Hessian at the current model, as core computes it natively on the same
+// images (straightened, the page's default) with the panel's λ: first at
+// θ = 0, then after a run, for the run's weights (#weights' checksum names
+// them), and again when λ changes.
+func TestAlphaMaxBesideAlpha(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openReady(t, strings.TrimSuffix(srv.URL, "/")+"/#l2=0.001&epochs=1&pace=full&lang=en")
+	pack := datasettest.Default(t)
+	x := softmax.FromSet[float64](digit.DeskewSet(pack.Train))
+	x32 := softmax.FromSet[float32](digit.DeskewSet(pack.Train))
+	for i, v := range x32.Value {
+		x.Value[i] = float64(v) // the worker's float32 pixels, widened
+	}
+	want := func(m *softmax.Model[float32], l2 float64) float64 {
+		md := softmax.New[float64](dataset.Pixels)
+		for i, w := range m.W {
+			md.W[i] = float64(w)
+		}
+		for c, b := range m.B {
+			md.B[c] = float64(b)
+		}
+		st, err := newton.LambdaMax(x, md, softmax.Objective{Lambda: l2}, newton.PowerSettings{Tol: 1e-10, Iterations: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 2 / st.Lambda
+	}
+	shown := func(l2 string) float64 {
+		t.Helper()
+		var v float64
+		if !eventually(60*time.Second, func() bool {
+			// One read of both: the value and the λ it is for.
+			both, _ := eval[[]string](ctx, `(e => [e.dataset.value || "", e.dataset.l2 || ""])(document.getElementById("alpha-max"))`)
+			if len(both) != 2 || both[1] != l2 {
+				return false
+			}
+			v, _ = strconv.ParseFloat(both[0], 64)
+			return v > 0
+		}) {
+			t.Fatalf("#alpha-max never showed a value for λ = %s; page says: %s", l2, pageText(ctx))
+		}
+		return v
+	}
+	close := func(got, want float64) bool { return math.Abs(got-want) <= 1e-6*want }
+	if got, w := shown("0.001"), want(softmax.New[float32](dataset.Pixels), 1e-3); !close(got, w) {
+		t.Errorf("at θ = 0: #alpha-max %v, core's 2/λ_max %v", got, w)
+	}
+	if text, _ := eval[string](ctx, `document.getElementById("alpha-max").textContent`); !strings.Contains(text, "diverge") {
+		t.Errorf("#alpha-max says %q", text)
+	}
+	before := attr(t, ctx, "#alpha-max", "data-value")
+	trainRun(t, ctx, 2*time.Minute)
+	if !eventually(60*time.Second, func() bool { return attr(t, ctx, "#alpha-max", "data-value") != before }) {
+		t.Fatal("#alpha-max did not follow the trained model")
+	}
+	dir := t.TempDir()
+	downloadsTo(t, ctx, dir)
+	f, err := modelfile.Decode(download(t, ctx, "download-model", dir, "softmax-model.json"), dataset.Pixels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Model
+	if got, w := shown("0.001"), want(m, 1e-3); !close(got, w) {
+		t.Errorf("after a run: #alpha-max %v, core's 2/λ_max at its weights %v", got, w)
+	}
+	setField(t, ctx, "l2", "0.01")
+	if got, w := shown("0.01"), want(m, 1e-2); !close(got, w) {
+		t.Errorf("with λ = 0.01: #alpha-max %v, core's %v", got, w)
 	}
 }

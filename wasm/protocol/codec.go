@@ -29,6 +29,7 @@ var messages = []entry{
 	plain[PickTrain]("pickTrain"),
 	bulky("resume", func(m Resume) []byte { return m.State }, readResume),
 	plain[Workers]("workers"),
+	plain[Curvature]("curvature"),
 	// Events, worker → page.
 	plain[Loading]("loading"),
 	plain[Loaded]("loaded"),
@@ -43,6 +44,7 @@ var messages = []entry{
 	bulky("snapshot", func(m Snapshot) []byte { return m.State }, readSnapshot),
 	plain[Heartbeat]("heartbeat"),
 	plain[PoolState]("poolState"),
+	plain[CurvatureIs]("curvatureIs"),
 	// Between the training worker and the helpers of its pool.
 	bulky("shardData", packShardData, readShardData),
 	bulky("pass", packPass, readPass),

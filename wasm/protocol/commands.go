@@ -89,3 +89,15 @@ func (Hessian) isMsg()  {}
 func (Warm) isMsg()     {}
 func (UseModel) isMsg() {}
 func (MyDigits) isMsg() {}
+
+// Curvature asks for λ_max, the largest eigenvalue of the Hessian of J at
+// the current model (all zeros before a run), on the training images and
+// with the λ and pinning of Config, and 2/λ_max: page → worker. The
+// worker answers with CurvatureIs, at rest; while Newton's method runs it
+// does not answer (its passes keep their own μ).
+type Curvature struct {
+	Config Config `json:"config"`
+}
+
+func (Curvature) isMsg()   {}
+func (CurvatureIs) isMsg() {}

@@ -147,3 +147,19 @@ type Point struct {
 	Loss float64 `json:"l"`
 	T    float64 `json:"t,omitempty"`
 }
+
+// CurvatureIs answers Curvature: λ_max of H at the model of Run at Step
+// (Run 0: all zeros), found by power iteration in Products H·v products,
+// and AlphaMax = 2/λ_max, the step size above which gradient descent on
+// J's quadratic model there diverges (0 when H is zero: no ceiling). L2,
+// Pin and Deskew say for which objective and images.
+type CurvatureIs struct {
+	Run       int     `json:"run"`
+	Step      int     `json:"step"`
+	L2        float64 `json:"l2"`
+	Pin       bool    `json:"pin,omitempty"`
+	Deskew    bool    `json:"deskew,omitempty"`
+	LambdaMax float64 `json:"lambdaMax"`
+	AlphaMax  float64 `json:"alphaMax"`
+	Products  int     `json:"products"`
+}

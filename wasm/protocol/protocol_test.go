@@ -56,6 +56,8 @@ func allMessages() []Msg {
 		Heartbeat{},
 		Progress{Run: 4, State: "paused", Step: 0, Method: "sgd", Heap: 45 << 20},
 		Workers{N: 4},
+		Curvature{Config: Config{L2: 1e-4, Deskew: true}},
+		CurvatureIs{Run: 2, Step: 600, L2: 1e-4, Deskew: true, LambdaMax: 3.75, AlphaMax: 0.5333, Products: 17},
 		PoolState{Asked: 4, Running: 1, Refused: "the browser refused a worker"},
 		ShardData{Set: SetDeskewed, Gen: 2, Shard: 5, D: 784, N: 2, Labels: []uint8{3, 9},
 			Start: []int32{0, 2, 3}, Index: []uint16{4, 783, 100}, Value: []float32{0.5, 1, 0.25}},

@@ -223,3 +223,47 @@ func TestEvaluationDoesNotHoldUpSGD(t *testing.T) {
 		t.Errorf("the last evaluation says %v, the final weights give %v", last.Accuracy, r.Accuracy())
 	}
 }
+
+// TestCurvature: λ_max of the Hessian at the current model, from the
+// pool's passes, is core's own (Curvature, computed here over all the
+// examples at once) to the power iteration's tolerance, for 1 and 3
+// workers, and 2/λ_max comes with it.
+func TestCurvature(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		h, _ := loaded(t, 403)
+		h.send(protocol.Workers{N: n})
+		untilType[protocol.PoolState](h)
+		c := protocol.Config{LearningRate: 0.5, BatchSize: 50, Epochs: 2, Seed: 2, L2: 1e-3}
+		h.send(protocol.Train{Config: c})
+		all := h.until(done)
+		final := all[len(all)-1].(protocol.Progress).Step
+		// The final weights follow the Progress that says done.
+		more := h.until(func(m protocol.Msg) bool { w, ok := m.(protocol.Weights); return ok && w.Step == final })
+		w := more[len(more)-1].(protocol.Weights)
+		h.send(protocol.Curvature{Config: c})
+		_, got := untilType[protocol.CurvatureIs](h)
+		pack, _ := dataset.Decode(synthPack(t, 403, 200))
+		x := softmax.FromSet[float64](pack.Train)
+		x32 := softmax.FromSet[float32](pack.Train)
+		for i, v := range x32.Value {
+			x.Value[i] = float64(v) // the worker's pixels, widened
+		}
+		md := softmax.New[float64](dataset.Pixels)
+		for i, v := range w.W {
+			md.W[i] = float64(v)
+		}
+		for i, v := range w.B {
+			md.B[i] = float64(v)
+		}
+		want, err := newton.LambdaMax(x, md, softmax.Objective{Lambda: c.L2}, newton.PowerSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.LambdaMax-want.Lambda) > 1e-3*want.Lambda || got.Run != 1 || got.Step != w.Step || got.Products < 2 {
+			t.Errorf("%d workers: %+v, core's λ_max %v", n, got, want.Lambda)
+		}
+		if a := 2 / got.LambdaMax; math.Abs(got.AlphaMax-a) > 1e-12*a {
+			t.Errorf("%d workers: α_max %v, 2/λ_max %v", n, got.AlphaMax, a)
+		}
+	}
+}

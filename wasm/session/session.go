@@ -125,6 +125,7 @@ type session struct {
 	warmed           bool                       // warmUp has run
 	pace             pacer                      // how fast the loop takes steps
 	pool             *pool                      // the workers of full passes (pool.go)
+	curv             *curvatureJob              // a pending λ_max (curvature.go), nil if none
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -154,6 +155,13 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 			}
 			// A slowed run: wait for the next step, or for a command.
 			next = env.After(wait)
+		} else if s.curv != nil {
+			s.safely("curvature", s.curvatureStep)
+			env.Yield()
+			if !s.drain(in) {
+				return
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -208,6 +216,10 @@ func (s *session) safely(what string, f func()) {
 
 // handle carries out one command.
 func (s *session) handle(m protocol.Msg) {
+	switch m.(type) {
+	case protocol.Train, protocol.Step, protocol.Reset, protocol.Load, protocol.UseModel, protocol.Apply, protocol.Resume:
+		s.curv = nil // it was for a model or data about to change
+	}
 	switch m := m.(type) {
 	case protocol.Load:
 		s.load(m)
@@ -241,6 +253,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.resume(m)
 	case protocol.Workers:
 		s.pool.setWorkers(m.N)
+	case protocol.Curvature:
+		s.curvature(m.Config)
 	default:
 		name := protocol.Name(m)
 		if name == "" {

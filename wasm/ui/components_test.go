@@ -47,7 +47,7 @@ func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
 	if n := strings.Count(html, `aria-invalid="false"`); n != 7 {
 		t.Errorf("%d of 9 fields marked valid, want 7", n)
 	}
-	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 3, 5, 2); err != nil {
+	if err := app.Match(app.Div().ID("l2-error").Class("field-error").Aria("live", "polite").Text(""), p, 0, 3, 6, 2); err != nil {
 		// The valid λ field has an empty reason.
 		t.Errorf("λ's reason: %v", err)
 	}

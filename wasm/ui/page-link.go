@@ -22,6 +22,7 @@ func (p *page) onSettings(ctx app.Context, a app.Action) {
 	if f, ok := a.Value.(params.Fields); ok {
 		p.link.Fields = f
 		p.writeLink()
+		p.askCurvature() // λ, the pinning or the images may have changed
 	}
 }
 

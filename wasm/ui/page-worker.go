@@ -146,6 +146,7 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	}
 	p.filesEvent(ctx, m)
 	p.takeoverEvent(m)
+	p.askCurvature() // at rest, once per model and settings
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
@@ -204,6 +205,27 @@ func (p *page) afterReady() {
 	}
 	p.sendPace()
 	p.sendWorkers()
+	p.askCurvature()
+}
+
+// askCurvature asks the worker for λ_max of the Hessian at the current
+// model and the Train panel's λ, pinning and images, for #alpha-max: at
+// rest only (the worker measures it with full passes over the data), and
+// once per model and settings.
+func (p *page) askCurvature() {
+	if p.st.Status == store.StatusTraining || p.worker == nil {
+		return
+	}
+	c, e := params.Parse(p.link.Fields, max(p.st.TrainN, 1))
+	if !e.OK() {
+		return
+	}
+	key := fmt.Sprintf("%d/%d/%v/%v/%v", p.st.Run, p.st.Progress.Step, c.L2, c.PinFirst, c.Deskew)
+	if key == p.curvatureAsked {
+		return
+	}
+	p.curvatureAsked = key
+	p.send(protocol.Curvature{Config: c})
 }
 
 // sendWorkers tells the worker how many workers should compute full

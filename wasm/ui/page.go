@@ -31,14 +31,17 @@ type page struct {
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
 	retries  int    // Retry presses: each fetches past any cached copy
 
-	link        link.Settings  // what the page's link says: updated as settings change
-	wantData    string         // a pack the link asked for, loaded once it is found
-	copied      string         // the link as last copied, shown beside the button
-	written     string         // the fragment the page last wrote (location.hash), which it does not follow
-	asking      *link.Settings // a followed link that would replace the run in training, until answered
-	linkVersion int            // grows when a followed link changes the Train panel's fields
-	stopHash    func()         // stops following hashchange
-	noticeKept  bool           // the notice is a followed link\'s: refused values kept the page\'s
+	link     link.Settings // what the page's link says: updated as settings change
+	wantData string        // a pack the link asked for, loaded once it is found
+	// curvatureAsked is the model and settings #alpha-max was last asked
+	// for (askCurvature).
+	curvatureAsked string
+	copied         string         // the link as last copied, shown beside the button
+	written        string         // the fragment the page last wrote (location.hash), which it does not follow
+	asking         *link.Settings // a followed link that would replace the run in training, until answered
+	linkVersion    int            // grows when a followed link changes the Train panel's fields
+	stopHash       func()         // stops following hashchange
+	noticeKept     bool           // the notice is a followed link\'s: refused values kept the page\'s
 
 	pending    bool      // a render is scheduled
 	lastFrame  time.Time // when the page last rendered for worker events
@@ -267,7 +270,7 @@ func (p *page) Render() app.UI {
 func (p *page) instrument() app.UI {
 	s, l := p.st, p.st.Lang
 	return app.Main().Class("grid").Body(
-		newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset),
+		newTrainPanel().Lang(l).Init(p.link.Fields).Link(p.link.Fields, p.linkVersion).Status(s.Status).TrainN(s.TrainN).Packs(s.Packs).Dataset(s.Dataset).Curvature(s.Curvature),
 		&lossPlot{ILang: l, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
 			IAxes: p.axes(), IVersion: s.ChartVersion},
 		&digitCanvas{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion},

@@ -3,6 +3,7 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/params"
 	"softmaxdemo/wasm/ui/store"
+	"strconv"
 
 	"softmaxdemo/wasm/ui/i18n"
 
@@ -31,6 +32,9 @@ type trainPanel struct {
 	// open page: when the version changes, they replace what is typed.
 	ILink        params.Fields
 	ILinkVersion int
+	// ICurvature is the worker's latest λ_max of the Hessian, for the
+	// ceiling on α shown under it (#alpha-max); nil before the first.
+	ICurvature *protocol.CurvatureIs
 
 	f         params.Fields // what is typed now, read from each input event
 	init      params.Fields // what the inputs were rendered with, which never changes
@@ -111,6 +115,10 @@ func (p *trainPanel) Packs(v []dataset.PackInfo) *trainPanel {
 	return p
 }
 func (p *trainPanel) Dataset(v string) *trainPanel { p.IDataset = v; return p }
+func (p *trainPanel) Curvature(c *protocol.CurvatureIs) *trainPanel {
+	p.ICurvature = c
+	return p
+}
 
 func (p *trainPanel) Render() app.UI {
 	p.seed()
@@ -167,6 +175,7 @@ func (p *trainPanel) Render() app.UI {
 				),
 			),
 			p.field("lr", "descent", l.T("train.lr"), p.init.LR, p.err.LR, "decimal", func(v string) { p.f.LR = v }),
+			p.alphaMax(),
 			p.field("batch", "sgd", l.T("train.batch"), p.init.Batch, p.err.Batch, "numeric", func(v string) { p.f.Batch = v }),
 			p.field("l2", "", l.T("train.l2"), p.init.L2, p.err.L2, "decimal", func(v string) { p.f.L2 = v }),
 			p.field("epochs", "descent", l.T("train.epochs"), p.init.Epochs, p.err.Epochs, "numeric", func(v string) { p.f.Epochs = v }),
@@ -199,6 +208,25 @@ func (p *trainPanel) Render() app.UI {
 		),
 	)
 }
+
+// alphaMax shows 2/λ_max under α: the step size above which gradient
+// descent on J's quadratic model at the current weights diverges. Its
+// data-value is 2/λ_max (0 before the worker has measured it, or when H
+// is zero), data-l2 the λ it was measured with.
+func (p *trainPanel) alphaMax() app.UI {
+	l, c := p.ILang, p.ICurvature
+	if c == nil || c.AlphaMax <= 0 {
+		return app.P().ID("alpha-max").Class("field-note only-descent").Attr("data-value", 0)
+	}
+	return app.P().ID("alpha-max").Class("field-note only-descent").
+		Attr("data-value", full(c.AlphaMax)).Attr("data-l2", full(c.L2)).Attr("data-lambda-max", full(c.LambdaMax)).
+		Title(plain(l.T("train.alphaMaxWhy"))).
+		Body(rich(l.T("train.alphaMax", i18n.Sig3(c.AlphaMax), i18n.Sig3(c.LambdaMax)))...)
+}
+
+// full writes v at full precision, for an attribute (go-app writes a
+// float64 with four decimals).
+func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // changed posts the fields for the page's link when all of them are
 // accepted; while one is refused the link keeps the last accepted ones.

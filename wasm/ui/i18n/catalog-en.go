@@ -109,6 +109,8 @@ var CatalogEN = map[string]string{
 	"train.title":       "Train",
 	"train.preset":      "Preset",
 	"train.lr":          "Learning rate α",
+	"train.alphaMax":    "Steps with $α$ above %s ($2/λ_{\\max}$, $λ_{\\max}$ = %s) diverge on the current model's curvature.",
+	"train.alphaMaxWhy": "$λ_{\\max}$ is the largest eigenvalue of the Hessian $H$ at the current weights, found by power iteration on $H v$; gradient descent on the quadratic model there diverges along its eigenvector once $α > 2/λ_{\\max}$.",
 	"train.batch":       "Batch size B",
 	"train.l2":          "L2 strength λ",
 	"train.epochs":      "Epochs",

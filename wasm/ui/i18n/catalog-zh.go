@@ -110,6 +110,8 @@ var CatalogZH = map[string]string{
 	"train.title":       "训练",
 	"train.preset":      "预设",
 	"train.lr":          "学习率 α",
+	"train.alphaMax":    "按当前模型的曲率，$α$ 超过 %s（$2/λ_{\\max}$，$λ_{\\max}$ = %s）时每一步都会越走越远，发散。",
+	"train.alphaMaxWhy": "$λ_{\\max}$ 是当前权重处海赛矩阵 $H$ 的最大特征值，用 $H v$ 做幂迭代求得；在那里的二次模型上，只要 $α > 2/λ_{\\max}$，梯度下降就会沿它的特征向量发散。",
 	"train.batch":       "批量大小 B",
 	"train.l2":          "正则化强度 λ",
 	"train.epochs":      "轮数 (epoch)",

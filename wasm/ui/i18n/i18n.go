@@ -130,6 +130,10 @@ func Weight(v float64) string {
 	return s
 }
 
+// Sig3 formats a positive quantity, a step size or an eigenvalue, with
+// three significant digits: 0.533, 3.75, 1.2e+03.
+func Sig3(v float64) string { return fmt.Sprintf("%.3g", v) }
+
 // Megabytes formats a size in bytes in megabytes (10⁶ bytes) with one
 // decimal: 12.3 MB.
 func Megabytes(n uint64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

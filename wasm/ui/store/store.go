@@ -95,6 +95,8 @@ type State struct {
 	WorkerHeap, PageHeap uint64
 	// HelpersHeap is the sum of the pool's helpers' heaps (the same).
 	HelpersHeap uint64
+	// Curvature is the worker's latest λ_max and 2/λ_max (#alpha-max).
+	Curvature *protocol.CurvatureIs
 
 	Run      int
 	Runs     []*Run          // this session's runs, the current one last
@@ -224,6 +226,9 @@ func (s *State) Apply(m protocol.Msg) {
 		}
 		s.Model = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}
 		s.WeightsVersion++
+	case protocol.CurvatureIs:
+		c := m
+		s.Curvature = &c
 	case protocol.PoolState:
 		s.Workers, s.WorkersAsked, s.WorkersRefused = m.Running, m.Asked, m.Refused
 	case protocol.Evaluated:
