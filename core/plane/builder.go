@@ -27,6 +27,7 @@ type Builder struct {
 	surf    *surface
 	row     int
 	err     error
+	reuse   bool // the surface is a previous Scene's (NewPathBuilder)
 }
 
 // Stages of a Builder.
@@ -88,6 +89,24 @@ func Build(d Data, s Settings) (*Scene, error) {
 	return b.sc, b.err
 }
 
+// NewPathBuilder returns a Builder that computes only the paths, from s's
+// start, and keeps the rest of prev: the minimum, the surface's
+// coordinates, its window and its values. prev must be a Scene of the same
+// data with the same settings but the start (a page dragging the start):
+// the caller knows. It returns an *InputError as NewBuilder does.
+func NewPathBuilder(d Data, s Settings, prev *Scene) (*Builder, error) {
+	b, err := NewBuilder(d, s)
+	if err != nil {
+		return nil, err
+	}
+	sc := *prev
+	sc.Settings = s
+	sc.Paths = [3]Path{}
+	b.sc, b.reuse, b.opt = &sc, true, nil
+	b.stage = stageSlice
+	return b, nil
+}
+
 // Advance does one unit of work and reports whether the Scene is complete.
 func (b *Builder) Advance() bool {
 	switch b.stage {
@@ -97,7 +116,10 @@ func (b *Builder) Advance() bool {
 			b.stage++
 		}
 	case stageSlice:
-		b.fail(b.slice())
+		if !b.reuse {
+			b.fail(b.slice())
+		}
+		b.fail(b.startPaths())
 		b.stage++
 	case stagePaths:
 		for _, r := range b.runners {
@@ -108,6 +130,10 @@ func (b *Builder) Advance() bool {
 		}
 		for i, r := range b.runners {
 			b.sc.Paths[i] = *r.path()
+		}
+		if b.reuse {
+			b.stage = stageDone
+			return true
 		}
 		b.window()
 		b.surf = newSurface(b.sc, b.x64, b.obj)
@@ -138,8 +164,8 @@ func (b *Builder) fail(err error) {
 	}
 }
 
-// slice sets the minimum, the surface's coordinates and the curvature,
-// and starts the paths.
+// slice sets the minimum, the surface's coordinates and the curvature at
+// the minimum.
 func (b *Builder) slice() error {
 	sc, k := b.sc, b.sc.K
 	st := b.optStat
@@ -173,18 +199,31 @@ func (b *Builder) slice() error {
 	}
 	if sc.HasMin {
 		sc.Min = sc.project(theta)
+		l1, l2, _, _, err := curvature(b.x64, b.obj, k, theta, true)
+		if err != nil {
+			return err
+		}
+		sc.LambdaMax, sc.Lambda2 = l1, l2
 	}
+	return nil
+}
+
+// startPaths starts the three paths from the start, and measures the
+// curvature there when there is no minimum to measure it at.
+func (b *Builder) startPaths() error {
+	if b.err != nil {
+		return nil
+	}
+	sc, k := b.sc, b.sc.K
 	start := sc.Theta(sc.Settings.Start)
-	at := theta
 	if !sc.HasMin {
-		at, sc.CurvatureAtStart = start, true
+		l1, l2, _, _, err := curvature(b.x64, b.obj, k, start, true)
+		if err != nil {
+			return err
+		}
+		sc.LambdaMax, sc.Lambda2, sc.CurvatureAtStart = l1, l2, true
 	}
-	l1, l2, _, _, err := curvature(b.x64, b.obj, k, at, true)
-	if err != nil {
-		return err
-	}
-	sc.LambdaMax, sc.Lambda2 = l1, l2
-	sc.AlphaMax = newton.PowerStats{Lambda: l1}.AlphaMax()
+	sc.AlphaMax = newton.PowerStats{Lambda: sc.LambdaMax}.AlphaMax()
 	for i, m := range Methods {
 		var r runner
 		var err error

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"softmaxdemo/core/newton"
@@ -309,4 +310,36 @@ func sceneFinite(sc *Scene) error {
 		}
 	}
 	return nil
+}
+
+// TestPathBuilderMovesOnlyTheStart: a Scene rebuilt for a new start by
+// NewPathBuilder has the paths Build gives from that start, and keeps the
+// previous Scene's surface.
+func TestPathBuilderMovesOnlyTheStart(t *testing.T) {
+	for _, s := range []Settings{Defaults(), {Bias: true, Rate: 1, Batch: 3, Start: [2]float64{0.5, 0.5}}} {
+		d, prev := build(t, "overlap", 3, s)
+		s.Start = [2]float64{-1, 0.25}
+		full, err := Build(d, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := NewPathBuilder(d, s, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !b.Advance() {
+		}
+		sc := b.Scene()
+		if sc == nil || &sc.J[0] != &prev.J[0] || sc.Window != prev.Window || sc.Settings.Start != s.Start {
+			t.Fatal("the path builder did not keep the surface, or did not move the start")
+		}
+		for m := range sc.Paths {
+			if !reflect.DeepEqual(sc.Paths[m].Points, full.Paths[m].Points) || sc.Paths[m].Stop != full.Paths[m].Stop {
+				t.Errorf("%v: the path differs from Build's", Method(m))
+			}
+		}
+		if sc.AlphaMax != full.AlphaMax {
+			t.Errorf("2/λ_max %v, Build's %v", sc.AlphaMax, full.AlphaMax)
+		}
+	}
 }
