@@ -234,6 +234,7 @@ func (p *page) Render() app.UI {
 			p.inspector(),
 			p.filesUI(),
 			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
+			newPlanePanel().Lang(l).Pace(p.link.Fields.Pace),
 		),
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
