@@ -19,6 +19,8 @@ type Lab struct {
 	x32  *softmax.Examples[float32]
 	x64  *softmax.Examples[float64]
 	tr   *train.Trainer
+	all  []int32                 // every position, for J
+	m64  *softmax.Model[float64] // the model in float64, for J
 }
 
 // NewLab returns a Lab for d with s, its model at zero. It returns an
@@ -52,6 +54,7 @@ func (l *Lab) reset(d Data, s Settings, from *softmax.Model[float32]) error {
 		}
 	}
 	l.data, l.set, l.x32, l.x64, l.tr = d, s, x32, Examples[float64](d), tr
+	l.all, l.m64 = all(len(d.Points)), softmax.NewClasses[float64](2, d.K)
 	return nil
 }
 
@@ -112,23 +115,16 @@ func (l *Lab) Status() Status {
 	m := l.tr.Model()
 	step, _, _ := l.tr.Progress()
 	r := metrics.Evaluate(m, l.x32)
-	md := model64(m)
-	st := Status{Steps: step, Stop: l.tr.Stopped(), Points: len(l.data.Points), Accuracy: r.Accuracy(),
-		Loss: softmax.Loss(md, l.x64, all(len(l.data.Points)), l.set.Objective()), ThetaNorm: weightNorm(m.W)}
-	st.Separated = r.Correct == r.N && l.set.Lambda == 0 && r.N > 0
-	return st
-}
-
-// model64 returns m in float64.
-func model64(m *softmax.Model[float32]) *softmax.Model[float64] {
-	out := softmax.NewClasses[float64](m.D, m.Classes())
 	for i, w := range m.W {
-		out.W[i] = float64(w)
+		l.m64.W[i] = float64(w)
 	}
 	for i, b := range m.B {
-		out.B[i] = float64(b)
+		l.m64.B[i] = float64(b)
 	}
-	return out
+	st := Status{Steps: step, Stop: l.tr.Stopped(), Points: len(l.data.Points), Accuracy: r.Accuracy(),
+		Loss: softmax.Loss(l.m64, l.x64, l.all, l.set.Objective()), ThetaNorm: weightNorm(m.W)}
+	st.Separated = r.Correct == r.N && l.set.Lambda == 0 && r.N > 0
+	return st
 }
 
 // weightNorm returns ‖θ‖ = √Σθ² of the weights w.

@@ -29,27 +29,60 @@ func logits[F softmax.Float](z *[softmax.K]float64, m *softmax.Model[F], x [2]fl
 // probability h(x)_class, into prob. Ties go to the lower class, as
 // softmax.Argmax does. It panics if class or prob is shorter than w·h or m
 // has not two features, which is a bug in the caller.
+//
+// Along a row the logits grow by θ_c·Δ from one cell to the next, so
+// exp(z_c − z_ref) is multiplied by the constant exp(θ_c,₁·Δ): the
+// exponentials are computed afresh every renorm cells (and wherever the
+// products leave a safe range) and carried by one multiplication in
+// between, which makes a frame's regions several times cheaper for the
+// same result to about 1e-14.
 func Regions[F softmax.Float](class []uint8, prob []float32, m *softmax.Model[F], w, h int) {
 	if m.D != 2 || len(class) < w*h || len(prob) < w*h {
 		panic(fmt.Sprintf("plane: Regions of a %d×%d grid into %d and %d cells for a model of %d features", w, h, len(class), len(prob), m.D))
 	}
+	const renorm = 16
+	k := m.Classes()
 	var buf [softmax.K]float64
+	var e, step [softmax.K]float64
+	dx := 2 * Extent / float64(w)
+	for c := range k {
+		step[c] = fmath.Exp(float64(m.W[c]) * dx)
+	}
 	for j := range h {
 		for i := range w {
-			z := logits(&buf, m, Cell(i, j, w, h))
-			best := 0
-			for c := 1; c < len(z); c++ {
-				if z[c] > z[best] {
-					best = c
+			if i%renorm == 0 || !exps(&e, &step, k) {
+				z := logits(&buf, m, Cell(i, j, w, h))
+				top := z[0]
+				for _, zc := range z[1:] {
+					top = max(top, zc)
+				}
+				for c, zc := range z {
+					e[c] = fmath.Exp(zc - top)
 				}
 			}
-			s := 0.0
-			for _, zc := range z {
-				s += fmath.Exp(zc - z[best])
+			best, s := 0, e[0]
+			for c := 1; c < k; c++ {
+				if e[c] > e[best] {
+					best = c
+				}
+				s += e[c]
 			}
-			class[j*w+i], prob[j*w+i] = uint8(best), float32(1/s)
+			class[j*w+i], prob[j*w+i] = uint8(best), float32(e[best]/s)
 		}
 	}
+}
+
+// exps carries the exponentials e of one cell to the next, multiplying
+// each by its step, and reports whether they stayed in a range where
+// their ratios are exact to rounding (no overflow, no underflow of the
+// largest).
+func exps(e, step *[softmax.K]float64, k int) bool {
+	big := 0.0
+	for c := range k {
+		e[c] *= step[c]
+		big = max(big, e[c])
+	}
+	return big > 1e-150 && big < 1e150
 }
 
 // Segment is a piece of a boundary: from A to B (points of the view)
