@@ -23,7 +23,7 @@ const planeSeed = 1
 
 // waitPlane waits until #plane-status's data-state is state, failing with
 // what the plane shows after d.
-func waitPlane(t *testing.T, ctx context.Context, d time.Duration, state string) {
+func waitPlane(t testing.TB, ctx context.Context, d time.Duration, state string) {
 	t.Helper()
 	var got string
 	if !eventually(d, func() bool {
@@ -43,7 +43,7 @@ func planeText(ctx context.Context) string {
 
 // waitScene waits until the plane's surface has a scene later than
 // version and none is being computed, and returns its version.
-func waitScene(t *testing.T, ctx context.Context, after int) int {
+func waitScene(t testing.TB, ctx context.Context, after int) int {
 	t.Helper()
 	v := 0
 	if !eventually(time.Minute, func() bool {
@@ -56,21 +56,21 @@ func waitScene(t *testing.T, ctx context.Context, after int) int {
 }
 
 // sceneVersion returns the surface's data-version.
-func sceneVersion(t *testing.T, ctx context.Context) int {
+func sceneVersion(t testing.TB, ctx context.Context) int {
 	t.Helper()
 	v, _ := strconv.Atoi(attr(t, ctx, "#plane-surface", "data-version"))
 	return v
 }
 
 // pathAttr returns an attribute of one method's item of #plane-paths.
-func pathAttr(t *testing.T, ctx context.Context, method, name string) string {
+func pathAttr(t testing.TB, ctx context.Context, method, name string) string {
 	t.Helper()
 	return attr(t, ctx, fmt.Sprintf("#plane-paths [data-method=%q]", method), name)
 }
 
 // planeModel reads the live model the page shows, from #plane-status's
 // data-theta (W, then B).
-func planeModel(t *testing.T, ctx context.Context, k int) *softmax.Model[float64] {
+func planeModel(t testing.TB, ctx context.Context, k int) *softmax.Model[float64] {
 	t.Helper()
 	f := strings.Split(attr(t, ctx, "#plane-status", "data-theta"), ",")
 	if len(f) != 3*k {
@@ -93,7 +93,7 @@ func planeModel(t *testing.T, ctx context.Context, k int) *softmax.Model[float64
 
 // canvasPixels reads the RGB of the #plane canvas's pixels at pts, and
 // the canvas's size in pixels.
-func canvasPixels(t *testing.T, ctx context.Context, id string, pts [][2]int) (rgb [][3]uint8, w, h float64) {
+func canvasPixels(t testing.TB, ctx context.Context, id string, pts [][2]int) (rgb [][3]uint8, w, h float64) {
 	t.Helper()
 	js, _ := json.Marshal(pts)
 	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById(%q), g = c.getContext("2d");
@@ -116,7 +116,7 @@ func canvasPixels(t *testing.T, ctx context.Context, id string, pts [][2]int) (r
 // model predicts there. Points within 5 canvas pixels of a boundary (the
 // line drawn there, and the smoothing of the regions' image) are skipped;
 // at least 85% must be checked, of at least two classes.
-func checkRegions(t *testing.T, ctx context.Context, d plane.Data) {
+func checkRegions(t testing.TB, ctx context.Context, d plane.Data) {
 	t.Helper()
 	m := planeModel(t, ctx, d.K)
 	_, w, h := canvasPixels(t, ctx, "plane", [][2]int{})
@@ -162,7 +162,7 @@ func checkRegions(t *testing.T, ctx context.Context, d plane.Data) {
 
 // trainPlane presses the plane's Train and waits until its run is done
 // and the regions drawn are the final model's.
-func trainPlane(t *testing.T, ctx context.Context) {
+func trainPlane(t testing.TB, ctx context.Context) {
 	t.Helper()
 	click(t, ctx, "plane-train")
 	waitPlane(t, ctx, 2*time.Minute, "done")
@@ -240,14 +240,14 @@ func TestPlaneClickAddsAndRemovesAPoint(t *testing.T) {
 
 // planeNote reports whether the plane shows the note whose catalog key is
 // key.
-func planeNote(t *testing.T, ctx context.Context, key string) bool {
+func planeNote(t testing.TB, ctx context.Context, key string) bool {
 	t.Helper()
 	return attr(t, ctx, fmt.Sprintf("#plane-notes [data-note=%q]", key), "data-note") == key
 }
 
 // pathNumber returns a number attribute of one method's path, failing
 // if it is not a finite number.
-func pathNumber(t *testing.T, ctx context.Context, method, name string) float64 {
+func pathNumber(t testing.TB, ctx context.Context, method, name string) float64 {
 	t.Helper()
 	s := pathAttr(t, ctx, method, name)
 	v, err := strconv.ParseFloat(s, 64)
@@ -400,7 +400,7 @@ func TestPlaneRefusesBadInputAndKeepsThePicture(t *testing.T) {
 
 // paste puts value into the input id at once, as a paste does, and lets
 // the page hear of it.
-func paste(t *testing.T, ctx context.Context, id, value string) {
+func paste(t testing.TB, ctx context.Context, id, value string) {
 	t.Helper()
 	if _, err := eval[bool](ctx, fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q;
 		e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, id, value)); err != nil {
@@ -410,7 +410,7 @@ func paste(t *testing.T, ctx context.Context, id, value string) {
 
 // selectValue chooses value in the select id, as choose does, finding
 // the element afresh (the plane re-renders its selects' options).
-func selectValue(t *testing.T, ctx context.Context, id, value string) {
+func selectValue(t testing.TB, ctx context.Context, id, value string) {
 	t.Helper()
 	ok, err := eval[bool](ctx, fmt.Sprintf(`(() => { const e = document.getElementById(%q);
 		if (![...e.options].some(o => o.value === %q)) return false;
@@ -421,7 +421,7 @@ func selectValue(t *testing.T, ctx context.Context, id, value string) {
 }
 
 // textOf returns the text of the element id.
-func textOf(t *testing.T, ctx context.Context, id string) string {
+func textOf(t testing.TB, ctx context.Context, id string) string {
 	t.Helper()
 	s, err := eval[string](ctx, fmt.Sprintf(`(document.getElementById(%q) || {textContent: "<missing>"}).textContent.trim()`, id))
 	if err != nil {

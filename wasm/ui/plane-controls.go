@@ -228,7 +228,7 @@ func (p *planePanel) onReset(ctx app.Context, e app.Event) {
 	p.state, p.psi = planeReady, nil
 	p.lab.Restart()
 	p.st = p.lab.Status()
-	p.cv.dirty = true
+	p.cv.regionsDirty = true
 	p.loop.wake()
 }
 
@@ -247,6 +247,6 @@ func (p *planePanel) onPsi(ctx app.Context, e app.Event) {
 	}
 	p.msg, p.psi = i18n.Msg{}, &res
 	p.st = p.lab.Status()
-	p.cv.dirty = true
+	p.cv.regionsDirty = true
 	p.loop.wake()
 }

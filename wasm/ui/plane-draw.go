@@ -17,7 +17,8 @@ import (
 type planeCanvas struct {
 	plane, points, surface paint.Size
 
-	dirty        bool // the regions and the points
+	regionsDirty bool // the regions need drawing
+	pointsDirty  bool // the points need drawing
 	surfaceDirty bool
 	draws        int // region drawings so far
 
@@ -32,7 +33,7 @@ func (c *planeCanvas) reset() {
 	c.plane.Reset()
 	c.points.Reset()
 	c.surface.Reset()
-	c.dirty, c.surfaceDirty = true, true
+	c.regionsDirty, c.pointsDirty, c.surfaceDirty = true, true, true
 }
 
 // regionCell is the size, in canvas pixels, of the cells the regions are
@@ -41,16 +42,19 @@ func (c *planeCanvas) reset() {
 const regionCell = 3
 
 func (p *planePanel) redraw() {
-	p.cv.dirty, p.cv.surfaceDirty = true, true
+	p.cv.regionsDirty, p.cv.pointsDirty, p.cv.surfaceDirty = true, true, true
 	p.draw()
 }
 
 // draw redraws what changed.
 func (p *planePanel) draw() {
-	if p.cv.dirty {
+	if p.cv.regionsDirty {
 		p.drawRegions()
+		p.cv.regionsDirty = false
+	}
+	if p.cv.pointsDirty {
 		p.drawPoints()
-		p.cv.dirty = false
+		p.cv.pointsDirty = false
 	}
 	if p.cv.surfaceDirty {
 		p.drawSurface()

@@ -31,6 +31,7 @@ type planeLoop struct {
 	due     float64 // steps owed at a slowed pace
 	// dragging: the start is being dragged on the surface.
 	dragging bool
+	rendered float64 // when a frame last let the panel render, ms
 }
 
 func (lp *planeLoop) start(ctx app.Context, p *planePanel) {
@@ -39,9 +40,14 @@ func (lp *planeLoop) start(ctx app.Context, p *planePanel) {
 	}
 	lp.raf = app.FuncOf(func(this app.Value, args []app.Value) any {
 		t := args[0].Float()
-		ctx.Dispatch(func(app.Context) {
+		ctx.Dispatch(func(ctx app.Context) {
 			lp.pending = false
-			p.frame(t)
+			if !p.frame(t) {
+				// go-app renders the page and every component above the plane
+				// after a dispatch: only when the text shown has changed
+				// enough to be worth it (see frame).
+				ctx.PreventUpdate()
+			}
 		})
 		return nil
 	})
@@ -79,9 +85,18 @@ func planeNow() float64 {
 	return float64(time.Since(origin)) / 1e6
 }
 
+// renderEvery is how often, at most, the plane's numbers are rendered
+// while it trains: the canvases are drawn every frame, but a render is the
+// page's too (go-app renders every component above the one that
+// changed), a few milliseconds each.
+const renderEvery = 100 // ms
+
 // frame does one frame's work at time t (ms): training, the scene,
-// drawing; and asks for another frame while work remains.
-func (p *planePanel) frame(t float64) {
+// drawing; and asks for another frame while work remains. It reports
+// whether the panel should be rendered: when its state or scene changed,
+// and at most every renderEvery while the numbers of a run move.
+func (p *planePanel) frame(t float64) bool {
+	before := p.shown()
 	start := planeNow()
 	if p.state == planeTraining && p.lab != nil {
 		p.train(t, start)
@@ -99,6 +114,28 @@ func (p *planePanel) frame(t float64) {
 	if p.state == planeTraining || p.build != nil {
 		p.loop.wake()
 	}
+	now := p.shown()
+	if now == before {
+		return false
+	}
+	if now.state == before.state && now.scenes == before.scenes && now.building == before.building && t-p.loop.rendered < renderEvery {
+		return false
+	}
+	p.loop.rendered = t
+	return true
+}
+
+// planeShown is what a render of the panel would change.
+type planeShown struct {
+	state    string
+	steps    int
+	scenes   int
+	building bool
+	msg      string
+}
+
+func (p *planePanel) shown() planeShown {
+	return planeShown{p.state, p.st.Steps, p.scenes, p.build != nil, p.msg.Key}
 }
 
 // train takes the steps due at the page's pace since the last frame (at
@@ -130,7 +167,7 @@ func (p *planePanel) train(t, start float64) {
 	}
 	if n > 0 || rate == 0 {
 		p.st = p.lab.Status()
-		p.cv.dirty = true
+		p.cv.regionsDirty = true
 	}
 }
 

@@ -141,7 +141,7 @@ func (p *planePanel) apply(d plane.Data, s plane.Settings) bool {
 		p.refuse(err)
 		p.stopTraining()
 	}
-	p.cv.dirty = true
+	p.cv.regionsDirty, p.cv.pointsDirty = true, true
 	p.loop.wake()
 	return err == nil
 }
