@@ -51,13 +51,40 @@ func Shade(c int, p float64, k int) (r, g, b uint8) {
 	return mix(col[0]), mix(col[1]), mix(col[2])
 }
 
+// levels is how many probabilities RegionImage tells apart: its table
+// holds Shade at each of them, a colour differing by at most a quarter
+// of a unit from the exact one.
+const levels = 1024
+
+// shades[k][c] holds Shade(c, q/(levels−1), k) for q = 0…levels−1, made
+// the first time a frame draws k classes.
+var shades [plane.MaxClasses + 1]*[plane.MaxClasses][levels][3]uint8
+
 // RegionImage writes the regions as RGBA pixels into dst (4 bytes a
 // cell): each cell in the colour of its class, shaded by its probability
-// (Shade). class and prob are plane.Regions' output for k classes.
+// (Shade, looked up in a table: a frame colours tens of thousands of
+// cells). class and prob are plane.Regions' output for k classes. It
+// panics if k is not 2…MaxClasses.
 func RegionImage(dst []byte, class []uint8, prob []float32, k int) {
+	t := shades[k]
+	if t == nil {
+		t = new([plane.MaxClasses][levels][3]uint8)
+		for c := range k {
+			for q := range levels {
+				r, g, b := Shade(c, float64(q)/(levels-1), k)
+				t[c][q] = [3]uint8{r, g, b}
+			}
+		}
+		shades[k] = t
+	}
 	for i, c := range class {
-		r, g, b := Shade(int(c), float64(prob[i]), k)
-		dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = r, g, b, 255
+		p := prob[i]
+		q := 0
+		if p > 0 { // NaN too, as Shade takes it
+			q = min(int(p*(levels-1)+0.5), levels-1)
+		}
+		rgb := &t[c%plane.MaxClasses][q]
+		dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = rgb[0], rgb[1], rgb[2], 255
 	}
 }
 

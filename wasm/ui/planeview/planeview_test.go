@@ -228,3 +228,28 @@ func checkPlane(t *testing.T, d plane.Data, s plane.Settings) {
 		}
 	}
 }
+
+// TestRegionImageIsShade: the table RegionImage looks colours up in gives
+// Shade's colour to within a unit, at every class and probability.
+func TestRegionImageIsShade(t *testing.T) {
+	for k := plane.MinClasses; k <= plane.MaxClasses; k++ {
+		var class []uint8
+		var prob []float32
+		for c := range k {
+			for i := 0; i <= 1000; i++ {
+				class = append(class, uint8(c))
+				prob = append(prob, float32(i)/1000)
+			}
+		}
+		rgba := make([]byte, 4*len(class))
+		RegionImage(rgba, class, prob, k)
+		for i, c := range class {
+			r, g, b := Shade(int(c), float64(prob[i]), k)
+			for j, want := range []uint8{r, g, b} {
+				if d := int(rgba[4*i+j]) - int(want); d < -1 || d > 1 || rgba[4*i+3] != 255 {
+					t.Fatalf("K = %d, class %d, p = %v: %v, Shade %v", k, c, prob[i], rgba[4*i:4*i+4], []uint8{r, g, b})
+				}
+			}
+		}
+	}
+}
