@@ -184,7 +184,7 @@ type sceneTiming struct {
 
 // startBuild makes b the scene in progress, replacing any other.
 func (p *planePanel) startBuild(b *plane.Builder) {
-	p.build = b
+	p.build, p.buildV = b, p.dataV
 	p.timing.start, p.timing.frames = planeNow(), 0
 }
 
@@ -194,7 +194,7 @@ func (p *planePanel) sceneDone() {
 	p.build = nil
 	p.timing.ms, p.timing.msFrames = planeNow()-p.timing.start, p.timing.frames
 	if sc := b.Scene(); sc != nil {
-		p.scene = sc
+		p.scene, p.sceneV = sc, p.buildV
 		p.scenes++
 		p.cv.surfaceDirty = true
 		return

@@ -36,8 +36,11 @@ type planePanel struct {
 	psi    *plane.Psi
 	psis   int // ψ added so far
 
+	dataV  int            // grows whenever data or settings are applied
 	build  *plane.Builder // the scene being computed, or nil
+	buildV int            // the dataV it is computed for
 	scene  *plane.Scene   // the last complete scene
+	sceneV int            // the dataV it was computed for
 	scenes int            // scenes completed
 	timing sceneTiming    // how long the last scene took, and the one in progress
 
@@ -117,6 +120,7 @@ func (p *planePanel) apply(d plane.Data, s plane.Settings) bool {
 		return false
 	}
 	p.data, p.msg = d, i18n.Msg{}
+	p.dataV++
 	var err error
 	switch {
 	case p.lab == nil || p.lab.Data().K != d.K:

@@ -88,9 +88,18 @@ func (p *planePanel) moveStart(ctx app.Context, e app.Event, quick bool) {
 	if p.scene == nil || !(w > 0 && h > 0) {
 		return
 	}
+	p.setStart(planeview.SurfaceFrame{Window: p.scene.Window, W: w, H: h}.FromCanvas(x, y), quick)
+}
+
+// setStart moves the paths' start to the surface point at; quick keeps
+// the surface drawn, if it is the one of the data and settings in force
+// (not one still being replaced), and computes only the paths.
+func (p *planePanel) setStart(at [2]float64, quick bool) {
 	s := p.set
-	s.Start = planeview.SurfaceFrame{Window: p.scene.Window, W: w, H: h}.FromCanvas(x, y)
-	if !quick {
+	s.Start = at
+	was := p.scene.Settings
+	was.Start = s.Start
+	if !quick || p.sceneV != p.dataV || was != s {
 		p.apply(p.data, s)
 		return
 	}

@@ -130,3 +130,28 @@ func TestPlanePanelTrainsAtFullPace(t *testing.T) {
 		t.Error("separable data without λ do not say that J has no minimum")
 	}
 }
+
+// TestPlanePanelDragsTheStart: dragging the start computes only the
+// paths, on the surface already drawn; once α has changed, the surface
+// drawn is not the settings' any more, and a drag computes all of it.
+func TestPlanePanelDragsTheStart(t *testing.T) {
+	p := newPlanePanel().Lang(i18n.EN)
+	render(t, p)
+	settle(t, p)
+	first := p.scene
+	p.setStart([2]float64{-1, -1}, true)
+	settle(t, p)
+	if p.scene == first || &p.scene.J[0] != &first.J[0] || p.scene.Settings.Start != [2]float64{-1, -1} {
+		t.Fatal("a drag did not keep the surface while moving the start")
+	}
+	if p.scene.Paths[plane.GD].Points[0] != [2]float64{-1, -1} {
+		t.Errorf("gradient descent starts at %v", p.scene.Paths[plane.GD].Points[0])
+	}
+	p.f.LR = "3"
+	p.onFields()
+	p.setStart([2]float64{-1.5, 0}, true)
+	settle(t, p)
+	if &p.scene.J[0] == &first.J[0] || p.scene.Settings.Rate != 3 || p.scene.Settings.Start != [2]float64{-1.5, 0} {
+		t.Errorf("after α changed, a drag kept the old surface, or lost α or the start: %+v", p.scene.Settings)
+	}
+}
