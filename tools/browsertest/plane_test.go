@@ -164,6 +164,10 @@ func checkRegions(t testing.TB, ctx context.Context, d plane.Data) {
 // and the regions drawn are the final model's.
 func trainPlane(t testing.TB, ctx context.Context) {
 	t.Helper()
+	waitPlane(t, ctx, 10*time.Second, "ready") // so that "done" is this run's
+	// A scene that completes fills in 2/λ_max beside α, which moves the
+	// button: click once none is being computed.
+	waitScene(t, ctx, 0)
 	click(t, ctx, "plane-train")
 	waitPlane(t, ctx, 2*time.Minute, "done")
 	steps := attr(t, ctx, "#plane-status", "data-steps")

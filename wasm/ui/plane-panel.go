@@ -135,6 +135,9 @@ func (p *planePanel) apply(d plane.Data, s plane.Settings) bool {
 	}
 	if err == nil {
 		p.set = s
+		if p.state == planeDone {
+			p.state = planeReady // the model goes on with a new budget of steps, or starts again
+		}
 		p.st = p.lab.Status()
 		var b *plane.Builder
 		if b, err = plane.NewBuilder(d, s); err == nil {

@@ -155,3 +155,21 @@ func TestPlanePanelDragsTheStart(t *testing.T) {
 		t.Errorf("after α changed, a drag kept the old surface, or lost α or the start: %+v", p.scene.Settings)
 	}
 }
+
+// TestPlanePanelIsReadyAfterNewData: a run that is done is ready again
+// once the data or settings change (its model goes on with a new budget,
+// or starts again for a new K): "done" is never a finished run's left
+// over.
+func TestPlanePanelIsReadyAfterNewData(t *testing.T) {
+	p := newPlanePanel().Lang(i18n.EN).Pace("full")
+	render(t, p)
+	p.onTrain(app.Context{}, app.Event{})
+	settle(t, p)
+	if p.state != planeDone {
+		t.Fatalf("state %q after a run", p.state)
+	}
+	p.setK(3)
+	if p.state != planeReady || p.st.Steps != 0 {
+		t.Errorf("after K = 3: %q at step %d", p.state, p.st.Steps)
+	}
+}
