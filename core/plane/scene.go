@@ -165,7 +165,9 @@ func curvature(x *softmax.Examples[float64], o softmax.Objective, k int, theta [
 	if !second {
 		return l1, 0, u, nil, nil
 	}
-	s.Orthogonal = [][]float64{u}
+	// From another start: where H is zero the first iteration ends at its
+	// own start vector, which excluding it would leave nothing of.
+	s.Orthogonal, s.Seed = [][]float64{u}, 2
 	q, err := c.Power(s)
 	if err != nil {
 		return 0, 0, nil, nil, err

@@ -343,3 +343,21 @@ func TestPathBuilderMovesOnlyTheStart(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneWhereTheHessianVanishes: from a start where every probability
+// is 0 or 1 to float64's precision, H is zero: λ_max is 0, 2/λ_max
+// infinite, and the scene is still made (both eigen-directions found).
+func TestSceneWhereTheHessianVanishes(t *testing.T) {
+	d := Data{K: 4, Points: []Point{{X: [2]float64{3.84, 3.77}, Class: 0}}}
+	s := Settings{Rate: 16, Start: [2]float64{-28.7, 22.7}, Seed: 1, Steps: 4}
+	sc, err := Build(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sc.CurvatureAtStart || sc.LambdaMax != 0 || !math.IsInf(sc.AlphaMax, 1) {
+		t.Errorf("at the start: λ_max %v, 2/λ_max %v", sc.LambdaMax, sc.AlphaMax)
+	}
+	if err := sceneFinite(sc); err != nil {
+		t.Error(err)
+	}
+}
