@@ -14,9 +14,10 @@ import (
 // The plane works on the page's main thread, in the browser's animation
 // frames: each frame takes the training steps due at the page's pace,
 // goes on computing the scene for at most frameWork in all, and redraws
-// what changed. A step on a few hundred points takes microseconds, and a
-// scene is cut into units of one path step or one row of the surface
-// (core/plane's Builder), so no frame's task grows long.
+// what changed. A step on a few hundred points takes well under a
+// millisecond, and a scene is cut into units of one path step or one row
+// of the surface (core/plane's Builder), so that no frame's work grows
+// long.
 const (
 	frameWork = 8 * time.Millisecond // the work of one frame, drawing aside
 	fullPace  = 4 * time.Millisecond // training at full pace, of that
@@ -27,6 +28,7 @@ const (
 type planeLoop struct {
 	raf     app.Func
 	pending bool    // a frame is requested
+	id      int     // and its id, for cancelAnimationFrame
 	last    float64 // the time of the last frame that trained, in ms; 0 for none
 	due     float64 // steps owed at a slowed pace
 	// dragging: the start is being dragged on the surface.
@@ -56,6 +58,9 @@ func (lp *planeLoop) start(ctx app.Context, p *planePanel) {
 
 func (lp *planeLoop) stop() {
 	if lp.raf != nil {
+		if lp.pending { // a released function must not be called
+			app.Window().Call("cancelAnimationFrame", lp.id)
+		}
 		lp.raf.Release()
 		lp.raf, lp.pending = nil, false
 	}
@@ -67,7 +72,7 @@ func (lp *planeLoop) wake() {
 		return
 	}
 	lp.pending = true
-	app.Window().Call("requestAnimationFrame", lp.raf)
+	lp.id = app.Window().Call("requestAnimationFrame", lp.raf).Int()
 }
 
 // restart forgets the pace's timing, for a run that starts or resumes.
