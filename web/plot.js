@@ -36,6 +36,37 @@ globalThis.softmaxCanvas = {
       ctx.fill();
     }
   },
+  // marks fills a disc of radius r at each of n points and rings it with
+  // a line of the given width and colour: the plane's data points.
+  marks(ctx, xy, n, fill, stroke, r, width) {
+    ctx.fillStyle = fill;
+    ctx.strokeStyle = stroke;
+    ctx.lineWidth = width;
+    for (let i = 0; i < n; i++) {
+      ctx.beginPath();
+      ctx.arc(xy[2 * i], xy[2 * i + 1], r, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
+  },
+  // scaled draws w×h RGBA pixels stretched over the W×H canvas, smoothly
+  // (the plane's regions and the loss surface's shading, computed at a
+  // lower resolution than the canvas's).
+  scaled(ctx, rgba, w, h, W, H) {
+    const key = w + "x" + h;
+    const cache = (this._scaled = this._scaled || {});
+    let c = cache[key];
+    if (!c) {
+      c = cache[key] = document.createElement("canvas");
+      c.width = w;
+      c.height = h;
+      c._img = new ImageData(w, h);
+    }
+    c._img.data.set(rgba.subarray(0, 4 * w * h));
+    c.getContext("2d").putImageData(c._img, 0, 0);
+    ctx.imageSmoothingEnabled = true;
+    ctx.drawImage(c, 0, 0, W, H);
+  },
   // image puts w×h RGBA pixels at (x, y), reusing one ImageData per size.
   image(ctx, rgba, w, h, x, y) {
     const key = w + "x" + h;

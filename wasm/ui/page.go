@@ -280,6 +280,7 @@ func (p *page) instrument() app.UI {
 		p.inspector(),
 		p.filesUI(),
 		&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
+		newPlanePanel().Lang(l).Pace(p.link.Fields.Pace),
 	)
 }
 

@@ -68,6 +68,15 @@ func PutRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
 	Helpers().Call("image", ctx, bytesToJS(rgba), w, h, x, y)
 }
 
+// PutScaled draws w×h RGBA pixels stretched smoothly over W×H pixels of
+// the canvas's context, from its top left.
+func PutScaled(ctx app.Value, rgba []byte, w, h int, W, H float64) {
+	if !ctx.Truthy() {
+		return
+	}
+	Helpers().Call("scaled", ctx, bytesToJS(rgba), w, h, W, H)
+}
+
 // Points packs canvas points as little-endian float32 pairs into buf and
 // returns a Float32Array view of them in JavaScript.
 func Points(buf *[]byte, pts []chart.Pt) app.Value {

@@ -1,0 +1,435 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"softmaxdemo/core/plane"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/ui/planeview"
+
+	"github.com/chromedp/chromedp"
+)
+
+// planeSeed is the seed the page's plane makes its data sets from
+// (wasm/ui's planeSeed): the test makes the same points.
+const planeSeed = 1
+
+// waitPlane waits until #plane-status's data-state is state, failing with
+// what the plane shows after d.
+func waitPlane(t testing.TB, ctx context.Context, d time.Duration, state string) {
+	t.Helper()
+	var got string
+	if !eventually(d, func() bool {
+		got = attr(t, ctx, "#plane-status", "data-state")
+		return got == state
+	}) {
+		t.Fatalf("the plane is %q, not %q, after %v: %s", got, state, d, planeText(ctx))
+	}
+}
+
+// planeText is what the plane says, for failure messages.
+func planeText(ctx context.Context) string {
+	s, _ := eval[string](ctx, `["plane-status", "plane-error", "plane-notes", "plane-paths", "plane-lr-error", "plane-l2-error", "plane-batch-error"]
+		.map(id => { const e = document.getElementById(id); return id + ": " + (e ? e.textContent : "missing"); }).join("; ")`)
+	return s
+}
+
+// waitScene waits until the plane's surface has a scene later than
+// version and none is being computed, and returns its version.
+func waitScene(t testing.TB, ctx context.Context, after int) int {
+	t.Helper()
+	v := 0
+	if !eventually(time.Minute, func() bool {
+		v, _ = strconv.Atoi(attr(t, ctx, "#plane-surface", "data-version"))
+		return v > after && attr(t, ctx, "#plane-surface", "data-computing") == "no"
+	}) {
+		t.Fatalf("the surface stays at version %d (waiting for one after %d): %s", v, after, planeText(ctx))
+	}
+	return v
+}
+
+// sceneVersion returns the surface's data-version.
+func sceneVersion(t testing.TB, ctx context.Context) int {
+	t.Helper()
+	v, _ := strconv.Atoi(attr(t, ctx, "#plane-surface", "data-version"))
+	return v
+}
+
+// pathAttr returns an attribute of one method's item of #plane-paths.
+func pathAttr(t testing.TB, ctx context.Context, method, name string) string {
+	t.Helper()
+	return attr(t, ctx, fmt.Sprintf("#plane-paths [data-method=%q]", method), name)
+}
+
+// planeModel reads the live model the page shows, from #plane-status's
+// data-theta (W, then B).
+func planeModel(t testing.TB, ctx context.Context, k int) *softmax.Model[float64] {
+	t.Helper()
+	f := strings.Split(attr(t, ctx, "#plane-status", "data-theta"), ",")
+	if len(f) != 3*k {
+		t.Fatalf("data-theta has %d numbers for K = %d", len(f), k)
+	}
+	m := softmax.NewClasses[float64](2, k)
+	for i, s := range f {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 2*k {
+			m.W[i] = v
+		} else {
+			m.B[i-2*k] = v
+		}
+	}
+	return m
+}
+
+// canvasPixels reads the RGB of the #plane canvas's pixels at pts, and
+// the canvas's size in pixels.
+func canvasPixels(t testing.TB, ctx context.Context, id string, pts [][2]int) (rgb [][3]uint8, w, h float64) {
+	t.Helper()
+	js, _ := json.Marshal(pts)
+	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById(%q), g = c.getContext("2d");
+		return JSON.stringify({w: c.width, h: c.height, px: %s.map(([x, y]) => Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)))}); })()`, id, js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		W, H float64
+		Px   [][3]uint8
+	}
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Px, v.W, v.H
+}
+
+// checkRegions reads back, from the #plane canvas, the colour under each
+// point of d and checks that it is the colour of the class the page's
+// model predicts there. Points within 5 canvas pixels of a boundary (the
+// line drawn there, and the smoothing of the regions' image) are skipped;
+// at least 85% must be checked, of at least two classes.
+func checkRegions(t testing.TB, ctx context.Context, d plane.Data) {
+	t.Helper()
+	m := planeModel(t, ctx, d.K)
+	_, w, h := canvasPixels(t, ctx, "plane", [][2]int{})
+	f := planeview.Frame{W: w, H: h}
+	segs := f.Segments(plane.Boundaries(m))
+	var pts [][2]int
+	var want []int
+	for _, p := range d.Points {
+		c := f.ToCanvas(p.X)
+		near := false
+		for i := 0; i+1 < len(segs); i += 2 {
+			a, b := segs[i], segs[i+1]
+			dx, dy := b.X-a.X, b.Y-a.Y
+			s := max(0, min(1, ((c.X-a.X)*dx+(c.Y-a.Y)*dy)/(dx*dx+dy*dy)))
+			if math.Hypot(a.X+s*dx-c.X, a.Y+s*dy-c.Y) < 5 {
+				near = true
+			}
+		}
+		if near {
+			continue
+		}
+		class, _ := m.Predict([]uint16{0, 1}, []float64{p.X[0], p.X[1]})
+		pts = append(pts, [2]int{int(c.X), int(c.Y)})
+		want = append(want, class)
+	}
+	if len(pts) < len(d.Points)*85/100 {
+		t.Fatalf("only %d of %d points lie away from the boundaries", len(pts), len(d.Points))
+	}
+	rgb, _, _ := canvasPixels(t, ctx, "plane", pts)
+	seen := map[int]bool{}
+	for i, px := range rgb {
+		got, dist := planeview.ClassOf(px, d.K)
+		if got != want[i] || dist > 12 {
+			t.Errorf("the point at canvas (%d, %d) is predicted class %d, but the pixel there, %v, is class %d's (%.0f away)", pts[i][0], pts[i][1], want[i], px, got, dist)
+		}
+		seen[want[i]] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("the points checked are all of one predicted class: %v", seen)
+	}
+	t.Logf("K = %d: %d of %d points checked against the canvas", d.K, len(pts), len(d.Points))
+}
+
+// trainPlane presses the plane's Train and waits until its run is done
+// and the regions drawn are the final model's.
+func trainPlane(t testing.TB, ctx context.Context) {
+	t.Helper()
+	waitPlane(t, ctx, 10*time.Second, "ready") // so that "done" is this run's
+	// A scene that completes fills in 2/λ_max beside α, which moves the
+	// button: click once none is being computed.
+	waitScene(t, ctx, 0)
+	click(t, ctx, "plane-train")
+	waitPlane(t, ctx, 2*time.Minute, "done")
+	steps := attr(t, ctx, "#plane-status", "data-steps")
+	if !eventually(10*time.Second, func() bool { return attr(t, ctx, "#plane", "data-drawn-step") == steps }) {
+		t.Fatalf("the regions drawn are of step %s, the model's is %s", attr(t, ctx, "#plane", "data-drawn-step"), steps)
+	}
+}
+
+// TestPlaneRegionsHoldTheirPoints: after training on blobs, each point
+// lies, on the canvas, in the region of the class the model predicts for
+// it (pixels read back from the canvas); for logistic regression (K = 2,
+// the default) and for three classes with a bias.
+func TestPlaneRegionsHoldTheirPoints(t *testing.T) {
+	ctx := openPage(t)
+	choose(t, ctx, "pace", "full")
+	d, err := plane.Generate("blobs", 2, planeSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := attr(t, ctx, "#plane-status", "data-points"); got != strconv.Itoa(len(d.Points)) {
+		t.Fatalf("the plane shows %s points, blobs has %d", got, len(d.Points))
+	}
+	trainPlane(t, ctx)
+	checkRegions(t, ctx, d)
+
+	v := sceneVersion(t, ctx)
+	choose(t, ctx, "plane-k", "3")
+	click(t, ctx, "plane-bias")
+	click(t, ctx, "plane-pin")
+	waitScene(t, ctx, v)
+	if attr(t, ctx, "#plane-surface", "data-kind") != "slice" {
+		t.Errorf("K = 3 with a bias shows a %q surface, not a slice", attr(t, ctx, "#plane-surface", "data-kind"))
+	}
+	d, _ = plane.Generate("blobs", 3, planeSeed)
+	trainPlane(t, ctx)
+	checkRegions(t, ctx, d)
+}
+
+// TestPlaneClickAddsAndRemovesAPoint: a click on an empty spot of the
+// plane adds a point of the chosen class (data-points and data-counts
+// follow, and the surface is computed again), and a click on it removes
+// it.
+func TestPlaneClickAddsAndRemovesAPoint(t *testing.T) {
+	ctx := openPage(t)
+	n, _ := strconv.Atoi(attr(t, ctx, "#plane-status", "data-points"))
+	counts := attr(t, ctx, "#plane-status", "data-counts")
+	if counts != "60,60" {
+		t.Fatalf("blobs has %q points of each class, want 60,60", counts)
+	}
+	v := waitScene(t, ctx, 0)
+	choose(t, ctx, "plane-class", "1")
+	r := viewRect(t, ctx, "plane-points", false)
+	at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{3.5, -3.5}) // a corner without points
+	clickAt := func() {
+		x, y := r.Left+at.X, r.Top+at.Y
+		if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clickAt()
+	if !eventually(10*time.Second, func() bool { return attr(t, ctx, "#plane-status", "data-points") == strconv.Itoa(n+1) }) {
+		t.Fatalf("a click left %s points, want %d: %s", attr(t, ctx, "#plane-status", "data-points"), n+1, planeText(ctx))
+	}
+	if got := attr(t, ctx, "#plane-status", "data-counts"); got != "60,61" {
+		t.Errorf("after a click with class 1 chosen the classes have %q points, want 60,61", got)
+	}
+	v = waitScene(t, ctx, v)
+	clickAt()
+	if !eventually(10*time.Second, func() bool { return attr(t, ctx, "#plane-status", "data-points") == strconv.Itoa(n) }) {
+		t.Fatalf("a second click left %s points, want %d", attr(t, ctx, "#plane-status", "data-points"), n)
+	}
+	waitScene(t, ctx, v)
+}
+
+// planeNote reports whether the plane shows the note whose catalog key is
+// key.
+func planeNote(t testing.TB, ctx context.Context, key string) bool {
+	t.Helper()
+	return attr(t, ctx, fmt.Sprintf("#plane-notes [data-note=%q]", key), "data-note") == key
+}
+
+// pathNumber returns a number attribute of one method's path, failing
+// if it is not a finite number.
+func pathNumber(t testing.TB, ctx context.Context, method, name string) float64 {
+	t.Helper()
+	s := pathAttr(t, ctx, method, name)
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		t.Fatalf("%s's %s is %q, not a finite number", method, name, s)
+	}
+	return v
+}
+
+// TestPlaneSurfaceShowsSeparableDataAndTheStepCeiling: on separable data
+// with λ = 0 the surface says there is no minimum, the note says why, and
+// Newton's path runs off to a large ‖θ‖ while J falls towards 0; with
+// λ > 0 the paths stop at a minimum. On overlap, an α above the 2/λ_max
+// shown makes gradient descent zig-zag at every step without settling,
+// and far above it diverges, named on its path; no path shows NaN.
+func TestPlaneSurfaceShowsSeparableDataAndTheStepCeiling(t *testing.T) {
+	ctx := openPage(t)
+	v := waitScene(t, ctx, 0)
+	choose(t, ctx, "plane-data", "separable")
+	v = waitScene(t, ctx, v)
+	if got := attr(t, ctx, "#plane-surface", "data-minimum"); got != "none" || !planeNote(t, ctx, "plane.separated") {
+		t.Errorf("separable, λ = 0: minimum %q; %s", got, planeText(ctx))
+	}
+	runaway := pathNumber(t, ctx, "newton", "data-theta-norm")
+	if j := pathNumber(t, ctx, "newton", "data-final-loss"); runaway < 10 || j > 1e-6 {
+		t.Errorf("separable, λ = 0: Newton's path ends at ‖θ‖ = %.3g with J = %.3g", runaway, j)
+	}
+	setField(t, ctx, "plane-l2", "0.05")
+	v = waitScene(t, ctx, v)
+	if got := attr(t, ctx, "#plane-surface", "data-minimum"); got != "found" || !planeNote(t, ctx, "plane.lambdaStops") || planeNote(t, ctx, "plane.separated") {
+		t.Errorf("separable, λ = 0.05: minimum %q; %s", got, planeText(ctx))
+	}
+	if stop, norm := pathAttr(t, ctx, "newton", "data-stop"), pathNumber(t, ctx, "newton", "data-theta-norm"); stop != "converged" || norm > runaway/2 {
+		t.Errorf("separable, λ = 0.05: Newton's path %s at ‖θ‖ = %.3g", stop, norm)
+	}
+
+	setField(t, ctx, "plane-l2", "0")
+	choose(t, ctx, "plane-data", "overlap")
+	v = waitScene(t, ctx, v)
+	alphaMax, err := strconv.ParseFloat(attr(t, ctx, "#plane-alpha-max", "data-value"), 64)
+	if err != nil || !(alphaMax > 0) {
+		t.Fatalf("2/λ_max is %q", attr(t, ctx, "#plane-alpha-max", "data-value"))
+	}
+	for _, c := range []struct {
+		f    float64
+		stop string
+	}{{0.5, "converged"}, {1.2, "budget"}, {5, "diverged"}} {
+		setField(t, ctx, "plane-lr", strconv.FormatFloat(c.f*alphaMax, 'g', 6, 64))
+		v = waitScene(t, ctx, v)
+		steps := pathNumber(t, ctx, "gd", "data-steps")
+		zig := pathNumber(t, ctx, "gd", "data-zigzags")
+		if stop := pathAttr(t, ctx, "gd", "data-stop"); stop != c.stop {
+			t.Errorf("α = %.2g·2/λ_max: gradient descent %s after %.0f steps, want %s", c.f, stop, steps, c.stop)
+		}
+		if above := attr(t, ctx, "#plane-alpha-max", "data-above"); above != map[bool]string{false: "no", true: "yes"}[c.f > 1] {
+			t.Errorf("α = %.2g·2/λ_max: data-above %q", c.f, above)
+		}
+		if c.stop == "budget" && zig < steps-5 {
+			t.Errorf("α = %.2g·2/λ_max: %.0f zig-zags in %.0f steps", c.f, zig, steps)
+		}
+		for _, m := range []string{"gd", "sgd", "newton"} {
+			pathNumber(t, ctx, m, "data-final-loss")
+			pathNumber(t, ctx, m, "data-grad-norm")
+		}
+	}
+}
+
+// TestPlaneRefusesBadInputAndKeepsThePicture: α that is not a number, NaN
+// or huge, λ < 0 and B above the points are refused beside their fields
+// while the last scene stays; a K that would drop a class's points is
+// refused with the reason and the points kept; a good value then applies
+// at once. Adding ψ to every θ_c changes no pixel of the regions.
+func TestPlaneRefusesBadInputAndKeepsThePicture(t *testing.T) {
+	ctx := openPage(t)
+	v := waitScene(t, ctx, 0)
+	for _, c := range []struct{ id, value string }{
+		{"plane-lr", "abc"}, {"plane-lr", "NaN"}, {"plane-lr", "1e9"}, {"plane-l2", "-1"}, {"plane-batch", "500"},
+	} {
+		// The whole value at once (a paste): typed, "1e9" would pass
+		// through "1", which is a good α.
+		paste(t, ctx, c.id, c.value)
+		if !eventually(5*time.Second, func() bool { return textOf(t, ctx, c.id+"-error") != "" }) {
+			t.Errorf("%s = %q is not refused: %s", c.id, c.value, planeText(ctx))
+		}
+		// The render that shows the reason would show a new scene begun.
+		if got := sceneVersion(t, ctx); got != v || attr(t, ctx, "#plane-surface", "data-computing") != "no" {
+			t.Errorf("%s = %q: the scene changed (version %d → %d)", c.id, c.value, v, got)
+		}
+		good := map[string]string{"plane-lr": "1", "plane-l2": "0", "plane-batch": "1"}[c.id]
+		paste(t, ctx, c.id, good)
+		if !eventually(5*time.Second, func() bool { return textOf(t, ctx, c.id+"-error") == "" }) {
+			t.Errorf("%s = %q stays refused", c.id, good)
+		}
+		v = waitScene(t, ctx, v) // the good value applies at once
+	}
+
+	selectValue(t, ctx, "plane-k", "3")
+	if !eventually(5*time.Second, func() bool { return attr(t, ctx, `#plane-class option[value="2"]`, "value") == "2" }) {
+		t.Fatal("K = 3 offers no class 2 to add")
+	}
+	selectValue(t, ctx, "plane-class", "2")
+	r := viewRect(t, ctx, "plane-points", false)
+	at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{-3.6, -3.6})
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(r.Left+at.X, r.Top+at.Y)); err != nil {
+		t.Fatal(err)
+	}
+	want := strconv.Itoa(3*plane.PerClass + 1)
+	if !eventually(10*time.Second, func() bool { return attr(t, ctx, "#plane-status", "data-points") == want }) {
+		t.Fatalf("the click did not add a point: %s", planeText(ctx))
+	}
+	selectValue(t, ctx, "plane-k", "2")
+	if !eventually(5*time.Second, func() bool { return textOf(t, ctx, "plane-error") != "" }) {
+		t.Fatalf("K = 2 with points of class 2 is not refused: %s", planeText(ctx))
+	}
+	if k, _ := eval[string](ctx, `document.getElementById("plane-k").value`); k != "3" || attr(t, ctx, "#plane-status", "data-points") != want {
+		t.Errorf("after the refusal K shows %s and the plane has %s points", k, attr(t, ctx, "#plane-status", "data-points"))
+	}
+
+	click(t, ctx, "plane-pin") // ψ needs class 0 free
+	choose(t, ctx, "pace", "full")
+	trainPlane(t, ctx)
+	grid := make([][2]int, 0, 900)
+	_, w, h := canvasPixels(t, ctx, "plane", [][2]int{})
+	for i := range 30 {
+		for j := range 30 {
+			grid = append(grid, [2]int{int((float64(i) + 0.5) * w / 30), int((float64(j) + 0.5) * h / 30)})
+		}
+	}
+	before, _, _ := canvasPixels(t, ctx, "plane", grid)
+	draws := attr(t, ctx, "#plane", "data-draws")
+	click(t, ctx, "plane-psi")
+	if !eventually(10*time.Second, func() bool {
+		return attr(t, ctx, "#plane-psi-result", "data-max-dp") != "" && attr(t, ctx, "#plane", "data-draws") != draws
+	}) {
+		t.Fatalf("ψ did not show a result: %s", planeText(ctx))
+	}
+	after, _, _ := canvasPixels(t, ctx, "plane", grid)
+	changed := 0
+	for i := range before {
+		if before[i] != after[i] {
+			changed++
+		}
+	}
+	dp, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-max-dp"), 64)
+	dn, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-dnorm"), 64)
+	if changed > 9 || dp > 1e-5 || dn == 0 {
+		t.Errorf("ψ changed %d of %d pixels, probabilities by up to %.2g, ‖θ‖ by %.3g", changed, len(grid), dp, dn)
+	}
+}
+
+// paste puts value into the input id at once, as a paste does, and lets
+// the page hear of it.
+func paste(t testing.TB, ctx context.Context, id, value string) {
+	t.Helper()
+	if _, err := eval[bool](ctx, fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q;
+		e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, id, value)); err != nil {
+		t.Fatalf("putting %q into #%s: %v", value, id, err)
+	}
+}
+
+// selectValue chooses value in the select id, as choose does, finding
+// the element afresh (the plane re-renders its selects' options).
+func selectValue(t testing.TB, ctx context.Context, id, value string) {
+	t.Helper()
+	ok, err := eval[bool](ctx, fmt.Sprintf(`(() => { const e = document.getElementById(%q);
+		if (![...e.options].some(o => o.value === %q)) return false;
+		e.value = %q; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, id, value, value))
+	if err != nil || !ok {
+		t.Fatalf("choosing %q in #%s: %v (offered: %v)", value, id, err, ok)
+	}
+}
+
+// textOf returns the text of the element id.
+func textOf(t testing.TB, ctx context.Context, id string) string {
+	t.Helper()
+	s, err := eval[string](ctx, fmt.Sprintf(`(document.getElementById(%q) || {textContent: "<missing>"}).textContent.trim()`, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
