@@ -572,4 +572,18 @@ var CatalogZH = map[string]string{
 	"plane.stopDiverged":   "发散：J 比起点上升了 1 以上，或不再是有限数",
 	"plane.stopStalled":    "停止：再也找不到让 J 下降的步长",
 	"plane.zigzags":        "之字形：%[2]d 步中有 %[1]d 步折返",
+
+	// The plane's pictures in the lesson's chapters (plane-lesson.go).
+	"plane.lesson.regions":      "同一个模型，用在平面上的点",
+	"plane.lesson.surfaceTitle": "平面上的损失函数曲面",
+	"plane.lesson.surface":      "θ = (θ₁, θ₂)：K = 2，固定第 0 类，没有常数项，所以这里画的就是 $J(θ)$ 本身。+ 是最小值；三条路径都从 ○ 出发（可拖动）。",
+	"plane.lesson.alphaMax":     "$2/λ_{\\max}$ = %s：$α$ 超过它，梯度下降就会冲过头。",
+	"plane.lesson.alphaAbove":   "$α$ = %s 超过了它：每一步都冲过头，路径在山谷两侧来回呈之字形。",
+	"plane.lesson.pathRow":      "%d 步 · J = %s",
+	"plane.lesson.stopBudget":   "未收敛",
+	"plane.lesson.stopDiverged": "发散",
+	"plane.lesson.psi":          "平面上的同一个 ψ",
+	"plane.lesson.psiAdd":       "给每个 $θ_c$ 加同一个 $ψ$",
+	"plane.lesson.psiResult":    "‖θ‖ 从 %s 变为 %s；任何概率的变化都不超过 %s：各区域完全不变。",
+	"plane.lesson.status":       "第 %d 步 · J = %s · ‖θ‖ = %s",
 }
