@@ -426,7 +426,7 @@ var CatalogEN = map[string]string{
 	"lesson.task.q.a":   "This one has %d, out of 784. Most of the picture is blank paper: only the pen stroke has ink.",
 
 	"lesson.model.title": "Ten scores, then softmax",
-	"lesson.model.text":  "The model gives every class $c$ a score: each pixel times a weight, all added up, plus a bias. The 784 weights of class $c$ form a vector $θ_c$, which we can draw as an image, a template: red pixels raise the score of $c$, blue ones lower it. Softmax turns the ten scores into ten probabilities, positive and adding up to 1: this is softmax regression, $h_θ(x)$.",
+	"lesson.model.text":  "The model gives every class $c$ a score: each pixel times a weight, all added up, plus a bias. The 784 weights of class $c$ form a vector $θ_c$, which we can draw as an image, a template: red pixels raise the score of $c$, blue ones lower it. Softmax turns the ten scores into ten probabilities, positive and adding up to 1: this is softmax regression, $h_θ(x)$. Give it points of the plane, $x = (x_1, x_2)$, and the same model cuts the plane by straight lines into $K$ regions, one per class; training moves the lines.",
 	"lesson.model.try":   "Press Train and watch the templates take shape; then draw a digit and look at $x \\odot θ_c$: which pixels vote for it, and which against?",
 
 	"lesson.loss.title": "How wrong is it? The loss",
