@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"softmaxdemo/tools/internal/cpuinfo"
 	"softmaxdemo/tools/internal/headless"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -44,6 +45,14 @@ func needBrowser(t testing.TB) {
 			t.Fatalf("%s is missing: run `make site` first (make test does)", f)
 		}
 	}
+}
+
+// logCPU heads a benchmark's figures with the processor they are figures
+// of (its model, family and model number, from /proc/cpuinfo): the same
+// build runs at different speeds on different CPU families.
+func logCPU(b *testing.B) {
+	b.Helper()
+	b.Logf("CPU: %s", cpuinfo.This())
 }
 
 // server is a running tools/serve.

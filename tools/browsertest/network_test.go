@@ -63,6 +63,7 @@ var classroomNetworks = []struct {
 //	PAGE_READY_SITES=$PWD,/tmp/site go test -run '^$' -bench PageReadyNetwork -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReadyNetwork(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := []string{root}
 	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
 		sites = strings.Split(s, ",")
@@ -632,6 +633,7 @@ func readyTimes(tb testing.TB, ctx context.Context) map[string]float64 {
 // first site's.
 func BenchmarkPageReadyInterleaved(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := strings.Split(os.Getenv("PAGE_READY_SITES"), ",")
 	if len(sites) < 2 {
 		b.Skip("set PAGE_READY_SITES to two or more built site roots, comma-separated")
@@ -679,6 +681,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 //	go test -run '^$' -bench PageReady -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReady(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	log := &requestLog{}
 	srv := startServerWith(b, root, log)
 	var ready, wall, again, mounted, loaded []float64
