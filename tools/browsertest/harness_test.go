@@ -133,6 +133,17 @@ func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 	return ctx
 }
 
+// closeBrowser closes the browser of ctx (from newBrowser) now rather than
+// when the test ends: a benchmark that opens a browser per visit would
+// otherwise measure each visit beside every browser before it, their pages
+// still working (a worker's heartbeat, a service worker filling its cache).
+func closeBrowser(tb testing.TB, ctx context.Context) {
+	tb.Helper()
+	if err := chromedp.Cancel(ctx); err != nil {
+		tb.Logf("closing the browser: %v", err)
+	}
+}
+
 // beforeScripts has the tab run src in every document it opens, before
 // the document's own scripts.
 func beforeScripts(tb testing.TB, ctx context.Context, src string) {

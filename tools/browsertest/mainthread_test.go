@@ -83,6 +83,7 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 					script[i] = append(script[i], 1000*(after["ScriptDuration"]-before["ScriptDuration"]))
 					longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
 					long[i] += len(tasks)
+					closeBrowser(b, ctx)
 					b.StartTimer()
 				}
 			}

@@ -116,6 +116,7 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 					for p, v := range wireBytes(logs[i].take()) {
 						perFile[i][p] = append(perFile[i][p], float64(v))
 					}
+					closeBrowser(b, ctx)
 					b.StartTimer()
 				}
 			}
@@ -653,6 +654,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 			}
 			waitState(b, ctx, 60*time.Second, "ready")
 			ready[i] = append(ready[i], math.Round(readyTimes(b, ctx)["ready"]))
+			closeBrowser(b, ctx)
 		}
 	}
 	base := 0.0
@@ -724,6 +726,7 @@ func BenchmarkPageReady(b *testing.B) {
 		if lines := log.take(); len(lines) > 0 && len(again) == 1 {
 			b.Logf("the second visit's requests to the server:\n  %s", strings.Join(lines, "\n  "))
 		}
+		closeBrowser(b, ctx)
 		b.StartTimer()
 	}
 	median := func(v []float64) float64 {
