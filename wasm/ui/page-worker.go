@@ -184,24 +184,11 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 		return
 	}
 	p.pending = true
-	ctx.After(max(0, frameEvery-now.Sub(p.lastFrame)), func(ctx app.Context) {
+	ctx.After(max(0, frameEvery-now.Sub(p.lastFrame)), func(app.Context) {
 		now := time.Now()
 		p.pending, p.lastFrame = false, now
-		if now.Sub(p.lastEval) >= evalEvery && !p.evalDue {
-			// The evaluation (the confusion matrix, the gallery's
-			// predictions) renders in a frame of its own, half a frame
-			// later: in the same frame as the run's progress, the
-			// templates and the chart, it made the longest of the
-			// page's tasks while training.
-			p.evalDue = true
-			ctx.After(frameEvery/2, func(ctx app.Context) {
-				p.evalDue = false
-				if p.st.ShowEval() {
-					p.lastEval = time.Now()
-				} else {
-					ctx.PreventUpdate()
-				}
-			})
+		if now.Sub(p.lastEval) >= evalEvery && p.st.ShowEval() {
+			p.lastEval = now
 		}
 	})
 }

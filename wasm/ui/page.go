@@ -43,7 +43,6 @@ type page struct {
 	pending    bool      // a render is scheduled
 	lastFrame  time.Time // when the page last rendered for worker events
 	lastEval   time.Time // when the confusion matrix and gallery last changed
-	evalDue    bool      // a frame of its own will show the latest evaluation (page-worker.go)
 	asked      [2]int    // the run and step whose evaluation the page asked for
 	present    bool      // larger type for the back of a classroom
 	warmed     bool      // the page ran its warm-up (warm.go)
