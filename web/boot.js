@@ -157,7 +157,7 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
   if (!compileStreaming || !instantiate || typeof AbortController === "undefined") return; // app.js compiles, and the page says "fetch"
   const url = new URL("app.wasm", document.currentScript.src).href;
   const stall = globalThis.softmaxStallAfter;
-  const waitForWorker = 500;
+  const waitForLoad = 1000;
   const abort = new AbortController();
   let timer = 0;
   let fail;
@@ -218,39 +218,13 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
       .then((r) => r && r.body && r.body.cancel())
       .catch(() => {});
     const module = await program;
-    // The page's start is one long task on this thread. Messages to a
-    // worker whose script has not yet run wait on this thread until the
-    // browser says it has, so a worker still starting would get the
-    // program and the pack only once the page had started, and load its
-    // data after it. So before that task the worker is running
-    // (boot.alive), it has been asked for the pack (boot.asked), and the
-    // tasks then waiting here have run (the browser's note among them),
-    // or waitForWorker has passed.
+    // The worker is asked for the pack first (boot.asked, below), or after
+    // waitForLoad at most, should the manifest be slow to come.
     const boot = globalThis.softmaxBoot;
-    if (boot && boot.asked) {
-      await Promise.race([Promise.all([boot.alive, boot.asked]), new Promise((resolve) => setTimeout(resolve, waitForWorker))]);
-    }
-    const instance = await WebAssembly.instantiate(module, imports);
-    await softmaxAfterPending();
-    return { module, instance };
+    if (boot && boot.asked) await Promise.race([boot.asked, new Promise((resolve) => setTimeout(resolve, waitForLoad))]);
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
 })();
-// softmaxAfterPending resolves once the tasks already waiting on this
-// thread have run (a background-priority task comes after them), or after
-// 100 ms where the scheduler API is missing or they keep coming.
-globalThis.softmaxAfterPending = () =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, 100);
-    try {
-      globalThis.scheduler.postTask(() => {
-        clearTimeout(timer);
-        resolve();
-      }, { priority: "background" });
-    } catch (e) {
-      // no scheduler: the timeout resolves
-    }
-  });
-
 // softmaxSlowLink says whether watching the program is worth its copy:
 // only on a network whose round trip is long enough to leave the link idle
 // while the worker asks for the pack (the HTML's own request took 10 ms or
@@ -335,24 +309,15 @@ globalThis.softmaxWatchProgram = async (resp, soon, arrived) => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
   const boot = { worker: new Worker(new URL("worker.js#page", base)), events: [], crashed: "", loading: "", manifest: "", given: false };
-  // boot.alive settles when the worker's script has run (it posts
-  // {alive: true} first) or failed to.
-  let alive;
-  boot.alive = new Promise((resolve) => {
-    alive = resolve;
-  });
   // The worker's messages are listed in wasm/protocol/codec.go's table;
   // this script sends "load" and watches for "loaded", and the page reads
   // the rest from boot.events.
   boot.worker.onmessage = (e) => {
-    alive();
-    if (!e.data || typeof e.data.env !== "string") return; // {alive: true}
     boot.events.push(e.data);
     // For tools/browsertest's BenchmarkPageReady: when the data were ready.
     if (e.data.env.startsWith('{"v":1,"type":"loaded"')) performance.mark("softmax:loaded");
   };
   boot.worker.onerror = (e) => {
-    alive();
     e.preventDefault();
     boot.crashed = e.message || "the worker could not start";
   };

@@ -35,11 +35,6 @@ self.onmessage = (e) => {
   prefetch(e.data);
   self.goQueue.push(e.data);
 };
-// The page waits for this before its own start, one long task on its
-// thread, because messages to a worker whose script has not yet run wait
-// on the page's thread (web/boot.js). It carries no envelope: the page's
-// Go ignores it.
-self.postMessage({ alive: true });
 
 // A pack asked for before Go runs is fetched once the program is nearly
 // in (the page posts {prefetch: true} half way through its last section)

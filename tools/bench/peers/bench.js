@@ -127,7 +127,6 @@ class WorkerClient {
     this.worker = new Worker(url);
     this.worker.onmessage = (e) => {
       const t = performance.now();
-      if (typeof e.data.env !== "string") return; // {alive: true}: its script has run
       const m = JSON.parse(e.data.env);
       this.log.push({ type: m.type, body: m.body || {}, t });
       if (m.type === "failed") this.error = new Error(`worker failed: ${m.body.message}`);

@@ -49,14 +49,14 @@ func (c *Worker) Heard() { c.heard.Store(time.Now().UnixNano()) }
 func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *Worker {
 	c := &Worker{}
 	uint8Array := app.Window().Get("Uint8Array")
-	decode := func(data, env app.Value) protocol.Msg {
+	decode := func(data app.Value) protocol.Msg {
 		var bulk []byte
 		if b := data.Get("bulk"); b.Truthy() {
 			u8 := uint8Array.New(b)
 			bulk = make([]byte, u8.Length())
 			app.CopyBytesToGo(bulk, u8)
 		}
-		m, err := protocol.Decode([]byte(env.String()), bulk)
+		m, err := protocol.Decode([]byte(data.Get("env").String()), bulk)
 		if err != nil {
 			m = protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error(),
 				Key: "err.pageDecode", Args: []string{err.Error()}}
@@ -66,12 +66,7 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	c.Heard()
 	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
 		c.Heard()
-		data := args[0].Get("data")
-		env := data.Get("env")
-		if env.Type() != app.TypeString {
-			return nil // web/worker.js's {alive: true}, for web/boot.js
-		}
-		onEvent(decode(data, env))
+		onEvent(decode(args[0].Get("data")))
 		return nil
 	})
 	onError := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -108,8 +103,7 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	if boot.Truthy() {
 		events := boot.Get("events")
 		for i := range events.Length() {
-			e := events.Index(i)
-			onEvent(decode(e, e.Get("env")))
+			onEvent(decode(events.Index(i)))
 		}
 		if crashed := boot.Get("crashed"); crashed.Truthy() {
 			onCrash(crashed.String())
