@@ -102,12 +102,11 @@ globalThis.softmaxOnDrop = (handle) => {
 // replays the events that arrived before it was ready. Without this file
 // the page starts its own worker, only later.
 //
-// The worker runs the page's own program (web/worker.js): the page hands
-// it the WebAssembly.Module that go-app's app.js compiled, caught here on
-// its way through WebAssembly.instantiateStreaming, so that app.wasm is
-// downloaded and compiled once. softmaxProgram keeps it for a worker the
-// page starts later (a restart after a crash); a worker given
-// {wasm: "fetch"} fetches app.wasm itself.
+// The worker runs the page's own program (web/worker.js): this script
+// compiles it (below) and hands the worker the WebAssembly.Module as soon
+// as it is compiled, so that app.wasm is downloaded and compiled once.
+// softmaxProgram keeps it for a worker the page starts later (a restart
+// after a crash); a worker given {wasm: "fetch"} fetches app.wasm itself.
 globalThis.softmaxProgram = null;
 globalThis.softmaxGiveProgram = (worker) => {
   try {
@@ -116,11 +115,11 @@ globalThis.softmaxGiveProgram = (worker) => {
     worker.postMessage({ wasm: "fetch" }); // a browser that cannot send a Module
   }
 };
-// softmaxStallGuard returns resp with a body that fails once no byte has
-// arrived for ms milliseconds ("the download of <what> stalled"): a slow
-// download that keeps receiving goes on, a held one ends in an error the
-// page shows, instead of "loading" for ever. web/worker.js has the same
-// guard for the worker's own downloads.
+// A download of the program fails as stalled once no byte has arrived for
+// softmaxStallAfter milliseconds ("the download of <what> stalled"): a
+// slow download that keeps receiving goes on, a held one ends in an error
+// the page shows, instead of "loading" for ever. web/worker.js has the
+// same deadline for the worker's own downloads.
 globalThis.softmaxStallAfter = 15000;
 // softmaxStallText says that the download of what stalled, in the page's
 // language (set above, before Go's catalogs exist): nothing arrived for
@@ -132,83 +131,98 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
   }
   return noAnswer ? `the download of ${what} stalled: no answer for ${s} s` : `the download of ${what} stalled: nothing arrived for ${s} s`;
 };
-globalThis.softmaxStallGuard = (resp, ms, what) => {
-  if (!resp || !resp.body) return resp;
-  const reader = resp.body.getReader();
-  const body = new ReadableStream({
-    async pull(ctrl) {
-      let timer;
-      const stalled = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(softmaxStallText(what, ms, false))), ms);
-      });
-      try {
-        const { done, value } = await Promise.race([reader.read(), stalled]);
-        if (done) ctrl.close();
-        else ctrl.enqueue(value);
-      } catch (e) {
-        reader.cancel().catch(() => {});
-        ctrl.error(e);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    cancel(why) {
-      return reader.cancel(why);
-    },
-  });
-  return new Response(body, { status: resp.status, statusText: resp.statusText, headers: resp.headers });
-};
-// softmaxWithin resolves as p does, or rejects with a stall once ms pass.
-globalThis.softmaxWithin = (p, ms, what) => {
-  let timer;
-  const stalled = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(softmaxStallText(what, ms, true))), ms);
-  });
-  return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
-};
 
-// On a slow network the pack is asked for before the program is in, but
-// not from the start: the worker fetches it when the program is half way
-// through its last section (softmaxWatchProgram). The rest of the program
-// and the start of the pack then share the link, the link is never idle
-// between the two, and the program still ends well before the pack's
-// training images, so the page has started by the time they are in.
+// The program, web/app.wasm, is fetched and compiled from here, as this
+// script runs in the <head>, not when go-app's deferred app.js runs after
+// the whole page is parsed and laid out: its compilation overlaps the
+// page's, and the worker gets the module, and starts, hundreds of
+// milliseconds earlier. The fetch takes the response index.html preloads.
+//
+// The compiler is given the fetch's own Response, never a copy made in
+// JavaScript (new Response(stream)), for two reasons: V8 compiles it as it
+// arrives, off the main thread, and Chromium keeps the compiled code only
+// for a Response that came from the network, the HTTP cache or the
+// service worker's cache, with its URL and Content-Type application/wasm,
+// and reuses it on the next visit. Deadlines and the slow link's watch
+// read a clone, a branch of the same stream, instead.
+//
+// go-app's app.js then fetches app.wasm itself and compiles it with
+// WebAssembly.instantiateStreaming: its fetch is answered with an empty
+// stand-in, and its instantiateStreaming instantiates the module compiled
+// here. An error (a missing or broken program, a stall) rejects there, and
+// go-app's loader shows it.
 (() => {
-  const compile = WebAssembly.instantiateStreaming;
-  if (!compile) return; // app.js then compiles from bytes, and the page says "fetch"
-  WebAssembly.instantiateStreaming = async function (source, imports) {
-    if (WebAssembly.instantiateStreaming !== compile) {
-      // app.wasm, the first: a stall ends in go-app's loader with the error.
-      const stall = globalThis.softmaxStallAfter;
-      source = softmaxWithin(Promise.resolve(source), stall, "app.wasm").then((r) => softmaxStallGuard(r, stall, "app.wasm"));
-    }
-    if (WebAssembly.instantiateStreaming !== compile && softmaxSlowLink()) {
-      try {
-        const resp = await source;
-        if (resp && resp.ok && resp.body && resp.clone) {
-          softmaxWatchProgram(resp.clone(), () => {
-            // Only before the program is given, which makes the worker
-            // fetch anyway: worker.js reads this, Go would not.
+  const compileStreaming = WebAssembly.compileStreaming;
+  const instantiate = WebAssembly.instantiateStreaming;
+  if (!compileStreaming || !instantiate || typeof AbortController === "undefined") return; // app.js compiles, and the page says "fetch"
+  const url = new URL("app.wasm", document.currentScript.src).href;
+  const stall = globalThis.softmaxStallAfter;
+  const waitForLoad = 1000;
+  const abort = new AbortController();
+  let timer = 0;
+  let fail;
+  const stalled = new Promise((_, reject) => {
+    fail = reject;
+  });
+  stalled.catch(() => {});
+  // arm starts the deadline again: the answer's headers, then each chunk.
+  const arm = (noAnswer) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      fail(new Error(softmaxStallText("app.wasm", stall, noAnswer)));
+      abort.abort();
+    }, stall);
+  };
+  arm(true);
+  const program = Promise.race([fetch(url, { signal: abort.signal }), stalled]).then((resp) => {
+    if (resp.ok && resp.body && resp.clone) {
+      arm(false);
+      // On a slow link the worker asks for the pack before the program
+      // is in: only before the program is given, which makes the worker
+      // fetch anyway (worker.js reads this, Go would not).
+      const soon = softmaxSlowLink()
+        ? () => {
             const boot = globalThis.softmaxBoot;
             if (boot && boot.worker && !boot.given) boot.worker.postMessage({ prefetch: true });
-          });
-        }
-        source = resp;
-      } catch (e) {
-        // A failed fetch: compile below reports it as it always did.
-      }
+          }
+        : null;
+      softmaxWatchProgram(resp.clone(), soon, () => arm(false)).finally(() => clearTimeout(timer));
+    } else {
+      clearTimeout(timer);
     }
-    const r = await compile.call(WebAssembly, source, imports);
-    if (WebAssembly.instantiateStreaming !== compile) {
-      WebAssembly.instantiateStreaming = compile; // only app.wasm's, the first
-      globalThis.softmaxProgram = r.module;
+    return Promise.race([compileStreaming.call(WebAssembly, resp), stalled]);
+  });
+  program.then(
+    (module) => {
+      globalThis.softmaxProgram = module;
       const boot = globalThis.softmaxBoot;
       if (boot && boot.worker && !boot.given) {
         globalThis.softmaxGiveProgram(boot.worker);
         boot.given = true;
       }
-    }
-    return r;
+    },
+    () => clearTimeout(timer), // reported by instantiateStreaming below
+  );
+  const realFetch = globalThis.fetch;
+  const standIn = function (input, init) {
+    const asked = input instanceof Request ? input.url : new URL(String(input), location.href).href;
+    if (asked !== url) return realFetch.call(this, input, init);
+    globalThis.fetch = realFetch; // only app.js's fetch of the program, the first
+    return Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }));
+  };
+  globalThis.fetch = standIn;
+  WebAssembly.instantiateStreaming = async function (source, imports) {
+    WebAssembly.instantiateStreaming = instantiate; // only app.js's, the first
+    if (globalThis.fetch === standIn) globalThis.fetch = realFetch;
+    Promise.resolve(source)
+      .then((r) => r && r.body && r.body.cancel())
+      .catch(() => {});
+    const module = await program;
+    // The worker is asked for the pack first (boot.asked, below), or after
+    // waitForLoad at most, should the manifest be slow to come.
+    const boot = globalThis.softmaxBoot;
+    if (boot && boot.asked) await Promise.race([boot.asked, new Promise((resolve) => setTimeout(resolve, waitForLoad))]);
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
 })();
 // softmaxSlowLink says whether watching the program is worth its copy:
@@ -231,13 +245,14 @@ globalThis.softmaxSlowLink = () => {
 // soon() once half of its last section, the data section, is in: Go's
 // WebAssembly ends with its data (a third of the bytes, under half of the
 // compressed ones), and a section's header gives its size. A program
-// without a data section calls soon() at its end, as the handing over of
-// the compiled program did before; a stream that is not WebAssembly, or
-// breaks, at once (the page then reports the program's failure). It never
-// throws and never holds the program up: the copy is a branch of the same
-// stream, dropped once done.
-globalThis.softmaxWatchProgram = async (resp, soon) => {
-  let called = false;
+// without a data section calls soon() at its end; a stream that is not
+// WebAssembly, or breaks, at once (the compiler then reports the
+// program's failure). With arrived, it reads the copy to its end and
+// calls arrived() as each chunk comes (the deadline of a stalled
+// download); soon may then be null. It never throws and never holds the
+// program up: the copy is a branch of the same stream, dropped once done.
+globalThis.softmaxWatchProgram = async (resp, soon, arrived) => {
+  let called = !soon;
   const call = () => {
     if (!called) {
       called = true;
@@ -253,32 +268,39 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (let i = 0; i < value.length && pos + i < 8; i++) {
-        if (value[i] !== [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0][pos + i]) throw new Error("not WebAssembly");
-      }
-      for (let i = Math.max(next - pos, 0); i < value.length && fireAt === Infinity; ) {
-        header.push(value[i++]);
-        if (header.length < 2 || header[header.length - 1] & 0x80) {
-          if (header.length > 6) throw new Error("not a WebAssembly section header");
-          continue;
+      if (arrived) arrived();
+      if (!called) {
+        try {
+          for (let i = 0; i < value.length && pos + i < 8; i++) {
+            if (value[i] !== [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0][pos + i]) throw new Error("not WebAssembly");
+          }
+          for (let i = Math.max(next - pos, 0); i < value.length && fireAt === Infinity; ) {
+            header.push(value[i++]);
+            if (header.length < 2 || header[header.length - 1] & 0x80) {
+              if (header.length > 6) throw new Error("not a WebAssembly section header");
+              continue;
+            }
+            let size = 0;
+            for (let k = header.length - 1; k >= 1; k--) size = size * 128 + (header[k] & 0x7f);
+            const start = pos + i; // the section's first byte
+            if (header[0] === 11) fireAt = start + size / 2;
+            next = start + size;
+            header = [];
+            i = next - pos;
+          }
+        } catch (e) {
+          call(); // watching is an optimisation: the worker still asks when given the program
         }
-        let size = 0;
-        for (let k = header.length - 1; k >= 1; k--) size = size * 128 + (header[k] & 0x7f);
-        const start = pos + i; // the section's first byte
-        if (header[0] === 11) fireAt = start + size / 2;
-        next = start + size;
-        header = [];
-        i = next - pos;
       }
       pos += value.length;
-      if (pos >= fireAt) {
-        call();
+      if (pos >= fireAt) call();
+      if (called && !arrived) {
         reader.cancel().catch(() => {});
         return;
       }
     }
   } catch (e) {
-    // Watching is an optimisation: the worker still asks when given the program.
+    // A broken stream: the compiler reports it.
   }
   call();
 };
@@ -301,9 +323,9 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
   };
   // The manifest has 15 s (it is under 2 kB); after that the page asks
   // for it itself (wasm/ui/browser: Fetch), which reports a failure.
-  const asked = new AbortController();
-  const giveUp = setTimeout(() => asked.abort(), globalThis.softmaxStallAfter);
-  fetch(new URL("data/manifest.json", base), { signal: asked.signal })
+  const abort = new AbortController();
+  const giveUp = setTimeout(() => abort.abort(), globalThis.softmaxStallAfter);
+  boot.asked = fetch(new URL("data/manifest.json", base), { signal: abort.signal })
     .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
     .then((text) => {
       boot.manifest = text; // the page reads it from here instead of fetching it again
@@ -320,6 +342,10 @@ globalThis.softmaxWatchProgram = async (resp, soon) => {
     })
     .catch(() => {}) // the page fetches the manifest too, and reports a failure
     .finally(() => clearTimeout(giveUp));
+  // boot.asked settles once the worker has been asked for the pack, or the
+  // manifest failed: the page's program waits for it (above), since the
+  // page's start is one long task that would hold the manifest's last
+  // steps, and with them the worker's load, until it ends.
   globalThis.softmaxBoot = boot;
 })();
 

@@ -120,9 +120,6 @@ func Softmax[F Float](z *[K]F) (logSumExp float64) {
 	return float64(m) + fmath.Log(s)
 }
 
-// logOf is fmath.Log, for the files of this package that need it.
-func logOf(x float64) float64 { return fmath.Log(x) }
-
 // Grad adds into gw (d×k) and gb (k) the unnormalised gradient of the
 // cross-entropy over the examples of x at positions batch,
 //

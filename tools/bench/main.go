@@ -15,7 +15,8 @@
 // data-full; -data-full runs that), the full pack. The implementations
 // take turns in an order that rotates from run to run, each run with a
 // fresh worker or model and the run index as the seed. It prints the
-// machine and browser, one table per pack (training ms per epoch: median,
+// machine (its CPU model, family and model number: tools/internal/cpuinfo)
+// and browser, one table per pack (training ms per epoch: median,
 // min, max; examples/s; test accuracy; the longest main-thread task; the
 // ratio to ours), and, last,
 //

@@ -3,13 +3,12 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
 	"softmaxdemo/core/dataset"
+	"softmaxdemo/tools/internal/cpuinfo"
 )
 
 // Impl is one implementation under test; ID is what bench.run takes.
@@ -71,8 +70,7 @@ type PackResult struct {
 
 // Header describes where and when the benchmark ran.
 type Header struct {
-	CPU     string
-	NProc   int
+	CPU     string // the processor, its family and model, and how many (cpuinfo)
 	Browser string
 	Date    time.Time
 	Peers   string
@@ -196,26 +194,12 @@ func machineHeader(info pageInfo, now time.Time) Header {
 		simd = "yes"
 	}
 	return Header{
-		CPU:     cpuModel(),
-		NProc:   runtime.NumCPU(),
+		CPU:     cpuinfo.This().String(),
 		Browser: browserVersion(info.UserAgent, info.Brands),
 		Date:    now,
 		Peers: fmt.Sprintf("TensorFlow.js %s (tfjs-backend-wasm %s: SIMD %s, threads %s), ConvNetJS 0.3.0",
 			info.TFJS, info.TFJSWasm, simd, threads),
 	}
-}
-
-// cpuModel returns the first "model name" of /proc/cpuinfo, or GOARCH.
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err == nil {
-		for line := range strings.Lines(string(b)) {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				return strings.TrimSpace(v)
-			}
-		}
-	}
-	return runtime.GOARCH
 }
 
 // browserVersion names the browser, such as "Chromium 156.0.8078.79
@@ -271,7 +255,7 @@ func (r Report) headerText() string {
 func (r Report) headerFields() [][2]string {
 	h := r.Header
 	fields := [][2]string{
-		{"machine", fmt.Sprintf("%s, nproc %d", h.CPU, h.NProc)},
+		{"machine", h.CPU},
 		{"browser", h.Browser},
 		{"date", h.Date.Format("2006-01-02 15:04 MST")},
 		{"peers", h.Peers},
@@ -308,7 +292,7 @@ func (r Report) bodyText() string {
 // Markdown is the report as a Markdown section.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Browser benchmark\n\n")
+	fmt.Fprintf(&b, "## Browser benchmark on %s\n\n", r.Header.CPU)
 	for _, f := range r.headerFields() {
 		fmt.Fprintf(&b, "- %s: %s\n", f[0], f[1])
 	}

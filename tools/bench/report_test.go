@@ -144,7 +144,7 @@ func sampleReport() Report {
 		small = append(small, r)
 	}
 	return Report{
-		Header: Header{CPU: "AMD EPYC", NProc: 2, Browser: "Chromium 156.0.8078.79 (headless)",
+		Header: Header{CPU: "AMD EPYC (family 25, model 17), 2 CPUs", Browser: "Chromium 156.0.8078.79 (headless)",
 			Date: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), Peers: "TensorFlow.js 4.22.0, ConvNetJS 0.3.0"},
 		Runs:  3,
 		Packs: []PackResult{summarize(def, small), summarize(fullPack, sampleResults())},
@@ -166,7 +166,7 @@ func TestText(t *testing.T) {
 	r := sampleReport()
 	text := r.headerText() + r.bodyText()
 	checkHas(t, "the report", text,
-		"machine: AMD EPYC, nproc 2\n",
+		"machine: AMD EPYC (family 25, model 17), 2 CPUs\n",
 		"browser: Chromium 156.0.8078.79 (headless)\n",
 		"date:    2026-03-01 12:00 UTC\n",
 		"default pack: 10,000 train / 2,000 test\n",
@@ -189,7 +189,7 @@ func TestText(t *testing.T) {
 func TestMarkdown(t *testing.T) {
 	md := sampleReport().Markdown()
 	checkHas(t, "the Markdown", md,
-		"## Browser benchmark\n\n- machine: AMD EPYC, nproc 2\n- browser: Chromium 156.0.8078.79 (headless)\n- date: 2026-03-01 12:00 UTC\n",
+		"## Browser benchmark on AMD EPYC (family 25, model 17), 2 CPUs\n\n- machine: AMD EPYC (family 25, model 17), 2 CPUs\n- browser: Chromium 156.0.8078.79 (headless)\n- date: 2026-03-01 12:00 UTC\n",
 		"| implementation | runs | median ms | min ms | max ms | examples/s | test accuracy | longest main-thread task | × ours |\n| --- |",
 		"| ours: Go wasm worker | 3 | 120.0 | 100.0 | 150.0 | 500,000 | 91.00% | <50 ms | 1.0 |\n",
 		"| TF.js wasm, minimize loop | 3 | 3500.0 | 3300.0 | 3700.0 | 17,143 | 91.50% | 3720 ms | 29.2 |\n",

@@ -152,10 +152,12 @@ func TestConsoleStaysClean(t *testing.T) {
 	if !eventually(60*time.Second, func() bool { return serviceWorkerCached(ctx) }) {
 		t.Fatal("the service worker did not cache the site")
 	}
+	// The run's model is kept, so a reload restores it: a paused run,
+	// whose "ready" may pass between two looks.
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	waitState(t, ctx, 60*time.Second, "ready", "paused")
 	w.check(t, "reload")
 	serverCheck("reload")
 
@@ -178,7 +180,7 @@ func TestConsoleStaysClean(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, ctx, 60*time.Second, "ready")
+	waitState(t, ctx, 60*time.Second, "ready", "paused")
 	trainRun(t, ctx, 60*time.Second)
 	w.check(t, "offline reload and a run")
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"softmaxdemo/tools/internal/cpuinfo"
 	"softmaxdemo/tools/internal/headless"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -44,6 +45,14 @@ func needBrowser(t testing.TB) {
 			t.Fatalf("%s is missing: run `make site` first (make test does)", f)
 		}
 	}
+}
+
+// logCPU heads a benchmark's figures with the processor they are figures
+// of (its model, family and model number, from /proc/cpuinfo): the same
+// build runs at different speeds on different CPU families.
+func logCPU(b *testing.B) {
+	b.Helper()
+	b.Logf("CPU: %s", cpuinfo.This())
 }
 
 // server is a running tools/serve.
@@ -141,6 +150,17 @@ func lessonBrowser(t testing.TB, timeout time.Duration) context.Context {
 const fullPageView = `(() => {
   try { if (!localStorage.getItem("softmax:view")) localStorage.setItem("softmax:view", "full"); } catch (e) {}
 })();`
+
+// closeBrowser closes the browser of ctx (from newBrowser) now rather than
+// when the test ends: a benchmark that opens a browser per visit would
+// otherwise measure each visit beside every browser before it, their pages
+// still working (a worker's heartbeat, a service worker filling its cache).
+func closeBrowser(tb testing.TB, ctx context.Context) {
+	tb.Helper()
+	if err := chromedp.Cancel(ctx); err != nil {
+		tb.Logf("closing the browser: %v", err)
+	}
+}
 
 // beforeScripts has the tab run src in every document it opens, before
 // the document's own scripts.

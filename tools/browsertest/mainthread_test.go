@@ -7,27 +7,46 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 )
 
+// mainThreadRuns are the runs BenchmarkMainThreadWhileTraining trains, one
+// per method, each at full pace from the page's link: 60 epochs of
+// minibatch SGD (B = 100) and of full-batch gradient descent (60 steps
+// over the whole set), Newton's method to its stopping rule, and the
+// lecture notes' long full-batch run (1,000 steps from N(0, 1) on raw
+// pixels), in which the page's heap is collected several times.
+var mainThreadRuns = []struct{ name, link string }{
+	{"sgd", "epochs=60"},
+	{"gd", "method=gd&batch=10000&epochs=60"},
+	{"newton", "method=newton"},
+	{"lecture", "method=gd&batch=10000&lr=0.1&l2=0.001&epochs=1000&init=normal&deskew=0"},
+}
+
 // BenchmarkMainThreadWhileTraining measures the page's main thread while
-// the worker trains 60 epochs of the default pack at full pace: the time
-// its tasks took in all (Chromium's TaskDuration), the part spent running
-// script (ScriptDuration), the longest task and the number over 50 ms. The
-// page decodes every report, redraws the loss and re-renders while the
-// class watches. It reports the long tasks (over 50 ms) per run and the
-// longest: how long a task takes is a figure of the machine's speed and
-// load, not a property a test can assert (a loaded machine stretches any
-// task), so it is measured here and recorded in docs/BENCHMARKS.md,
-// "Main thread". With PAGE_READY_SITES it visits each site in turn,
-// round after round, and reports their medians and ratios to the first:
+// the worker trains each of mainThreadRuns at full pace on the default
+// pack: the time its tasks took in all (Chromium's TaskDuration), the
+// part spent running script (ScriptDuration), and the longest task and
+// the number over 50 ms from the click on Train until the page says done. The page decodes every report, redraws the loss and
+// re-renders while the class watches. It reports the long tasks (over
+// 50 ms) per run and the longest: how long a task takes is a figure of the
+// machine's speed and load, not a property a test can assert (a loaded
+// machine stretches any task), so it is measured here and recorded in
+// docs/BENCHMARKS.md, "The main thread while training", with the CPU
+// model it was measured on. With PAGE_READY_SITES it visits each site in
+// turn, round after round, and reports their medians and ratios to the
+// first:
 //
+//	go test -run '^$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
+//	go test -run '^$' -bench 'MainThreadWhileTraining/gd$' -benchtime 5x ./tools/browsertest/
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench MainThreadWhileTraining -benchtime 6x ./tools/browsertest/
 func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := []string{root}
 	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
 		sites = strings.Split(s, ",")
@@ -36,55 +55,72 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	for i, dir := range sites {
 		urls[i] = startServerAt(b, dir).URL
 	}
-	task := make([][]float64, len(sites))
-	script := make([][]float64, len(sites))
-	longest := make([][]float64, len(sites))
-	long := make([]int, len(sites))
-	for round := 0; b.Loop(); round++ {
-		for k := range urls {
-			i := (k + round) % len(urls)
-			b.StopTimer()
-			ctx := openReady(b, urls[i]+"#lang=en")
-			if _, err := eval[bool](ctx, `window.longTasks = []; new PerformanceObserver(l => l.getEntries().forEach(e => longTasks.push(e.duration))).observe({type: "longtask"}); true`); err != nil {
-				b.Fatal(err)
+	for _, run := range mainThreadRuns {
+		b.Run(run.name, func(b *testing.B) {
+			task := make([][]float64, len(sites))
+			script := make([][]float64, len(sites))
+			longest := make([][]float64, len(sites))
+			long := make([]int, len(sites))
+			for round := 0; b.Loop(); round++ {
+				for k := range urls {
+					i := (k + round) % len(urls)
+					b.StopTimer()
+					ctx := openReady(b, urls[i]+"#lang=en&pace=full&"+run.link)
+					if _, err := eval[bool](ctx, duringRun); err != nil {
+						b.Fatal(err)
+					}
+					measureMainThread(b, ctx)
+					before := mainThread(b, ctx)
+					b.StartTimer()
+					trainRun(b, ctx, 5*time.Minute)
+					b.StopTimer()
+					after := mainThread(b, ctx)
+					tasks, err := eval[[]float64](ctx, `longTasks.filter(t => t.start >= runStart && (!runEnd || t.start < runEnd)).map(t => t.duration)`)
+					if err != nil {
+						b.Fatal(err)
+					}
+					task[i] = append(task[i], 1000*(after["TaskDuration"]-before["TaskDuration"]))
+					script[i] = append(script[i], 1000*(after["ScriptDuration"]-before["ScriptDuration"]))
+					longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
+					long[i] += len(tasks)
+					closeBrowser(b, ctx)
+					b.StartTimer()
+				}
 			}
-			choose(b, ctx, "pace", "full")
-			setField(b, ctx, "epochs", "60")
-			measureMainThread(b, ctx)
-			before := mainThread(b, ctx)
-			b.StartTimer()
-			trainDefault(b, ctx)
-			b.StopTimer()
-			after := mainThread(b, ctx)
-			tasks, err := eval[[]float64](ctx, `longTasks`)
-			if err != nil {
-				b.Fatal(err)
+			median := func(v []float64) float64 {
+				s := slices.Clone(v)
+				slices.Sort(s)
+				return s[len(s)/2]
 			}
-			task[i] = append(task[i], 1000*(after["TaskDuration"]-before["TaskDuration"]))
-			script[i] = append(script[i], 1000*(after["ScriptDuration"]-before["ScriptDuration"]))
-			longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
-			long[i] += len(tasks)
-			b.StartTimer()
-		}
-	}
-	median := func(v []float64) float64 {
-		s := slices.Clone(v)
-		slices.Sort(s)
-		return s[len(s)/2]
-	}
-	for i, site := range sites {
-		suffix := ""
-		if len(sites) > 1 {
-			suffix = fmt.Sprintf("-site%d", i+1)
-		}
-		b.Logf("%s: main thread %.0f ms of tasks (%.2f× the first site's), %.0f ms of script, while training 60 epochs; tasks over 50 ms: %d in %d runs, longest per run %v",
-			site, median(task[i]), median(task[i])/median(task[0]), median(script[i]), long[i], len(task[i]), longest[i])
-		b.ReportMetric(median(task[i]), "ms-main-thread"+suffix)
-		b.ReportMetric(median(script[i]), "ms-script"+suffix)
-		b.ReportMetric(float64(long[i])/float64(len(task[i])), "long-tasks/run"+suffix)
-		b.ReportMetric(slices.Max(longest[i]), "ms-longest-task"+suffix)
+			for i, site := range sites {
+				suffix := ""
+				if len(sites) > 1 {
+					suffix = fmt.Sprintf("-site%d", i+1)
+				}
+				b.Logf("%s, %s: main thread %.0f ms of tasks (%.2f× the first site's), %.0f ms of script; tasks over 50 ms: %d in %d runs, longest per run %v",
+					site, run.name, median(task[i]), median(task[i])/median(task[0]), median(script[i]), long[i], len(task[i]), longest[i])
+				b.ReportMetric(median(task[i]), "ms-main-thread"+suffix)
+				b.ReportMetric(median(script[i]), "ms-script"+suffix)
+				b.ReportMetric(float64(long[i])/float64(len(task[i])), "long-tasks/run"+suffix)
+				b.ReportMetric(slices.Max(longest[i]), "ms-longest-task"+suffix)
+			}
+		})
 	}
 }
+
+// duringRun, evaluated in a page that is ready, collects its tasks of
+// 50 ms or more (longTasks, with their start) and notes when the next run
+// starts (runStart: the next click on Train) and ends (runEnd: #status
+// first says done), so that only the tasks while it trains are counted,
+// not the page's start-up or what it does once the run rests.
+const duringRun = `window.longTasks = [];
+new PerformanceObserver(l => l.getEntries().forEach(e => longTasks.push({start: e.startTime, duration: e.duration}))).observe({type: "longtask"});
+window.runStart = Infinity; window.runEnd = 0;
+document.getElementById("train").addEventListener("click", () => { runStart = performance.now(); }, {capture: true, once: true});
+new MutationObserver((_, obs) => {
+  if (runStart !== Infinity && document.getElementById("status").getAttribute("data-state") === "done") { runEnd = performance.now(); obs.disconnect(); }
+}).observe(document.getElementById("status"), {attributes: true, attributeFilter: ["data-state"]});
+true`
 
 // measureMainThread starts Chromium's run-time metrics of the page.
 func measureMainThread(tb testing.TB, ctx context.Context) {

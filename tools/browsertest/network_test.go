@@ -63,6 +63,7 @@ var classroomNetworks = []struct {
 //	PAGE_READY_SITES=$PWD,/tmp/site go test -run '^$' -bench PageReadyNetwork -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReadyNetwork(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := []string{root}
 	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
 		sites = strings.Split(s, ",")
@@ -115,6 +116,7 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 					for p, v := range wireBytes(logs[i].take()) {
 						perFile[i][p] = append(perFile[i][p], float64(v))
 					}
+					closeBrowser(b, ctx)
 					b.StartTimer()
 				}
 			}
@@ -632,6 +634,7 @@ func readyTimes(tb testing.TB, ctx context.Context) map[string]float64 {
 // first site's.
 func BenchmarkPageReadyInterleaved(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := strings.Split(os.Getenv("PAGE_READY_SITES"), ",")
 	if len(sites) < 2 {
 		b.Skip("set PAGE_READY_SITES to two or more built site roots, comma-separated")
@@ -651,6 +654,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 			}
 			waitState(b, ctx, 60*time.Second, "ready")
 			ready[i] = append(ready[i], math.Round(readyTimes(b, ctx)["ready"]))
+			closeBrowser(b, ctx)
 		}
 	}
 	base := 0.0
@@ -679,6 +683,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 //	go test -run '^$' -bench PageReady -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReady(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	log := &requestLog{}
 	srv := startServerWith(b, root, log)
 	var ready, wall, again, mounted, loaded []float64
@@ -721,6 +726,7 @@ func BenchmarkPageReady(b *testing.B) {
 		if lines := log.take(); len(lines) > 0 && len(again) == 1 {
 			b.Logf("the second visit's requests to the server:\n  %s", strings.Join(lines, "\n  "))
 		}
+		closeBrowser(b, ctx)
 		b.StartTimer()
 	}
 	median := func(v []float64) float64 {

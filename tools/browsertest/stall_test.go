@@ -5,6 +5,9 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,5 +79,61 @@ func TestStalledDownloadOffersRetry(t *testing.T) {
 	mu.Unlock()
 	if n != 2 {
 		t.Errorf("the pack was asked for %d times, want twice: the stalled request and Retry's", n)
+	}
+}
+
+// TestStalledProgramIsShown: a server that sends the first half of the
+// page's program, web/app.wasm, and then nothing. web/boot.js follows a
+// branch of the download it compiles, and once no byte has come for
+// softmaxStallAfter (15 s) it gives up: go-app's loader says that the
+// download of app.wasm stalled (reloading is the remedy, which the loader
+// says too).
+func TestStalledProgramIsShown(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	program, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first := false
+		if r.URL.Path == "/web/app.wasm" {
+			once.Do(func() { first = true })
+		}
+		if !first {
+			proxy.ServeHTTP(w, r) // the service worker's, which goes ahead after 10 s
+			return
+		}
+		w.Header().Set("Content-Type", "application/wasm")
+		w.Header().Set("Content-Length", strconv.Itoa(len(program)))
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(program[:len(program)/2])
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // nothing more, until the browser hangs up
+	}))
+	t.Cleanup(hold.Close)
+
+	ctx := newBrowser(t, 2*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(hold.URL, "/")+"/#lang=en")); err != nil {
+		t.Fatal(err)
+	}
+	var label string
+	if !eventually(2*session.StallAfter, func() bool {
+		label, _ = eval[string](ctx, `(document.getElementById("app-wasm-loader-label") || {}).textContent || ""`)
+		return strings.Contains(label, "stalled")
+	}) {
+		t.Fatalf("after %v the loader says %q, want that the download of app.wasm stalled", 2*session.StallAfter, label)
+	}
+	if !strings.Contains(label, "app.wasm") || !strings.Contains(label, "nothing arrived for 15 s") {
+		t.Errorf("the loader says %q, want that nothing of app.wasm arrived for 15 s", label)
+	}
+	if shown, _ := eval[string](ctx, `getComputedStyle(document.getElementById("app-wasm-loader")).display`); shown == "none" {
+		t.Error("the loader with the stall is hidden")
 	}
 }

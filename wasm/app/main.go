@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"softmaxdemo/wasm/ui"
@@ -31,6 +32,9 @@ import (
 //
 //go:embed service-worker.js
 var serviceWorkerJS string
+
+// bootJS starts the page's program and its worker (web/boot.js).
+const bootJS = "/web/boot.js"
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -63,11 +67,17 @@ func run(args []string) error {
 	// browser reads it (its preload scanner reads past the scripts), not
 	// when go-app's deferred app.js runs after the page and its scripts:
 	// on a school's network that is a round trip or more of idle link.
-	// app.js's fetch takes the preloaded response: the same URL, mode cors
-	// and credentials same-origin (crossorigin="anonymous"). go-app's own
-	// preloads cannot say crossorigin, so this is a raw header.
-	h.RawHeaders = append(h.RawHeaders, fmt.Sprintf(
-		`<link rel="preload" href="%s/web/app.wasm" as="fetch" crossorigin="anonymous" fetchpriority="high">`, root))
+	// web/boot.js's fetch takes the preloaded response: the same URL, mode
+	// cors and credentials same-origin (crossorigin="anonymous"). go-app's
+	// own preloads cannot say crossorigin, so this is a raw header, and
+	// boot.js follows it as one: a fetch takes a preload only once the
+	// parser has read its <link>, and one that came first would make the
+	// <link> ask for the file a second time.
+	h.Scripts = slices.DeleteFunc(h.Scripts, func(s string) bool { return s == bootJS })
+	h.CacheableResources = append(h.CacheableResources, bootJS)
+	h.RawHeaders = append(h.RawHeaders,
+		fmt.Sprintf(`<link rel="preload" href="%s/web/app.wasm" as="fetch" crossorigin="anonymous" fetchpriority="high">`, root),
+		fmt.Sprintf(`<script src="%s%s"></script>`, root, bootJS))
 	if err := app.GenerateStaticWebsite(*out, h); err != nil {
 		return fmt.Errorf("writing the static site: %w", err)
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"softmaxdemo/core/metrics"
@@ -67,7 +68,8 @@ type member struct {
 	h    Helper
 	sent map[[2]int]int // the generation of the pack whose (set, shard) it holds
 	dead bool
-	heap uint64 // its Go heap, as it last reported it
+	gone chan struct{} // closed when it is dead: its replies are no longer read
+	heap uint64        // its Go heap, as it last reported it
 }
 
 // reply is a helper's message with its sender.
@@ -98,9 +100,7 @@ func (p *pool) setWorkers(n int) {
 	p.want = n
 	p.refused = ""
 	for len(p.live())+1 > n {
-		m := p.live()[len(p.live())-1]
-		m.dead = true
-		m.h.Stop()
+		p.retire(p.live()[len(p.live())-1])
 	}
 	p.fill()
 	p.prime()
@@ -140,11 +140,20 @@ func (p *pool) fill() {
 			p.refused = err.Error()
 			return
 		}
-		m := &member{h: h, sent: map[[2]int]int{}}
+		m := &member{h: h, sent: map[[2]int]int{}, gone: make(chan struct{})}
 		p.members = append(p.members, m)
 		go func() {
-			for msg := range h.Replies() {
-				p.replies <- reply{m, msg}
+			for {
+				select {
+				case msg := <-h.Replies():
+					select {
+					case p.replies <- reply{m, msg}:
+					case <-m.gone:
+						return
+					}
+				case <-m.gone:
+					return
+				}
 			}
 		}()
 	}
@@ -167,9 +176,20 @@ func (p *pool) kill(m *member, why string) {
 	if m.dead {
 		return
 	}
+	logf("session: a helper of the pool stopped (%s); it is replaced and its shards computed here\n", why)
+	p.retire(m)
+}
+
+// retire stops a helper and forgets it: what it held of Newton's μ is
+// lost (this worker evaluates it again before an H·v), and the parts of
+// pending evaluations it owed are computed here.
+func (p *pool) retire(m *member) {
+	if m.dead {
+		return
+	}
 	m.dead = true
 	m.h.Stop()
-	logf("session: a helper of the pool stopped (%s); it is replaced and its shards computed here\n", why)
+	close(m.gone)
 	for i := range p.holder {
 		for s, h := range p.holder[i] {
 			if h == m {
@@ -177,6 +197,8 @@ func (p *pool) kill(m *member, why string) {
 			}
 		}
 	}
+	p.members = slices.DeleteFunc(p.members, func(x *member) bool { return x == m })
+	p.evalsLost(m)
 }
 
 // newPack starts a new generation: the helpers' shards are of an old pack.
@@ -281,7 +303,6 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 				}
 			case protocol.Failed:
 				p.kill(r.m, msg.Message)
-				p.evalsLost(r.m)
 				if mine {
 					delete(waiting, r.m)
 					for _, s := range shards {
@@ -292,7 +313,6 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 		case <-timer.C:
 			for m, shards := range waiting {
 				p.kill(m, "no answer for "+p.timeout.String())
-				p.evalsLost(m)
 				for _, s := range shards {
 					local(s)
 				}
@@ -508,7 +528,6 @@ func (p *pool) overdue() {
 		}
 		for m := range pe.waiting {
 			p.kill(m, "no answer for "+p.timeout.String())
-			p.evalsLost(m)
 		}
 	}
 }
@@ -529,7 +548,6 @@ func (p *pool) handle(r reply) {
 		p.evalReply(r.m, msg)
 	case protocol.Failed:
 		p.kill(r.m, msg.Message)
-		p.evalsLost(r.m)
 		p.fill()
 	}
 }

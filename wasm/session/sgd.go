@@ -185,11 +185,15 @@ func (b *minibatch) record(r *run, st train.Stats) {
 func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool) {
 	r := s.run
 	ended := st.Stop != train.Running
-	if force || ended || st.EpochEnd || now.Sub(r.lastProgress) >= progressEvery {
+	// An epoch's end is news for minibatches; in full-batch descent every
+	// step ends one, and reporting each would post a message per step
+	// (a thousand in the notes' run) for the page to decode and draw.
+	epochEnd := st.EpochEnd && !r.meth.everyStepAnEpoch()
+	if force || ended || epochEnd || now.Sub(r.lastProgress) >= progressEvery {
 		s.sendProgress(now)
 	}
 	sinceW := now.Sub(r.lastWeights)
-	if force || ended || sinceW >= weightsEvery || (st.EpochEnd && sinceW >= epochWeightsGap) {
+	if force || ended || sinceW >= weightsEvery || (epochEnd && sinceW >= epochWeightsGap) {
 		s.sendWeights(now)
 	}
 	if ended || st.EpochEnd {

@@ -220,33 +220,34 @@ func (g *gallery) draw() {
 		return float64(g.lay.Col[i]*galleryCellW) * s, float64(g.lay.Row[i]*galleryCellH) * s
 	}
 	wrong := misread(g.ISamples.Labels, g.preds)
-	c.Set("fillStyle", paint.WrongFill)
+	c.Set("fillStyle", paint.Str(paint.WrongFill))
 	for _, i := range wrong {
 		x, y := cell(i)
 		c.Call("fillRect", x+s, y+s, (galleryCellW-2)*s, (galleryCellH-2)*s)
 	}
 	c.Set("imageSmoothingEnabled", false)
 	c.Call("drawImage", g.sheet, 0, 0, w, float64(g.lay.Height())*s)
-	c.Set("strokeStyle", paint.Wrong)
+	c.Set("strokeStyle", paint.Str(paint.Wrong))
 	c.Set("lineWidth", 2*ratio)
 	for _, i := range wrong {
 		x, y := cell(i)
 		c.Call("strokeRect", x+s, y+s, (galleryCellW-2)*s, (galleryCellH-2)*s)
 	}
 	c.Set("font", fmt.Sprintf("700 %.0fpx system-ui, sans-serif", 11*s))
-	c.Set("textAlign", "center")
-	c.Set("textBaseline", "middle")
-	c.Set("fillStyle", paint.Ink)
+	c.Set("textAlign", paint.Str("center"))
+	c.Set("textBaseline", paint.Str("middle"))
+	ink, red := paint.Str(paint.Ink), paint.Str(paint.Wrong)
 	for i, p := range g.preds {
 		if p < 0 {
 			continue
 		}
-		if p != int(g.ISamples.Labels[i]) {
-			c.Set("fillStyle", paint.Wrong)
+		if p == int(g.ISamples.Labels[i]) {
+			c.Set("fillStyle", ink)
+		} else {
+			c.Set("fillStyle", red)
 		}
 		x, y := cell(i)
-		c.Call("fillText", strconv.Itoa(p), x+galleryCellW*s/2, y+(28+2*galleryPad+galleryLabel/2-1)*s)
-		c.Set("fillStyle", paint.Ink)
+		c.Call("fillText", paint.Str(strconv.Itoa(p)), x+galleryCellW*s/2, y+(28+2*galleryPad+galleryLabel/2-1)*s)
 	}
 }
 

@@ -125,27 +125,27 @@ func (p *lossPlot) draw() {
 	c.Set("lineWidth", ratio)
 
 	// Grid and ticks.
-	c.Set("strokeStyle", paint.Grid)
-	c.Set("fillStyle", paint.Axis)
-	c.Set("textAlign", "right")
-	c.Set("textBaseline", "middle")
+	c.Set("strokeStyle", paint.Str(paint.Grid))
+	c.Set("fillStyle", paint.Str(paint.Axis))
+	c.Set("textAlign", paint.Str("right"))
+	c.Set("textBaseline", paint.Str("middle"))
 	for _, t := range g.LossTicks {
 		line(c, g.Left, t.Pos, g.Right, t.Pos)
 		c.Call("fillText", t.Label, g.Left-6*ratio, t.Pos)
 	}
-	c.Set("textAlign", "center")
-	c.Set("textBaseline", "top")
+	c.Set("textAlign", paint.Str("center"))
+	c.Set("textBaseline", paint.Str("top"))
 	for _, t := range g.XTicks {
 		c.Call("fillText", t.Label, t.Pos, g.Bottom+6*ratio)
 	}
 	c.Call("fillText", p.ILang.T("chart.x."+axes.X), (g.Left+g.Right)/2, g.Bottom+6*ratio+g.Font*1.2)
-	c.Set("textAlign", "left")
-	c.Set("textBaseline", "middle")
-	c.Set("fillStyle", paint.Accuracy)
+	c.Set("textAlign", paint.Str("left"))
+	c.Set("textBaseline", paint.Str("middle"))
+	c.Set("fillStyle", paint.Str(paint.Accuracy))
 	for _, t := range g.AccTicks {
 		c.Call("fillText", t.Label, g.Right+6*ratio, t.Pos)
 	}
-	c.Set("strokeStyle", paint.Axis)
+	c.Set("strokeStyle", paint.Str(paint.Axis))
 	line(c, g.Left, g.Top, g.Left, g.Bottom)
 	line(c, g.Left, g.Bottom, g.Right, g.Bottom)
 
@@ -160,17 +160,17 @@ func (p *lossPlot) draw() {
 		raw = append(raw, chart.Pt{X: seg[0].X, Y: seg[0].Y + 1.5*ratio}, chart.Pt{X: seg[1].X, Y: seg[1].Y - 1.5*ratio})
 	}
 	for _, o := range g.Others {
-		js.Call("path", c, paint.Points(&p.buf, o.Pts), len(o.Pts), o.Color, 2*ratio)
+		js.Call("path", c, paint.Points(&p.buf, o.Pts), len(o.Pts), paint.Str(o.Color), 2*ratio)
 	}
 	cur := paint.LossSmooth
 	if len(runs) > 0 && runs[len(runs)-1].Color != "" {
 		cur = runs[len(runs)-1].Color
 	}
 	p.raw = raw
-	js.Call("segments", c, paint.Points(&p.buf, raw), len(raw), paint.LossBand, 2*ratio)
-	js.Call("path", c, paint.Points(&p.buf, g.Smooth), len(g.Smooth), cur, 3*ratio)
-	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Accuracy, 3*ratio)
-	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Accuracy, 5*ratio)
+	js.Call("segments", c, paint.Points(&p.buf, raw), len(raw), paint.Str(paint.LossBand), 2*ratio)
+	js.Call("path", c, paint.Points(&p.buf, g.Smooth), len(g.Smooth), paint.Str(cur), 3*ratio)
+	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Str(paint.Accuracy), 3*ratio)
+	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Str(paint.Accuracy), 5*ratio)
 }
 
 func line(c app.Value, x0, y0, x1, y1 float64) {

@@ -131,14 +131,14 @@ func (p *page) OnInit() {
 		// next chapter returns to it.
 		p.writeLink()
 	}
+	// web/boot.js left the prerendered page out of the layout if it is in
+	// the other language (web/app.css). It may come back now: the page
+	// renders in the person's language and replaces it within this same
+	// task, before the browser draws a frame.
+	app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-lang-pending")
 }
 
 func (p *page) OnMount(ctx app.Context) {
-	ctx.Defer(func(app.Context) {
-		// The page now shows the person's language: web/boot.js hid the
-		// prerendered text if it was in the other one.
-		app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-lang-pending")
-	})
 	ctx.Handle(store.ActionTrain, p.onTrain)
 	ctx.Handle(store.ActionStep, p.onStep)
 	ctx.Handle(store.ActionReset, p.onReset)

@@ -48,10 +48,11 @@ func (c *Worker) Heard() { c.heard.Store(time.Now().UnixNano()) }
 // it instead, and replays the events it received meanwhile.
 func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *Worker {
 	c := &Worker{}
+	uint8Array := app.Window().Get("Uint8Array")
 	decode := func(data app.Value) protocol.Msg {
 		var bulk []byte
 		if b := data.Get("bulk"); b.Truthy() {
-			u8 := app.Window().Get("Uint8Array").New(b)
+			u8 := uint8Array.New(b)
 			bulk = make([]byte, u8.Length())
 			app.CopyBytesToGo(bulk, u8)
 		}

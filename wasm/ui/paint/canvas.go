@@ -36,29 +36,82 @@ func (s *Size) Context(id string) (c app.Value, w, h, ratio float64) {
 }
 
 // Context2D returns the 2D drawing context of the canvas with the given id,
-// or a falsy value if the canvas is not in the page.
+// or a falsy value if the canvas is not in the page. The canvas and its
+// context are kept by id while the canvas stays in the page: a JavaScript
+// object that reaches Go is a js.Value with a finalizer, and looking them
+// up on every draw (ten templates, the chart, the gallery, many times a
+// second while training) made tens of thousands of finalizers for the
+// page's garbage collector to run, inside the task that collects.
 func Context2D(id string) (canvas, ctx app.Value) {
+	if k, ok := contexts[id]; ok && k.canvas.Get("isConnected").Bool() {
+		return k.canvas, k.ctx
+	}
 	canvas = app.Window().GetElementByID(id)
 	if !canvas.Truthy() {
+		delete(contexts, id)
 		return canvas, canvas
 	}
-	return canvas, canvas.Call("getContext", "2d")
+	ctx = canvas.Call("getContext", "2d")
+	if contexts == nil {
+		contexts = map[string]canvasContext{}
+	}
+	contexts[id] = canvasContext{canvas, ctx}
+	return canvas, ctx
 }
 
-// Helpers returns web/plot.js's softmaxCanvas object.
-func Helpers() app.Value { return app.Window().Get("softmaxCanvas") }
+// contexts are the canvases Context2D found, by id.
+var contexts map[string]canvasContext
+
+type canvasContext struct{ canvas, ctx app.Value }
+
+// Helpers returns web/plot.js's softmaxCanvas object, kept once found.
+func Helpers() app.Value {
+	if helpers == nil || !helpers.Truthy() {
+		helpers = app.Window().Get("softmaxCanvas")
+	}
+	return helpers
+}
+
+var helpers app.Value
 
 // jsBytes is one Uint8Array reused for every copy from Go, grown as needed:
-// allocating typed arrays per draw is what made drawing slow.
-var jsBytes app.Value
+// allocating typed arrays per draw is what made drawing slow. jsFloats is
+// a Float32Array over the same memory, for Points.
+var jsBytes, jsFloats app.Value
 
 func bytesToJS(b []byte) app.Value {
 	if jsBytes == nil || jsBytes.Length() < len(b) {
-		jsBytes = app.Window().Get("Uint8Array").New(max(len(b), 1<<16))
+		n := (max(len(b), 1<<16) + 7) &^ 7 // whole float32s for jsFloats
+		jsBytes = app.Window().Get("Uint8Array").New(n)
+		jsFloats = app.Window().Get("Float32Array").New(jsBytes.Get("buffer"))
 	}
 	app.CopyBytesToJS(jsBytes, b)
 	return jsBytes
 }
+
+// Str returns the JavaScript string s, made once and kept: a Go string
+// handed to JavaScript becomes a new JavaScript string each time, with a
+// finalizer for the garbage collector to run, and the canvas calls that
+// repeat the same few strings (colours, alignments, a digit's label) many
+// times a frame are cheaper with one kept copy. Only the first maxStrs
+// distinct strings are kept; others are made afresh.
+func Str(s string) app.Value {
+	if v, ok := strs[s]; ok {
+		return v
+	}
+	v := app.ValueOf(s)
+	if len(strs) < maxStrs {
+		if strs == nil {
+			strs = map[string]app.Value{}
+		}
+		strs[s] = v
+	}
+	return v
+}
+
+const maxStrs = 256
+
+var strs map[string]app.Value
 
 // PutRGBA copies w×h RGBA pixels into the canvas's context at (x, y).
 func PutRGBA(ctx app.Value, rgba []byte, w, h, x, y int) {
@@ -78,7 +131,9 @@ func PutScaled(ctx app.Value, rgba []byte, w, h int, W, H float64) {
 }
 
 // Points packs canvas points as little-endian float32 pairs into buf and
-// returns a Float32Array view of them in JavaScript.
+// returns a Float32Array whose first 2·len(pts) numbers are them, in
+// JavaScript. The array is reused: it holds the points until the next
+// call, and web/plot.js's helpers are told how many points to read.
 func Points(buf *[]byte, pts []chart.Pt) app.Value {
 	b := (*buf)[:0]
 	for _, p := range pts {
@@ -86,8 +141,8 @@ func Points(buf *[]byte, pts []chart.Pt) app.Value {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(p.Y)))
 	}
 	*buf = b
-	u8 := bytesToJS(b)
-	return app.Window().Get("Float32Array").New(u8.Get("buffer"), 0, 2*len(pts))
+	bytesToJS(b)
+	return jsFloats
 }
 
 // fitCanvas sizes the canvas's backing store to its displayed size times
