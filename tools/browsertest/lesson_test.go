@@ -17,8 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"softmaxdemo/core/plane"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/lesson"
+	"softmaxdemo/wasm/ui/planeview"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
@@ -78,13 +80,17 @@ const overflow = `(() => {
 	const W = innerWidth, H = innerHeight, out = [], d = document.documentElement;
 	if (d.scrollHeight > H + 1) out.push("the page is " + d.scrollHeight + " px tall");
 	if (d.scrollWidth > W + 1) out.push("the page is " + d.scrollWidth + " px wide");
-	for (const e of document.querySelectorAll("#lesson .chapter-text > *, #lesson .formulas, #lesson .run-bar, #lesson .chapter-live > *, #lesson .lesson-bar")) {
+	for (const e of document.querySelectorAll("#lesson .chapter-text > *, #lesson .formulas, #lesson .run-bar, #lesson .chapter-live > *, #lesson .lesson-bar, #lesson .chapter-under > *, #lesson .plane-lesson > *, #lesson .plane-lesson-side > *")) {
 		const r = e.getBoundingClientRect();
 		if (r.width === 0 && r.height === 0) continue;
 		if (r.bottom > H + 1 || r.right > W + 1) out.push((e.id || e.className) + " reaches " + Math.round(r.right) + "×" + Math.round(r.bottom));
 	}
 	return out;
 })()`
+
+// duplicateIDs lists the element ids that occur more than once in the
+// page.
+const duplicateIDs = `(() => { const n = {}; for (const e of document.querySelectorAll("[id]")) n[e.id] = (n[e.id] || 0) + 1; return Object.keys(n).filter(k => n[k] > 1); })()`
 
 // rawTeX finds TeX-like text in what a person reads.
 const rawTeX = `(() => { const m = document.body.innerText.match(/_\{|\^\{|\\[a-zA-Z]+\{/); return m ? m[0] + " in …" + document.body.innerText.slice(Math.max(0, m.index - 40), m.index + 20) : ""; })()`
@@ -215,6 +221,137 @@ func TestLessonOnAClassroomScreen(t *testing.T) {
 			if v := attr(t, fresh, "#lesson", "data-chapter-id"); v != lesson.Chapters[c.link-1].ID {
 				t.Errorf("the link to chapter %d opened %q", c.link, v)
 			}
+		})
+	}
+}
+
+// TestLessonChaptersShowThePlane: at 1280×720, in both languages, the
+// model, descent and redundancy chapters show the plane's pictures, live,
+// each id once in the page, and still fit the screen. In model, the
+// regions stand under the text; trained, each point lies in the region
+// of the class predicted for it (pixels read back), and a click adds a
+// point. In descent, the surface shows three paths from one start; the
+// question's answer sets α above 2/λ_max, where gradient descent zig-zags
+// without settling, and an α typed below it converges. In redundancy, the
+// plane's model is trained, and its ψ, beside the digits' #psi-add,
+// changes no pixel of the regions.
+func TestLessonChaptersShowThePlane(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := openOnScreen(t, lessonURL(srv, 2, "&pace=full&lang="+lang), 4*time.Minute, 1280, 720, false)
+			fits := func(when string) {
+				t.Helper()
+				var out []string
+				var err error
+				eventually(2*time.Second, func() bool { out, err = eval[[]string](ctx, overflow); return err == nil && len(out) == 0 })
+				if err != nil || len(out) > 0 {
+					t.Errorf("%s does not fit 1280×720: %v %v", when, out, err)
+				}
+				if d, _ := eval[[]string](ctx, duplicateIDs); len(d) > 0 {
+					t.Errorf("%s: ids more than once: %v", when, d)
+				}
+			}
+
+			// model
+			waitChapter(t, ctx, 2)
+			waitPlane(t, ctx, 10*time.Second, "ready")
+			d, err := plane.Generate("blobs", 3, planeSeed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := attr(t, ctx, "#plane-status", "data-points"); got != strconv.Itoa(len(d.Points)) {
+				t.Errorf("the model chapter's plane has %s points, want %d", got, len(d.Points))
+			}
+			waitAttr(t, ctx, 10*time.Second, "#plane", "data-draws", func(v string) bool { n, _ := strconv.Atoi(v); return n > 0 })
+			if under, _ := eval[bool](ctx, `(() => { const t = document.querySelector(".chapter-text").getBoundingClientRect(), p = document.getElementById("plane").getBoundingClientRect(), l = document.querySelector(".chapter-live").getBoundingClientRect();
+				return p.width > 100 && p.top >= t.bottom - 1 && p.right <= l.left + 1; })()`); !under {
+				t.Error("the regions do not stand under the chapter's text")
+			}
+			fits("model")
+			click(t, ctx, "plane-train")
+			waitPlane(t, ctx, time.Minute, "done")
+			waitAttr(t, ctx, 10*time.Second, "#plane", "data-drawn-step", is(attr(t, ctx, "#plane-status", "data-steps")))
+			checkRegions(t, ctx, d)
+			r := viewRect(t, ctx, "plane-points", false)
+			at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{3.6, -3.6})
+			if err := chromedp.Do(ctx, chromedp.MouseClickXY(r.Left+at.X, r.Top+at.Y)); err != nil {
+				t.Fatal(err)
+			}
+			waitAttr(t, ctx, 10*time.Second, "#plane-status", "data-points", is(strconv.Itoa(len(d.Points)+1)))
+			fits("model, trained")
+
+			// descent
+			gotoChapter(t, ctx, 5)
+			waitScene(t, ctx, 0)
+			methods, _ := eval[[]string](ctx, `[...document.getElementById("plane-paths").children].map(e => e.dataset.method + ":" + e.dataset.steps)`)
+			if len(methods) != 3 || !strings.HasPrefix(methods[0], "gd:") || !strings.HasPrefix(methods[1], "sgd:") || !strings.HasPrefix(methods[2], "newton:") || slices.ContainsFunc(methods, func(m string) bool { return strings.HasSuffix(m, ":0") }) {
+				t.Errorf("the paths are %v", methods)
+			}
+			if k := attr(t, ctx, "#plane-surface", "data-kind"); k != "exact" {
+				t.Errorf("the surface is a %q", k)
+			}
+			ceiling, err := strconv.ParseFloat(attr(t, ctx, "#plane-alpha-max", "data-value"), 64)
+			if err != nil || !(ceiling > 0) || attr(t, ctx, "#plane-alpha-max", "data-above") != "no" {
+				t.Fatalf("2/λ_max is %q, α above it %q", attr(t, ctx, "#plane-alpha-max", "data-value"), attr(t, ctx, "#plane-alpha-max", "data-above"))
+			}
+			fits("descent")
+			v := sceneVersion(t, ctx)
+			if _, err := eval[bool](ctx, `document.querySelector("[data-predict] [data-choice='2']").click(), true`); err != nil {
+				t.Fatal(err)
+			}
+			waitAttr(t, ctx, 20*time.Second, "#plane-alpha-max", "data-above", is("yes"))
+			v = waitScene(t, ctx, v)
+			lr, _ := eval[string](ctx, `document.getElementById("plane-lr").value`)
+			if a, _ := strconv.ParseFloat(lr, 64); math.Abs(a/ceiling-1.5) > 0.01 {
+				t.Errorf("the answer set α = %s, 2/λ_max is %g", lr, ceiling)
+			}
+			steps := pathNumber(t, ctx, "gd", "data-steps")
+			if stop, zig := pathAttr(t, ctx, "gd", "data-stop"), pathNumber(t, ctx, "gd", "data-zigzags"); stop != "budget" || zig < steps-5 {
+				t.Errorf("α = %s above 2/λ_max: gradient descent %s with %.0f zig-zags in %.0f steps", lr, stop, zig, steps)
+			}
+			fits("descent, answered")
+			click(t, ctx, "lesson-pause") // the digits' demonstration
+			setField(t, ctx, "plane-lr", strconv.FormatFloat(ceiling/2, 'g', 4, 64))
+			waitScene(t, ctx, v)
+			if above, stop := attr(t, ctx, "#plane-alpha-max", "data-above"), pathAttr(t, ctx, "gd", "data-stop"); above != "no" || stop != "converged" {
+				t.Errorf("α = 2/λ_max ÷ 2: above %q, gradient descent %s", above, stop)
+			}
+
+			// redundancy
+			gotoChapter(t, ctx, 6)
+			waitPlane(t, ctx, 20*time.Second, "done")
+			steps0 := attr(t, ctx, "#plane-status", "data-steps")
+			waitAttr(t, ctx, 10*time.Second, "#plane", "data-drawn-step", is(steps0))
+			if beside, _ := eval[bool](ctx, `(() => { const a = document.getElementById("psi-add").closest(".panel").getBoundingClientRect(), p = document.getElementById("plane").getBoundingClientRect();
+				return p.left >= a.right - 1 && p.top < a.bottom && p.bottom > a.top; })()`); !beside {
+				t.Error("the plane's ψ is not beside the digits' #psi-add")
+			}
+			_, w, h := canvasPixels(t, ctx, "plane", [][2]int{})
+			var grid [][2]int
+			for i := range 30 {
+				for j := range 30 {
+					grid = append(grid, [2]int{int((float64(i) + 0.5) * w / 30), int((float64(j) + 0.5) * h / 30)})
+				}
+			}
+			before, _, _ := canvasPixels(t, ctx, "plane", grid)
+			draws := attr(t, ctx, "#plane", "data-draws")
+			click(t, ctx, "plane-psi")
+			waitAttr(t, ctx, 10*time.Second, "#plane", "data-draws", func(v string) bool { return v != draws })
+			after, _, _ := canvasPixels(t, ctx, "plane", grid)
+			changed := 0
+			for i := range before {
+				if before[i] != after[i] {
+					changed++
+				}
+			}
+			dp, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-max-dp"), 64)
+			dn, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-dnorm"), 64)
+			if changed > 0 || dp > 1e-5 || dn == 0 {
+				t.Errorf("ψ changed %d of %d pixels of the regions, a probability by %.2g, ‖θ‖ by %.3g", changed, len(grid), dp, dn)
+			}
+			fits("redundancy, ψ added")
 		})
 	}
 }

@@ -41,6 +41,11 @@ func (p *page) lessonView() app.UI {
 				app.If(c.ID != "task", func() app.UI { return p.runBar() }),
 				app.Range(c.Panels).Slice(func(i int) app.UI { return p.lessonPanel(c.Panels[i], live) }),
 			),
+			app.If(len(c.Under) > 0, func() app.UI {
+				return app.Div().Class("chapter-under").Body(
+					app.Range(c.Under).Slice(func(i int) app.UI { return p.lessonPanel(c.Under[i], live) }),
+				)
+			}),
 		),
 		p.qrOverlay(),
 	)
@@ -242,6 +247,12 @@ func (p *page) lessonPanel(k lesson.Panel, live lesson.Live) app.UI {
 			),
 			&hessianView{ILang: l, IView: s.Hessian, IBusy: s.HessianBusy || s.Status == store.StatusTraining || s.TrainN == 0},
 		)
+	case lesson.PlaneRegions:
+		return newPlanePanel().Lang(l).Pace(p.link.Fields.Pace).View(planeRegions)
+	case lesson.PlaneSurface:
+		return newPlanePanel().Lang(l).Pace(p.link.Fields.Pace).View(planeSurface).Above(p.lesson.above)
+	case lesson.PlanePsi:
+		return newPlanePanel().Lang(l).Pace(p.link.Fields.Pace).View(planePsi).AddPsi(p.lesson.planePsi)
 	case lesson.MyDigits:
 		f := &p.files
 		rate := f.myDigitsRate

@@ -31,6 +31,8 @@ type lessonState struct {
 	step     [2]float64     // p_y before and after the update question's step
 	sample   int            // the gallery's digit the chapters show, after its first 7
 	psi      *psiShift      // the ψ last added to the model
+	above    planeAsk       // α above 2/λ_max asked of the plane's surface
+	planePsi int            // the ψ asked of the plane's regions so far
 	qrBig    bool           // the QR code fills the screen
 	qrFor    string         // the link qrSVG encodes
 	qrSVG    string
@@ -208,8 +210,12 @@ func (p *page) onAnswer(ctx app.Context, id string, choice int) {
 		f := params.Presets[slices.IndexFunc(params.Presets, func(pr params.Preset) bool { return pr.Name == "full" })].Fields(p.st.TrainN)
 		f.LR, f.Epochs, f.Pace = "5", "20", "10"
 		p.startFresh(ctx, f)
+		// And on the plane's surface, gradient descent with an α above
+		// 2/λ_max, which overshoots at every step.
+		p.lesson.above = planeAsk{Version: p.lesson.above.Version + 1, Times: aboveCeiling}
 	case "redundancy":
 		p.addPsi()
+		p.lesson.planePsi++ // and in the plane, beside it
 	case "newton":
 		if p.st.Status == store.StatusTraining {
 			p.send(protocol.Pause{})

@@ -59,7 +59,7 @@ func (p *planePanel) setK(k int) bool {
 func (p *planePanel) onTrain(ctx app.Context, e app.Event) {
 	switch {
 	case p.state == planeTraining:
-		p.state = planeReady
+		p.state, p.warming = planeReady, false
 		return
 	case p.lab == nil || !p.msg.IsZero():
 		return
@@ -79,7 +79,7 @@ func (p *planePanel) onReset(ctx app.Context, e app.Event) {
 	if p.lab == nil {
 		return
 	}
-	p.state, p.psi = planeReady, nil
+	p.state, p.psi, p.warming = planeReady, nil, false
 	p.lab.Restart()
 	p.st = p.lab.Status()
 	p.cv.regionsDirty = true

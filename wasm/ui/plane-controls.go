@@ -35,35 +35,65 @@ var dataKeys = map[string]string{"blobs": "plane.data.blobs", "overlap": "plane.
 // buttons.
 func (p *planePanel) controls() app.UI {
 	l := p.ILang
-	training := p.state == planeTraining
-	trainKey := map[bool]string{false: "plane.train", true: "plane.pause"}[training]
 	return app.Div().Class("plane-controls").Body(
 		p.choice("plane-data", l.T("plane.data"), plane.DataSets, p.name, func(v string) string { return l.T(dataKeys[v]) }, p.onData),
-		p.choice("plane-k", l.T("plane.k"), []string{"2", "3", "4", "5"}, strconv.Itoa(p.data.K), func(v string) string {
-			if v == "2" {
-				return l.T("plane.k2")
-			}
-			n, _ := strconv.Atoi(v)
-			return l.T("plane.kN", n)
-		}, p.onK),
-		p.choice("plane-class", l.T("plane.class"), classNames(p.data.K), strconv.Itoa(p.add), func(v string) string {
-			n, _ := strconv.Atoi(v)
-			return l.T("plane.classN", n)
-		}, func(ctx app.Context, v string) { p.add, _ = strconv.Atoi(v) }),
+		p.kChoice(),
+		p.classChoice(),
 		p.check("plane-bias", p.set.Bias, l.T("plane.bias"), l.T("plane.biasWhy"), func(s *plane.Settings, on bool) { s.Bias = on }),
 		p.check("plane-pin", p.set.Pin, l.T("plane.pin"), l.T("plane.pinWhy"), func(s *plane.Settings, on bool) { s.Pin = on }),
-		p.number("plane-lr", l.T("plane.lr"), p.f.LR, p.f.LRErr, func(v string) { p.f.LR = v }),
-		p.alphaMax(),
+		p.rateField(),
+		p.alphaMax(false),
 		p.number("plane-l2", l.T("plane.l2"), p.f.L2, p.f.L2Err, func(v string) { p.f.L2 = v }),
 		p.number("plane-batch", l.T("plane.batch"), p.f.Batch, p.f.BatchErr, func(v string) { p.f.Batch = v }),
-		app.Div().Class("buttons").Body(
-			app.Button().ID("plane-train").Class("primary").Title(l.T("plane.trainWhy")).Text(l.T(trainKey)).
-				Disabled(!training && !p.msg.IsZero()).OnClick(p.onTrain),
-			app.Button().ID("plane-reset").Title(l.T("plane.resetWhy")).Text(l.T("plane.reset")).OnClick(p.onReset),
-		),
-		app.Button().ID("plane-psi").Class("plane-psi").Title(plain(l.T("plane.psiWhy"))).Body(rich(l.T("plane.psi"))...).OnClick(p.onPsi),
-		p.psiResult(),
+		p.trainButtons(),
+		p.psiButton("plane.psi"),
+		p.psiResult(false),
 	)
+}
+
+// kChoice chooses K, the number of classes (#plane-k).
+func (p *planePanel) kChoice() app.UI {
+	l := p.ILang
+	return p.choice("plane-k", l.T("plane.k"), []string{"2", "3", "4", "5"}, strconv.Itoa(p.data.K), func(v string) string {
+		if v == "2" {
+			return l.T("plane.k2")
+		}
+		n, _ := strconv.Atoi(v)
+		return l.T("plane.kN", n)
+	}, p.onK)
+}
+
+// classChoice chooses the class a click adds (#plane-class).
+func (p *planePanel) classChoice() app.UI {
+	l := p.ILang
+	return p.choice("plane-class", l.T("plane.class"), classNames(p.data.K), strconv.Itoa(p.add), func(v string) string {
+		n, _ := strconv.Atoi(v)
+		return l.T("plane.classN", n)
+	}, func(ctx app.Context, v string) { p.add, _ = strconv.Atoi(v) })
+}
+
+// rateField is α (#plane-lr).
+func (p *planePanel) rateField() app.UI {
+	return p.number("plane-lr", p.ILang.T("plane.lr"), p.f.LR, p.f.LRErr, func(v string) { p.f.LR = v })
+}
+
+// trainButtons are Train or Pause (#plane-train) and θ = 0 (#plane-reset).
+func (p *planePanel) trainButtons() app.UI {
+	l := p.ILang
+	training := p.state == planeTraining
+	trainKey := map[bool]string{false: "plane.train", true: "plane.pause"}[training]
+	return app.Div().Class("buttons").Body(
+		app.Button().ID("plane-train").Class("primary").Title(l.T("plane.trainWhy")).Text(l.T(trainKey)).
+			Disabled(!training && !p.msg.IsZero()).OnClick(p.onTrain),
+		app.Button().ID("plane-reset").Title(l.T("plane.resetWhy")).Text(l.T("plane.reset")).OnClick(p.onReset),
+	)
+}
+
+// psiButton adds the same ψ to every θ_c (#plane-psi), saying so in
+// the words of key.
+func (p *planePanel) psiButton(key string) app.UI {
+	l := p.ILang
+	return app.Button().ID("plane-psi").Class("plane-psi").Title(plain(l.T("plane.psiWhy"))).Body(rich(l.T(key))...).OnClick(p.onPsi)
 }
 
 func classNames(k int) []string {

@@ -148,7 +148,11 @@ func (p *planePanel) shown() planeShown {
 // Trainer stops.
 func (p *planePanel) train(t, start float64) {
 	lp := &p.loop
-	rate, ok := params.PaceRate(p.IPace)
+	pace := p.IPace
+	if p.warming {
+		pace = "full"
+	}
+	rate, ok := params.PaceRate(pace)
 	if !ok {
 		rate, _ = params.PaceRate(params.DefaultPace)
 	}
@@ -166,13 +170,16 @@ func (p *planePanel) train(t, start float64) {
 	end := start + float64(fullPace)/1e6
 	for i := 0; (rate == 0 && planeNow() < end) || i < n; i++ {
 		if st := p.lab.Step(); st.Stop != train.Running {
-			p.state = planeDone
+			p.state, p.warming = planeDone, false
 			break
 		}
 	}
 	if n > 0 || rate == 0 {
 		p.st = p.lab.Status()
 		p.cv.regionsDirty = true
+	}
+	if p.state != planeTraining {
+		p.takeAsk() // a ψ asked for while the model trained
 	}
 }
 
@@ -202,6 +209,7 @@ func (p *planePanel) sceneDone() {
 		p.scene, p.sceneV = sc, p.buildV
 		p.scenes++
 		p.cv.surfaceDirty = true
+		p.takeAsk()
 		return
 	}
 	if err := b.Err(); err != nil {

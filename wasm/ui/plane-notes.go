@@ -39,19 +39,26 @@ func (p *planePanel) notes() app.UI {
 		says = append(says, i18n.Text("plane.ring"))
 	}
 	return app.Div().Class("plane-notes").Body(
-		app.Div().ID("plane-error").Class("field-error").Attr("role", "alert").Body(
-			app.If(!p.msg.IsZero(), func() app.UI {
-				return app.Text(l.M(p.msg) + " " + l.T("plane.kept"))
-			}),
-		),
+		p.refusal(),
 		app.Ul().ID("plane-notes").Body(app.Range(says).Slice(func(i int) app.UI {
 			return app.Li().Attr("data-note", says[i].Key).Body(rich(l.M(says[i]))...)
 		})),
 	)
 }
 
-// psiResult shows what adding ψ did (#plane-psi-result).
-func (p *planePanel) psiResult() app.UI {
+// refusal is #plane-error: why the last input was refused, if it was.
+func (p *planePanel) refusal() app.UI {
+	l := p.ILang
+	return app.Div().ID("plane-error").Class("field-error").Attr("role", "alert").Body(
+		app.If(!p.msg.IsZero(), func() app.UI {
+			return app.Text(l.M(p.msg) + " " + l.T("plane.kept"))
+		}),
+	)
+}
+
+// psiResult shows what adding ψ did (#plane-psi-result); short says it
+// in a sentence, for a lesson's picture.
+func (p *planePanel) psiResult(short bool) app.UI {
 	box := app.P().ID("plane-psi-result").Class("note")
 	r := p.psi
 	if r == nil {
@@ -59,10 +66,13 @@ func (p *planePanel) psiResult() app.UI {
 	}
 	num := func(v float64) string { return i18n.Weight(v) }
 	small := func(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
+	text := p.ILang.T("plane.psiResult", num(r.Psi[0]), num(r.Psi[1]), num(r.Psi[2]),
+		i18n.Loss(r.NormBefore), i18n.Loss(r.NormAfter), small(r.MaxDZ), small(r.MaxDP))
+	if short {
+		text = p.ILang.T("plane.lesson.psiResult", i18n.Loss(r.NormBefore), i18n.Loss(r.NormAfter), small(r.MaxDP))
+	}
 	return box.Attr("data-max-dp", strconv.FormatFloat(r.MaxDP, 'g', -1, 64)).
-		Attr("data-dnorm", strconv.FormatFloat(r.NormAfter-r.NormBefore, 'g', -1, 64)).
-		Text(p.ILang.T("plane.psiResult", num(r.Psi[0]), num(r.Psi[1]), num(r.Psi[2]),
-			i18n.Loss(r.NormBefore), i18n.Loss(r.NormAfter), small(r.MaxDZ), small(r.MaxDP)))
+		Attr("data-dnorm", strconv.FormatFloat(r.NormAfter-r.NormBefore, 'g', -1, 64)).Text(text)
 }
 
 // planeRefusal says why core/plane refused an input, in the page's

@@ -16,12 +16,25 @@ import (
 // and handles its own controls, so that a page can mount it wherever it
 // wants it, given only the language and the pace; it trains and computes
 // on the page's main thread in frames of a few milliseconds (plane-loop.go,
-// and docs/ARCHITECTURE.md, "Decisions").
+// and docs/ARCHITECTURE.md, "Decisions"). A lesson's chapter mounts one of
+// its pictures instead of the whole (IView, plane-lesson.go).
 type planePanel struct {
 	app.Compo
 
 	ILang i18n.Lang
-	IPace string // the page's pace: "full" or steps per second (params.Paces)
+	IPace string    // the page's pace: "full" or steps per second (params.Paces)
+	IView planeView // the part shown: the whole panel, or one picture of it
+	// IAbove asks, once for each new version, for α at a multiple of
+	// 2/λ_max, as soon as the scene knows 2/λ_max.
+	IAbove planeAsk
+	// IPsi asks, once for each new value, for a ψ added to every θ_c, as
+	// soon as no run is in training.
+	IPsi int
+
+	view     planeView // the view the state was set up for
+	asked    int       // the last IAbove.Version applied
+	psiAsked int       // the last IPsi applied
+	warming  bool      // training at full pace until done, whatever the page's pace (planePsi)
 
 	name   string     // the data set chosen
 	edited bool       // points were added or removed since it was chosen
@@ -63,21 +76,44 @@ func newPlanePanel() *planePanel { return &planePanel{} }
 
 func (p *planePanel) Lang(l i18n.Lang) *planePanel { p.ILang = l; return p }
 func (p *planePanel) Pace(v string) *planePanel    { p.IPace = v; return p }
+func (p *planePanel) View(v planeView) *planePanel { p.IView = v; return p }
+func (p *planePanel) Above(a planeAsk) *planePanel { p.IAbove = a; return p }
+func (p *planePanel) AddPsi(n int) *planePanel     { p.IPsi = n; return p }
 
-// OnInit starts with the data set blobs, K = 2, and the exact surface's
-// settings, so that the first picture is logistic regression with J
-// itself below it.
-func (p *planePanel) OnInit() {
-	p.name, p.set, p.state = "blobs", plane.Defaults(), planeReady
+// OnInit sets the panel up for its view (planeStart).
+func (p *planePanel) OnInit() { p.setUp() }
+
+// setUp starts the view's data and settings afresh: for the whole panel
+// the data set blobs, K = 2, and the exact surface's settings, so that
+// the first picture is logistic regression with J itself below it.
+func (p *planePanel) setUp() {
+	start := planeStart(p.IView)
+	p.view, p.name, p.set, p.state = p.IView, start.data, start.set, planeReady
+	p.edited, p.add, p.psi, p.msg, p.lab, p.scene, p.build, p.warming = false, 0, nil, i18n.Msg{}, nil, nil, nil, false
 	p.f = fieldsOf(p.set)
-	d, _ := plane.Generate(p.name, 2, planeSeed)
+	d, _ := plane.Generate(p.name, start.k, planeSeed)
 	p.apply(d, p.set)
+	if start.warm {
+		p.state, p.warming = planeTraining, true
+		p.loop.restart()
+	}
 }
 
 func (p *planePanel) OnMount(ctx app.Context) {
 	p.cv.reset()
 	p.loop.start(ctx, p)
 	ctx.Defer(func(app.Context) { p.redraw() })
+}
+
+// OnUpdate sets the panel up again if the page now shows another of its
+// views in its place, and does what the page asks (takeAsk).
+func (p *planePanel) OnUpdate(ctx app.Context) {
+	if p.IView != p.view {
+		p.setUp()
+		p.cv.reset()
+		ctx.Defer(func(app.Context) { p.redraw() })
+	}
+	p.takeAsk()
 }
 
 func (p *planePanel) OnDismount() { p.loop.stop() }
@@ -89,24 +125,43 @@ func (p *planePanel) OnResize(ctx app.Context) {
 }
 
 func (p *planePanel) Render() app.UI {
+	switch p.IView {
+	case planeRegions:
+		return p.regionsView()
+	case planeSurface:
+		return p.surfaceView()
+	case planePsi:
+		return p.psiView()
+	}
 	l := p.ILang
 	return app.Section().Class("panel plane-panel").Aria("label", l.T("plane.region")).Body(
 		app.H2().Text(l.T("plane.title")),
 		app.P().Class("note").Body(rich(l.T("plane.note"))...),
 		app.Div().Class("plane-row").Body(
 			app.Div().Class("plane-view").Body(
-				app.Div().Class("plane-stack").Body(
-					app.Canvas().ID("plane").Attr("role", "img").Aria("label", l.T("plane.canvas")),
-					app.Canvas().ID("plane-points").Aria("hidden", "true").
-						On("pointerdown", p.onPlaneDown),
-				),
-				&planeStatus{ILang: l, IState: p.state, IStatus: p.st, IPoints: len(p.data.Points), ICounts: p.countsText(), IModel: p.modelText()},
+				p.regions(),
+				p.status(false),
 				p.notes(),
 			),
 			p.controls(),
 		),
 		p.surfacePart(),
 	)
+}
+
+// regions is the plane (#plane), with its points on #plane-points above
+// it, which takes the clicks.
+func (p *planePanel) regions() app.UI {
+	return app.Div().Class("plane-stack").Body(
+		app.Canvas().ID("plane").Attr("role", "img").Aria("label", p.ILang.T("plane.canvas")),
+		app.Canvas().ID("plane-points").Aria("hidden", "true").
+			On("pointerdown", p.onPlaneDown),
+	)
+}
+
+// status is #plane-status; short for a lesson's picture.
+func (p *planePanel) status(short bool) app.UI {
+	return &planeStatus{ILang: p.ILang, IState: p.state, IStatus: p.st, IPoints: len(p.data.Points), ICounts: p.countsText(), IModel: p.modelText(), IShort: short}
 }
 
 // apply makes d and s the panel's data and settings if they are good:
@@ -159,6 +214,6 @@ func (p *planePanel) refuse(err error) { p.msg = planeRefusal(err) }
 // stopTraining ends a run in training: the state goes back to ready.
 func (p *planePanel) stopTraining() {
 	if p.state == planeTraining {
-		p.state = planeReady
+		p.state, p.warming = planeReady, false
 	}
 }

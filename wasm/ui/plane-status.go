@@ -24,17 +24,22 @@ type planeStatus struct {
 	IPoints int    // the points shown (the model may not have taken them, if they were refused)
 	ICounts string // the points of each class, comma-separated
 	IModel  string // the live model's parameters, comma-separated
+	IShort  bool   // the state, step, J and ‖θ‖ only, for a lesson's picture
 }
 
 func (s *planeStatus) Render() app.UI {
 	l, st := s.ILang, s.IStatus
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	word := map[string]string{planeReady: "plane.ready", planeTraining: "plane.training", planeDone: "plane.done"}[s.IState]
+	text := l.T("plane.status", st.Steps, i18n.Percent(st.Accuracy), i18n.Loss(st.Loss), i18n.Loss(st.ThetaNorm), s.IPoints)
+	if s.IShort {
+		text = l.T("plane.lesson.status", st.Steps, i18n.Loss(st.Loss), i18n.Loss(st.ThetaNorm))
+	}
 	return app.P().ID("plane-status").Class("plane-status "+s.IState).Attr("aria-live", "polite").
 		Attr("data-state", s.IState).Attr("data-steps", st.Steps).Attr("data-points", s.IPoints).
 		Attr("data-accuracy", g(st.Accuracy)).Attr("data-loss", g(st.Loss)).Attr("data-theta-norm", g(st.ThetaNorm)).
 		Attr("data-counts", s.ICounts).Attr("data-theta", s.IModel).Body(
 		app.Strong().Text(l.T(word)),
-		app.Text(" "+l.T("plane.status", st.Steps, i18n.Percent(st.Accuracy), i18n.Loss(st.Loss), i18n.Loss(st.ThetaNorm), s.IPoints)),
+		app.Text(" "+text),
 	)
 }

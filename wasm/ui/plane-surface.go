@@ -11,16 +11,12 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// surfacePart renders the loss surface (#plane-surface: data-kind exact
-// or slice, data-minimum found or none, data-version the scenes computed
-// so far, data-computing whether one is being computed), what it is
+// surfacePart renders the loss surface (surfaceCanvas), what it is
 // (#plane-surface-note), its axes, and the paths.
 func (p *planePanel) surfacePart() app.UI {
 	l, sc := p.ILang, p.scene
 	desc, axes := l.T("plane.computing"), ""
-	exact, hasMin := false, false
 	if sc != nil {
-		exact, hasMin = sc.Exact, sc.HasMin
 		desc, axes = l.T("plane.surfaceExact"), l.T("plane.axesExact")
 		if !sc.Exact {
 			at := l.T("plane.sliceAtZero")
@@ -36,23 +32,41 @@ func (p *planePanel) surfacePart() app.UI {
 		app.P().ID("plane-surface-note").Class("note").Text(desc),
 		app.Div().Class("plane-row").Body(
 			app.Div().Class("plane-view").Body(
-				app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", l.T("plane.surfaceCanvas")).
-					Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
-					Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.scenes).
-					Attr("data-computing", yesNo(p.build != nil)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
-					Attr("data-build-frames", p.timing.msFrames).
-					On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
-					On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp),
+				p.surfaceCanvas(),
 				app.P().Class("note").Text(axes),
 			),
 			app.Div().Class("plane-side").Body(
 				&planePaths{ILang: l, IScene: sc},
-				app.If(sc != nil && !sc.HasMin && !sc.Separated, func() app.UI {
-					return app.P().Class("note").Text(l.T("plane.noMin"))
-				}),
+				p.noMinimum(),
 			),
 		),
 	)
+}
+
+// surfaceCanvas is #plane-surface: data-kind exact or slice, data-minimum
+// found or none, data-version the scenes computed so far, data-computing
+// whether one is being computed; a press or a drag moves the start.
+func (p *planePanel) surfaceCanvas() app.UI {
+	exact, hasMin := false, false
+	if sc := p.scene; sc != nil {
+		exact, hasMin = sc.Exact, sc.HasMin
+	}
+	return app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", p.ILang.T("plane.surfaceCanvas")).
+		Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
+		Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.scenes).
+		Attr("data-computing", yesNo(p.build != nil)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
+		Attr("data-build-frames", p.timing.msFrames).
+		On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
+		On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp)
+}
+
+// noMinimum says, when J has no minimum and the data are not separated
+// (which the notes explain), that Newton's method found none.
+func (p *planePanel) noMinimum() app.UI {
+	sc := p.scene
+	return app.If(sc != nil && !sc.HasMin && !sc.Separated, func() app.UI {
+		return app.P().Class("note").Text(p.ILang.T("plane.noMin"))
+	})
 }
 
 // yesNo is a flag as an attribute's value ("yes" or "no"): go-app writes
@@ -75,8 +89,9 @@ func freeParameters(sc *plane.Scene) int {
 }
 
 // alphaMax shows 2/λ_max beside α (#plane-alpha-max: data-value is
-// 2/λ_max, data-lambda-max λ_max, data-above yes when α is above it).
-func (p *planePanel) alphaMax() app.UI {
+// 2/λ_max, data-lambda-max λ_max, data-above yes when α is above it);
+// short says it in a sentence, for a lesson's picture.
+func (p *planePanel) alphaMax(short bool) app.UI {
 	l, sc := p.ILang, p.scene
 	box := app.Div().ID("plane-alpha-max").Class("note alpha-max")
 	if sc == nil {
@@ -91,11 +106,15 @@ func (p *planePanel) alphaMax() app.UI {
 	if !math.IsInf(sc.AlphaMax, 0) {
 		value = i18n.Loss(sc.AlphaMax)
 	}
+	says, over := l.T("plane.alphaMax", value, i18n.Loss(sc.LambdaMax), where), l.T("plane.alphaAbove", i18n.Loss(p.set.Rate))
+	if short {
+		says, over = l.T("plane.lesson.alphaMax", value), l.T("plane.lesson.alphaAbove", i18n.Loss(p.set.Rate))
+	}
 	return box.Attr("data-value", strconv.FormatFloat(sc.AlphaMax, 'g', -1, 64)).
 		Attr("data-lambda-max", strconv.FormatFloat(sc.LambdaMax, 'g', -1, 64)).Attr("data-above", yesNo(above)).Body(
-		app.Span().Body(rich(l.T("plane.alphaMax", value, i18n.Loss(sc.LambdaMax), where))...),
+		app.Span().Body(rich(says)...),
 		app.If(above, func() app.UI {
-			return app.Strong().Class("alpha-above").Body(rich(" " + l.T("plane.alphaAbove", i18n.Loss(p.set.Rate)))...)
+			return app.Strong().Class("alpha-above").Body(rich(" " + over)...)
 		}),
 	)
 }

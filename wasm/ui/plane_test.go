@@ -4,6 +4,8 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 
 	"html"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +173,147 @@ func TestPlanePanelIsReadyAfterNewData(t *testing.T) {
 	p.setK(3)
 	if p.state != planeReady || p.st.Steps != 0 {
 		t.Errorf("after K = 3: %q at step %d", p.state, p.st.Steps)
+	}
+}
+
+// ids returns how many times each element id occurs in html.
+func ids(html string) map[string]int {
+	n := map[string]int{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(html, -1) {
+		n[m[1]]++
+	}
+	return n
+}
+
+// TestPlaneViewsShowTheirPictures: each of the lesson's views of the plane
+// shows its picture and the controls its chapter needs, and none of the
+// others', each id once, in both languages; each starts with its own data
+// and settings, and the view of ψ trains its model to the end at full
+// pace, whatever the page's pace.
+func TestPlaneViewsShowTheirPictures(t *testing.T) {
+	tests := []struct {
+		view   planeView
+		want   []string
+		absent []string
+		start  func(p *planePanel) bool
+	}{
+		{planeWhole, []string{"plane", "plane-points", "plane-data", "plane-k", "plane-train", "plane-psi", "plane-status", "plane-surface", "plane-paths", "plane-lr", "plane-alpha-max"},
+			nil, func(p *planePanel) bool { return p.data.K == 2 && p.name == "blobs" && p.scene.Exact }},
+		{planeRegions, []string{"plane", "plane-points", "plane-k", "plane-class", "plane-train", "plane-reset", "plane-status", "plane-error"},
+			[]string{"plane-surface", "plane-paths", "plane-psi", "plane-lr", "plane-data"},
+			func(p *planePanel) bool { return p.data.K == 3 && p.set.Bias && !p.set.Pin && p.state == planeReady }},
+		{planeSurface, []string{"plane-surface", "plane-surface-note", "plane-paths", "plane-lr", "plane-alpha-max", "plane-error"},
+			[]string{"plane", "plane-points", "plane-status", "plane-psi", "plane-train"},
+			func(p *planePanel) bool { return p.name == "overlap" && p.scene.Exact && p.scene.HasMin }},
+		{planePsi, []string{"plane", "plane-points", "plane-psi", "plane-psi-result", "plane-status", "plane-error"},
+			[]string{"plane-surface", "plane-paths", "plane-lr", "plane-train"},
+			func(p *planePanel) bool {
+				return p.data.K == 3 && !p.set.Pin && p.set.Lambda == 0 && p.state == planeDone && p.st.Steps == plane.DefaultSteps
+			}},
+	}
+	for _, tt := range tests {
+		for _, l := range i18n.Langs {
+			p := newPlanePanel().Lang(l).Pace("1").View(tt.view)
+			render(t, p)
+			settle(t, p)
+			html := app.HTMLString(p.Render())
+			n := ids(html)
+			for _, id := range tt.want {
+				if n[id] != 1 {
+					t.Errorf("view %q, %s: #%s is there %d times", tt.view, l, id, n[id])
+				}
+			}
+			for _, id := range tt.absent {
+				if n[id] != 0 {
+					t.Errorf("view %q, %s: shows #%s", tt.view, l, id)
+				}
+			}
+			if tt.view == planeSurface || tt.view == planeWhole {
+				if c := strings.Count(html, `data-method="`); c != 3 {
+					t.Errorf("view %q, %s: %d paths", tt.view, l, c)
+				}
+			}
+			if !tt.start(p) {
+				t.Errorf("view %q starts with %s, K = %d, %+v, %q at step %d", tt.view, p.name, p.data.K, p.set, p.state, p.st.Steps)
+			}
+			if strings.Contains(html, "NaN") || strings.Contains(html, "plane.") {
+				t.Errorf("view %q, %s shows NaN or a catalog key", tt.view, l)
+			}
+		}
+	}
+}
+
+// TestPlaneViewChangesStartAfresh: a panel that the page shows as another
+// view in its place starts that view's data and settings afresh, its run
+// stopped.
+func TestPlaneViewChangesStartAfresh(t *testing.T) {
+	p := newPlanePanel().Lang(i18n.EN).Pace("1").View(planeRegions)
+	render(t, p)
+	p.onTrain(app.Context{}, app.Event{})
+	p.frame(planeNow())
+	if p.state != planeTraining || p.st.Steps == 0 {
+		t.Fatalf("the regions' run did not start: %q at step %d", p.state, p.st.Steps)
+	}
+	p.IView = planeSurface
+	p.setUp()
+	if p.view != planeSurface || p.state != planeReady || p.st.Steps != 0 || p.name != "overlap" || p.data.K != 2 || p.set != plane.Defaults() {
+		t.Errorf("after the change: view %q, %q at step %d, %s with K = %d, %+v", p.view, p.state, p.st.Steps, p.name, p.data.K, p.set)
+	}
+	settle(t, p)
+	if !p.scene.Exact {
+		t.Error("the surface is not J itself")
+	}
+}
+
+// TestPlaneTakesWhatTheLessonAsks: α asked at a multiple of 2/λ_max is set
+// once the scene knows 2/λ_max, once for each new version, and makes
+// gradient descent overshoot and zig-zag; a ψ asked while the model trains
+// is added once it has trained, and changes no probability.
+func TestPlaneTakesWhatTheLessonAsks(t *testing.T) {
+	p := newPlanePanel().Lang(i18n.EN).View(planeSurface).Above(planeAsk{Version: 1, Times: aboveCeiling})
+	render(t, p)
+	if p.set.Rate != plane.Defaults().Rate {
+		t.Fatalf("α is %v before the scene knows 2/λ_max", p.set.Rate)
+	}
+	settle(t, p)
+	ceiling := p.scene.AlphaMax
+	if want, _ := strconv.ParseFloat(strconv.FormatFloat(aboveCeiling*ceiling, 'g', 3, 64), 64); p.set.Rate != want || p.scene.Settings.Rate != want {
+		t.Fatalf("α = %v (the scene's %v), want %v = %v·2/λ_max", p.set.Rate, p.scene.Settings.Rate, want, aboveCeiling)
+	}
+	gd := p.scene.Paths[plane.GD]
+	if gd.Stop == plane.Converged || gd.ZigZags < gd.Steps-5 {
+		t.Errorf("α above 2/λ_max: gradient descent %v with %d zig-zags in %d steps", gd.Stop, gd.ZigZags, gd.Steps)
+	}
+	if html := app.HTMLString(p.Render()); !strings.Contains(html, `data-above="yes"`) {
+		t.Error("#plane-alpha-max does not say α is above 2/λ_max")
+	}
+	p.f.LR = "1"
+	p.onFields()
+	settle(t, p)
+	p.takeAsk()
+	if p.set.Rate != 1 {
+		t.Errorf("the same ask was taken twice: α = %v", p.set.Rate)
+	}
+	p.IAbove.Version++
+	p.takeAsk()
+	settle(t, p)
+	if p.set.Rate == 1 {
+		t.Error("a new ask was not taken")
+	}
+
+	q := newPlanePanel().Lang(i18n.EN).Pace("1").View(planePsi).AddPsi(1)
+	render(t, q)
+	q.takeAsk()
+	if q.psi != nil || q.state != planeTraining {
+		t.Fatalf("ψ was added to a model in training (%q)", q.state)
+	}
+	settle(t, q)
+	if q.psi == nil || q.psi.MaxDP > 1e-5 || q.psi.NormAfter == q.psi.NormBefore {
+		t.Fatalf("ψ asked for: %+v", q.psi)
+	}
+	first := q.psi
+	q.takeAsk()
+	if q.psi != first {
+		t.Error("the same ψ was asked twice")
 	}
 }

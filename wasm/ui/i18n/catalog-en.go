@@ -426,7 +426,7 @@ var CatalogEN = map[string]string{
 	"lesson.task.q.a":   "This one has %d, out of 784. Most of the picture is blank paper: only the pen stroke has ink.",
 
 	"lesson.model.title": "Ten scores, then softmax",
-	"lesson.model.text":  "The model gives every class $c$ a score: each pixel times a weight, all added up, plus a bias. The 784 weights of class $c$ form a vector $θ_c$, which we can draw as an image, a template: red pixels raise the score of $c$, blue ones lower it. Softmax turns the ten scores into ten probabilities, positive and adding up to 1: this is softmax regression, $h_θ(x)$.",
+	"lesson.model.text":  "The model gives every class $c$ a score: each pixel times a weight, all added up, plus a bias. The 784 weights of class $c$ form a vector $θ_c$, which we can draw as an image, a template: red pixels raise the score of $c$, blue ones lower it. Softmax turns the ten scores into ten probabilities, positive and adding up to 1: this is softmax regression, $h_θ(x)$. Give it points of the plane, $x = (x_1, x_2)$, and the same model cuts the plane by straight lines into $K$ regions, one per class; training moves the lines.",
 	"lesson.model.try":   "Press Train and watch the templates take shape; then draw a digit and look at $x \\odot θ_c$: which pixels vote for it, and which against?",
 
 	"lesson.loss.title": "How wrong is it? The loss",
@@ -571,4 +571,18 @@ var CatalogEN = map[string]string{
 	"plane.stopDiverged":   "diverged: J rose by more than 1 above its start, or stopped being a number",
 	"plane.stopStalled":    "stopped: no step lowered J any more",
 	"plane.zigzags":        "zig-zags: %d of %d steps turned back",
+
+	// The plane's pictures in the lesson's chapters (plane-lesson.go).
+	"plane.lesson.regions":      "The same model on points in the plane",
+	"plane.lesson.surfaceTitle": "The loss surface in the plane",
+	"plane.lesson.surface":      "θ = (θ₁, θ₂): K = 2, class 0 pinned, no bias, so this is $J(θ)$ itself. + is its minimum; all three paths start at ○ (drag it).",
+	"plane.lesson.alphaMax":     "$2/λ_{\\max}$ = %s: above this $α$, gradient descent overshoots.",
+	"plane.lesson.alphaAbove":   "$α$ = %s is above it: every step overshoots, and the path zig-zags across the valley.",
+	"plane.lesson.pathRow":      "%d steps · J = %s",
+	"plane.lesson.stopBudget":   "not settled",
+	"plane.lesson.stopDiverged": "diverged",
+	"plane.lesson.psi":          "The same ψ in the plane",
+	"plane.lesson.psiAdd":       "Add one $ψ$ to every $θ_c$",
+	"plane.lesson.psiResult":    "‖θ‖ went from %s to %s; no probability changed by more than %s: the regions are the same.",
+	"plane.lesson.status":       "step %d · J = %s · ‖θ‖ = %s",
 }

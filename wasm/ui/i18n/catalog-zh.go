@@ -427,7 +427,7 @@ var CatalogZH = map[string]string{
 	"lesson.task.q.a":   "这一个有 %d 个（共 784 个）。图片大部分是空白的纸，只有笔画上才有墨迹。",
 
 	"lesson.model.title": "十个得分，再经过 softmax",
-	"lesson.model.text":  "模型给每个类别 $c$ 打一个分：每个像素乘以一个权重，全部加起来，再加上常数项。类别 $c$ 的 784 个权重组成向量 $θ_c$，可以画成一张图片，也就是模板：红色的像素提高 $c$ 的得分，蓝色的降低它。softmax 再把十个得分变成十个概率，都是正数，加起来等于 1：这就是 Softmax 回归 $h_θ(x)$。",
+	"lesson.model.text":  "模型给每个类别 $c$ 打一个分：每个像素乘以一个权重，全部加起来，再加上常数项。类别 $c$ 的 784 个权重组成向量 $θ_c$，可以画成一张图片，也就是模板：红色的像素提高 $c$ 的得分，蓝色的降低它。softmax 再把十个得分变成十个概率，都是正数，加起来等于 1：这就是 Softmax 回归 $h_θ(x)$。把平面上的点 $x = (x_1, x_2)$ 交给同一个模型，它用直线把平面切成 $K$ 个区域，每个类别一个；训练时这些直线会移动。",
 	"lesson.model.try":   "点“训练”，看模板一点点成形；再写一个数字，看看 $x \\odot θ_c$：哪些像素投了赞成票，哪些投了反对票？",
 
 	"lesson.loss.title": "错得有多厉害：损失函数",
@@ -572,4 +572,18 @@ var CatalogZH = map[string]string{
 	"plane.stopDiverged":   "发散：J 比起点上升了 1 以上，或不再是有限数",
 	"plane.stopStalled":    "停止：再也找不到让 J 下降的步长",
 	"plane.zigzags":        "之字形：%[2]d 步中有 %[1]d 步折返",
+
+	// The plane's pictures in the lesson's chapters (plane-lesson.go).
+	"plane.lesson.regions":      "同一个模型，用在平面上的点",
+	"plane.lesson.surfaceTitle": "平面上的损失函数曲面",
+	"plane.lesson.surface":      "θ = (θ₁, θ₂)：K = 2，固定第 0 类，没有常数项，所以这里画的就是 $J(θ)$ 本身。+ 是最小值；三条路径都从 ○ 出发（可拖动）。",
+	"plane.lesson.alphaMax":     "$2/λ_{\\max}$ = %s：$α$ 超过它，梯度下降就会冲过头。",
+	"plane.lesson.alphaAbove":   "$α$ = %s 超过了它：每一步都冲过头，路径在山谷两侧来回呈之字形。",
+	"plane.lesson.pathRow":      "%d 步 · J = %s",
+	"plane.lesson.stopBudget":   "未收敛",
+	"plane.lesson.stopDiverged": "发散",
+	"plane.lesson.psi":          "平面上的同一个 ψ",
+	"plane.lesson.psiAdd":       "给每个 $θ_c$ 加同一个 $ψ$",
+	"plane.lesson.psiResult":    "‖θ‖ 从 %s 变为 %s；任何概率的变化都不超过 %s：各区域完全不变。",
+	"plane.lesson.status":       "第 %d 步 · J = %s · ‖θ‖ = %s",
 }

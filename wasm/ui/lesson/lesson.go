@@ -37,6 +37,11 @@ const (
 	PsiShift  Panel = "psi"       // adding ψ to every θ_c, and undoing it
 	Hessian   Panel = "hessian"   // H on 7×7 images and its zero eigenvalues
 	MyDigits  Panel = "my-digits" // the digits a person taught the model
+
+	// The plane's pictures: the same model on points in two dimensions.
+	PlaneRegions Panel = "plane"         // the plane cut into K regions by straight boundaries, and Train
+	PlaneSurface Panel = "plane-surface" // J over θ's two numbers, the paths of GD, SGD and Newton, and α
+	PlanePsi     Panel = "plane-psi"     // ψ added to every θ_c of the plane's model: no region changes
 )
 
 // A Chapter is one step of the notes' story.
@@ -45,6 +50,9 @@ type Chapter struct {
 	ID string
 	// Panels are the live panels it shows, in reading order.
 	Panels []Panel
+	// Under are live panels that stand under the text on a wide screen,
+	// where the text leaves room, and after Panels on a narrow one.
+	Under []Panel
 	// Settings changes the Train panel's fields as entering the chapter
 	// applies them (the person may change them afterwards); nil leaves
 	// them as they are.
@@ -82,7 +90,7 @@ var Chapters = []Chapter{
 			return 2
 		}},
 	},
-	{ID: "model", Panels: []Panel{Templates, Draw}},
+	{ID: "model", Panels: []Panel{Templates, Draw}, Under: []Panel{PlaneRegions}},
 	{ID: "loss", Panels: []Panel{Example, Chart}},
 	{
 		ID:     "update",
@@ -104,7 +112,7 @@ var Chapters = []Chapter{
 	},
 	{
 		ID:     "descent",
-		Panels: []Panel{Descent, Chart},
+		Panels: []Panel{Descent, Chart, PlaneSurface},
 		Settings: func(f *params.Fields) {
 			descend(f)
 			f.Pace = params.DefaultPace
@@ -114,7 +122,7 @@ var Chapters = []Chapter{
 	},
 	{
 		ID:     "redundancy",
-		Panels: []Panel{PsiShift, Templates},
+		Panels: []Panel{PsiShift, PlanePsi, Templates},
 		// The freedom ψ shows only without L2 and with nothing pinned;
 		// the chapter then shows what each cure does.
 		Settings: func(f *params.Fields) {

@@ -55,6 +55,47 @@ func TestChaptersAreTheNotesInOrder(t *testing.T) {
 	}
 }
 
+// TestChaptersShowThePlane: the model, descent and redundancy chapters
+// show the plane's picture of their point; no chapter shows a panel twice,
+// nor two of the plane's pictures, which share the plane's element ids.
+func TestChaptersShowThePlane(t *testing.T) {
+	plane := []Panel{PlaneRegions, PlaneSurface, PlanePsi}
+	tests := []struct {
+		chapter string
+		want    Panel
+	}{
+		{"model", PlaneRegions},
+		{"descent", PlaneSurface},
+		{"redundancy", PlanePsi},
+	}
+	for _, tt := range tests {
+		n, ok := Find(tt.chapter)
+		if !ok {
+			t.Fatalf("no chapter %q", tt.chapter)
+		}
+		c := Chapters[n-1]
+		if !slices.Contains(append(slices.Clone(c.Panels), c.Under...), tt.want) {
+			t.Errorf("%s shows %v and %v, not %s", c.ID, c.Panels, c.Under, tt.want)
+		}
+	}
+	for _, c := range Chapters {
+		all := append(slices.Clone(c.Panels), c.Under...)
+		seen, pictures := map[Panel]bool{}, 0
+		for _, k := range all {
+			if seen[k] {
+				t.Errorf("%s shows %s twice", c.ID, k)
+			}
+			seen[k] = true
+			if slices.Contains(plane, k) {
+				pictures++
+			}
+		}
+		if pictures > 1 {
+			t.Errorf("%s shows %d of the plane's pictures: %v", c.ID, pictures, all)
+		}
+	}
+}
+
 func TestParse(t *testing.T) {
 	last := len(Chapters)
 	tests := []struct {
