@@ -308,7 +308,7 @@ globalThis.softmaxWatchProgram = async (resp, soon, arrived) => {
 (() => {
   if (typeof Worker === "undefined") return;
   const base = new URL(".", document.currentScript.src); // .../web/
-  const boot = { worker: new Worker(new URL("worker.js#page", base)), events: [], crashed: "", loading: "", manifest: "", given: false };
+  const boot = { worker: new Worker(new URL("worker.js#page", base), { name: "page" }), events: [], crashed: "", loading: "", manifest: "", given: false };
   // The worker's messages are listed in wasm/protocol/codec.go's table;
   // this script sends "load" and watches for "loaded", and the page reads
   // the rest from boot.events.

@@ -4,15 +4,16 @@
 // and compiles one program, not two. Paths are relative to this script,
 // /web/worker.js.
 //
-// Started as worker.js#page, it waits for the page to post the program it
-// compiled, {wasm: WebAssembly.Module} (web/boot.js, wasm/ui/worker.go),
-// or {wasm: "fetch"} when the page has none to give; started without the
-// #page, it fetches app.wasm itself (tools/bench). Started as
-// worker.js#helper by the training worker, it is a helper of the
-// training worker's pool (wasm/session/pool.go): it waits for the program
-// the same way and runs wasm/worker's HelpMain (self.softmaxRole). Every
-// worker keeps its compiled program in self.softmaxModule, from which the
-// training worker starts its helpers without compiling it again.
+// Started as worker.js#page (named "page"), it waits for the page to post
+// the program it compiled, {wasm: WebAssembly.Module} (web/boot.js,
+// wasm/ui/browser/worker.go), or {wasm: "fetch"} when the page has none
+// to give; started unnamed and without the #page, it fetches app.wasm
+// itself (tools/bench). Started as worker.js#helper (named "helper") by
+// the training worker, it is a helper of the training worker's pool
+// (wasm/session/pool.go): it waits for the program the same way and runs
+// wasm/worker's HelpMain (self.softmaxRole). Every worker keeps its
+// compiled program in self.softmaxModule, from which the training worker
+// starts its helpers without compiling it again.
 //
 // Messages are {env: "<JSON envelope>", bulk: ArrayBuffer | undefined}.
 // Their types are listed once, in the table of wasm/protocol/codec.go;
@@ -23,7 +24,13 @@
 // event is posted in the same wire form, so the page can show it.
 "use strict";
 
-self.softmaxRole = self.location.hash === "#helper" ? "helper" : "training";
+// The role comes in the worker's name (new Worker(url, {name})); the
+// fragment is the fallback. A worker script that the service worker serves
+// from its cache has lost the fragment (its location is the cached
+// response's URL), so a helper started as worker.js#helper would take
+// itself for a training worker and never answer.
+const role = self.name || self.location.hash.slice(1);
+self.softmaxRole = role === "helper" ? "helper" : "training";
 self.goQueue = [];
 let givenProgram;
 const program = new Promise((resolve) => {
@@ -170,7 +177,7 @@ async function start() {
   const simd = guarded(new URL("kernels.wasm", self.location.href).href)
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
-  const given = self.location.hash !== "" ? await program : "fetch";
+  const given = role === "page" || role === "helper" ? await program : "fetch";
   let instance;
   if (given instanceof WebAssembly.Module) {
     fetchWanted();

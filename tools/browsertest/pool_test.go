@@ -75,6 +75,9 @@ func TestWorkersGiveTheSameBits(t *testing.T) {
 				if s := attr(t, ctx, "#status", "data-state"); s != "done" {
 					t.Fatalf("workers=%d: the run ended %q; page says: %s", n, s, pageText(ctx))
 				}
+				if r := attr(t, ctx, "#workers", "data-replaced"); r != "0" {
+					t.Errorf("workers=%d: %s helpers were replaced: they failed or did not answer", n, r)
+				}
 				if got := attr(t, ctx, "#weights", "data-checksum"); got != want {
 					t.Errorf("workers=%d: the model's checksum is %s, core's native run over the same shards %s", n, got, want)
 				}
@@ -86,6 +89,40 @@ func TestWorkersGiveTheSameBits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHelpersAnswerUnderTheServiceWorker: a helper started once the
+// service worker serves the site (its script comes from the service
+// worker's cache, as on every return visit) still computes its shards:
+// none is replaced for failing or falling silent, and a 20-step run ends
+// within a minute, not after 10 s a step. A helper that learned its role
+// from its URL's fragment, which the cached response drops, would start
+// as a training worker and never answer.
+func TestHelpersAnswerUnderTheServiceWorker(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	link := "method=gd&lr=0.5&l2=0.001&epochs=20&pace=full&lang=en&workers="
+	ctx := openReady(t, strings.TrimSuffix(srv.URL, "/")+"/#"+link+"1")
+	if !eventually(60*time.Second, func() bool { return serviceWorkerCached(ctx) }) {
+		t.Fatal("the service worker did not cache the site")
+	}
+	// The helper starts now, its script served by the service worker.
+	if _, err := eval[bool](ctx, `(location.hash = "#`+link+`2", true)`); err != nil {
+		t.Fatal(err)
+	}
+	if !eventually(20*time.Second, func() bool { return attr(t, ctx, "#workers", "data-value") == "2" }) {
+		t.Fatalf("#workers says %q; page says: %s", attr(t, ctx, "#workers", "data-value"), pageText(ctx))
+	}
+	if c, _ := eval[bool](ctx, `navigator.serviceWorker.controller !== null`); !c {
+		t.Fatal("the service worker does not serve the page")
+	}
+	trainRun(t, ctx, time.Minute)
+	if s := attr(t, ctx, "#status", "data-state"); s != "done" {
+		t.Fatalf("the run ended %q; page says: %s", s, pageText(ctx))
+	}
+	if r := attr(t, ctx, "#workers", "data-replaced"); r != "0" {
+		t.Errorf("%s helpers were replaced: they failed or did not answer", r)
 	}
 }
 

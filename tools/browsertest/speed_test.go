@@ -124,7 +124,7 @@ func BenchmarkTrainToDone(b *testing.B) {
 
 // timeToDone presses Train and returns the ms from the click to the state
 // "done", by the page's clock.
-func timeToDone(b *testing.B, ctx context.Context) float64 {
+func timeToDone(b testing.TB, ctx context.Context) float64 {
 	b.Helper()
 	if _, err := eval[bool](ctx, `(() => {
 		const s = document.getElementById("status");

@@ -22,11 +22,14 @@ type Workers struct {
 const MaxWorkers = 8
 
 // PoolState tells the page how many workers the pool has (the page's
-// #workers) and, if fewer than asked, why: training worker → page.
+// #workers), if fewer than asked, why, and how many helpers were replaced
+// since the worker started because they failed or did not answer in time:
+// training worker → page.
 type PoolState struct {
-	Asked   int    `json:"asked"`
-	Running int    `json:"running"`
-	Refused string `json:"refused,omitempty"` // English; the page shows its own text
+	Asked    int    `json:"asked"`
+	Running  int    `json:"running"`
+	Refused  string `json:"refused,omitempty"` // English; the page shows its own text
+	Replaced int    `json:"replaced,omitempty"`
 }
 
 // ShardData gives a helper the examples of one shard of a set, once per

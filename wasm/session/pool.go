@@ -49,6 +49,9 @@ type pool struct {
 	timeout time.Duration
 	evals   []*pendingEval
 	refused string // why the pool has fewer workers than asked, in English
+	// replaced counts the helpers that failed or went silent and were
+	// replaced (kill), since the worker started.
+	replaced int
 
 	positions []int32
 	// Newton: the parameters of each slot's latest evaluation, the member
@@ -104,7 +107,12 @@ func (p *pool) setWorkers(n int) {
 	}
 	p.fill()
 	p.prime()
-	p.s.send(protocol.PoolState{Asked: p.want, Running: len(p.live()) + 1, Refused: p.refused})
+	p.sendState()
+}
+
+// sendState tells the page the pool's state.
+func (p *pool) sendState() {
+	p.s.send(protocol.PoolState{Asked: p.want, Running: len(p.live()) + 1, Refused: p.refused, Replaced: p.replaced})
 }
 
 // prime gives every helper the examples of the shards it will compute,
@@ -178,6 +186,8 @@ func (p *pool) kill(m *member, why string) {
 	}
 	logf("session: a helper of the pool stopped (%s); it is replaced and its shards computed here\n", why)
 	p.retire(m)
+	p.replaced++
+	p.sendState()
 }
 
 // retire stops a helper and forgets it: what it held of Newton's μ is
@@ -322,6 +332,7 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 	}
 	if len(p.live())+1 < p.want {
 		p.fill()
+		p.sendState()
 	}
 }
 

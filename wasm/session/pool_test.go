@@ -74,6 +74,9 @@ func TestPoolGivesTheSameBits(t *testing.T) {
 				if !sameBits32(got.W, want.W) || !sameBits32(got.B, want.B) {
 					t.Errorf("%d workers: other weights than one worker's", n)
 				}
+				if st := only[protocol.PoolState](all); len(st) > 0 {
+					t.Errorf("%d workers that all answered: the pool changed (%+v)", n, st)
+				}
 				compareEvents(t, n, wantAll, all)
 			}
 			pack, err := dataset.Decode(synthPack(t, 403, 200))
@@ -157,7 +160,7 @@ func TestPoolSurvivesAHelperThatDies(t *testing.T) {
 		for _, how := range []string{"dies", "goes silent"} {
 			t.Run(c.Method+" "+how, func(t *testing.T) {
 				var env *fakeEnv
-				got, _ := runWith(t, 3, c, func(e *fakeEnv) {
+				got, all := runWith(t, 3, c, func(e *fakeEnv) {
 					env = e
 					hs := e.helperList()
 					hs[1].mu.Lock()
@@ -173,6 +176,9 @@ func TestPoolSurvivesAHelperThatDies(t *testing.T) {
 				}
 				if n := len(env.helperList()); n < 3 {
 					t.Errorf("%d helpers were started: the dead one was not replaced", n)
+				}
+				if st := only[protocol.PoolState](all); len(st) == 0 || st[len(st)-1].Replaced != 1 || st[len(st)-1].Running != 3 {
+					t.Errorf("the page was told %+v; want one helper replaced and 3 workers running", st)
 				}
 			})
 		}

@@ -259,7 +259,7 @@ func (p *page) Render() app.UI {
 		app.Footer().Class("foot").Body(
 			app.P().Text(l.T("app.foot")),
 			app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
-			app.P().ID("workers").Attr("data-value", s.Workers).Attr("data-asked", s.WorkersAsked).Text(workersText(l, s.Workers, s.WorkersAsked, s.WorkersRefused)),
+			app.P().ID("workers").Attr("data-value", s.Workers).Attr("data-asked", s.WorkersAsked).Attr("data-replaced", s.WorkersReplaced).Text(workersText(l, s.Workers, s.WorkersAsked, s.WorkersRefused)),
 			app.P().ID("memory").Attr("data-page-heap", s.PageHeap).Attr("data-worker-heap", s.WorkerHeap).Attr("data-helpers-heap", s.HelpersHeap).
 				Text(memoryText(l, s.PageHeap, s.WorkerHeap, s.HelpersHeap)),
 		),
@@ -309,6 +309,9 @@ func workersText(l i18n.Lang, running, asked int, refused string) string {
 		return ""
 	case running < asked:
 		return l.T("workers.refused", strconv.Itoa(running), strconv.Itoa(asked), refused)
+	}
+	if running == 1 {
+		return l.T("workers.one")
 	}
 	return l.T("workers.n", strconv.Itoa(running))
 }

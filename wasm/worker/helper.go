@@ -60,7 +60,7 @@ func (e *env) StartHelper() (session.Helper, error) {
 	}
 	url := js.Global().Get("URL").New("worker.js#helper", self.Get("location").Get("href"))
 	var w js.Value
-	if err := catch(func() { w = js.Global().Get("Worker").New(url.Call("toString")) }); err != nil {
+	if err := catch(func() { w = js.Global().Get("Worker").New(url.Call("toString"), map[string]any{"name": "helper"}) }); err != nil {
 		return nil, fmt.Errorf("the browser refused a worker: %v", err)
 	}
 	h := &helper{w: w, replies: make(chan protocol.Msg, 64)}

@@ -92,7 +92,7 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 			give.Invoke(c.w)
 		}
 	} else if give.Truthy() {
-		c.w = app.Window().Get("Worker").New(url + "#page")
+		c.w = app.Window().Get("Worker").New(url+"#page", map[string]any{"name": "page"})
 		give.Invoke(c.w)
 	} else {
 		c.w = app.Window().Get("Worker").New(url)

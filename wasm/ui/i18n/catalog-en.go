@@ -251,6 +251,7 @@ var CatalogEN = map[string]string{
 	"kernel.go":       "Training kernels: Go (the WebAssembly SIMD ones are not in use here).",
 	"kernel.refused":  "Training kernels: Go. The WebAssembly SIMD kernel was refused because it disagreed with the Go code (%s); training is slower but gives the same numbers.",
 	"workers.n":       "%s workers compute the full passes (gradient descent, Newton, the test-set evaluations); the shards are added in a fixed order, so any number gives the same results.",
+	"workers.one":     "One worker computes the full passes (gradient descent, Newton, the test-set evaluations); with more, the shards are added in the same fixed order, so the results would be the same.",
 	"workers.refused": "%s of %s workers compute the full passes: the browser refused more (%s). The results are the same, only slower.",
 	"memory":          "Memory in use after the last run (Go heap): page %s, training worker %s.",
 	"memory.helpers":  "Memory in use after the last run (Go heap): page %s, training worker %s, its helpers %s in all.",

@@ -84,11 +84,12 @@ type State struct {
 	// disagreed with the Go code), or is empty.
 	KernelRefused string
 	// The pool of workers that compute full passes (protocol.PoolState):
-	// how many run, how many were asked for, and why not all, if not.
-	Workers, WorkersAsked int
-	WorkersRefused        string
-	TrainN                int
-	TestN                 int
+	// how many run, how many were asked for, why not all, if not, and how
+	// many helpers were replaced after failing or falling silent.
+	Workers, WorkersAsked, WorkersReplaced int
+	WorkersRefused                         string
+	TrainN                                 int
+	TestN                                  int
 	// WorkerHeap and PageHeap are the worker's and the page's Go heap in
 	// bytes (protocol.HeapLive), measured when a run last came to rest;
 	// 0 until then.
@@ -230,7 +231,7 @@ func (s *State) Apply(m protocol.Msg) {
 		c := m
 		s.Curvature = &c
 	case protocol.PoolState:
-		s.Workers, s.WorkersAsked, s.WorkersRefused = m.Running, m.Asked, m.Refused
+		s.Workers, s.WorkersAsked, s.WorkersRefused, s.WorkersReplaced = m.Running, m.Asked, m.Refused, m.Replaced
 	case protocol.Evaluated:
 		if m.Run < s.Run {
 			return
