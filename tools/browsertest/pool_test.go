@@ -127,7 +127,8 @@ func TestHelpersAnswerUnderTheServiceWorker(t *testing.T) {
 }
 
 // TestWorkersInALink: a workers= value that is not 1 to 8 falls back to
-// what the browser offers, with a notice that names it.
+// what the browser offers, less one core for the page (at least 1, at
+// most 8), with a notice that names it.
 func TestWorkersInALink(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
@@ -137,6 +138,10 @@ func TestWorkersInALink(t *testing.T) {
 			return attr(t, ctx, "#workers", "data-value") != "" && attr(t, ctx, "#workers", "data-value") != "0"
 		}) {
 			t.Fatalf("workers=%s: #workers never said how many", bad)
+		}
+		want, _ := eval[float64](ctx, `Math.max(1, Math.min((navigator.hardwareConcurrency || 1) - 1, 8))`)
+		if got := attr(t, ctx, "#workers", "data-value"); got != strconv.Itoa(int(want)) {
+			t.Errorf("workers=%s: %s workers, want the browser's cores less one: %v", bad, got, want)
 		}
 		notice, _ := eval[string](ctx, `document.getElementById("notice").textContent`)
 		if !strings.Contains(notice, "workers") || !strings.Contains(notice, "1 to 8") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,8 @@ import (
 //   - newton: Newton's method at λ = 1e-4 (the page's stopping rule);
 //   - lecture: the lecture notes' replay (the preset: 1000 full-batch steps);
 //   - gd200: 200 full-batch gradient-descent steps;
+//   - gd50full: 50 of them on the full pack (60,000 images), where the
+//     manifest lists it (make data-full);
 //
 // each with 1 and 2 workers (BENCH_WORKERS, comma-separated, to change
 // them). Every round runs every case once, in a rotating order, so that
@@ -57,6 +60,9 @@ func BenchmarkTrainToDone(b *testing.B) {
 		{"newton", "method=newton&l2=0.0001&pace=full&lang=en", ""},
 		{"lecture", "pace=full&lang=en", "lecture"},
 		{"gd200", "method=gd&lr=0.5&l2=0.0001&epochs=200&pace=full&lang=en", ""},
+	}
+	if m, err := os.ReadFile(filepath.Join(root, "web/data/manifest.json")); err == nil && strings.Contains(string(m), `"full.mnpk"`) {
+		cases = append(cases, struct{ name, link, preset string }{"gd50full", "method=gd&lr=0.5&l2=0.0001&epochs=50&pace=full&lang=en&data=full", ""})
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -229,12 +229,17 @@ func (p *page) askCurvature() {
 }
 
 // sendWorkers tells the worker how many workers should compute full
-// passes: the link's number, or as many as the browser says it has cores,
-// at most protocol.MaxWorkers.
+// passes: the link's number, or one fewer than the browser says it has
+// cores, at least 1 and at most protocol.MaxWorkers. The core left over is
+// the page's and the browser's: while the workers train, the page's main
+// thread and the browser's own threads take 15–20% of a core, and on a
+// 2-core machine two workers beside them ran full-batch gradient descent
+// and Newton at 0.87–0.96× the speed of one (docs/BENCHMARKS.md, "Every
+// core").
 func (p *page) sendWorkers() {
 	n := p.link.Workers
 	if n == 0 {
-		n = max(1, min(browser.Cores(), protocol.MaxWorkers))
+		n = max(1, min(browser.Cores()-1, protocol.MaxWorkers))
 	}
 	p.send(protocol.Workers{N: n})
 }

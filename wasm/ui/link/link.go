@@ -27,7 +27,8 @@ type Settings struct {
 	Lang    i18n.Lang // "" when the link does not name one
 	// Workers is how many workers compute full passes over the data, 1
 	// to protocol.MaxWorkers; 0, when the link does not say, leaves it to
-	// the browser (navigator.hardwareConcurrency). It changes no result,
+	// the browser (navigator.hardwareConcurrency, less one for the page).
+	// It changes no result,
 	// only how fast full passes run.
 	Workers int
 	// Lesson is the chapter (from 1) the lesson shows, 0 for the full
