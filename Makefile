@@ -181,8 +181,9 @@ data-full: mnist-idx
 ## TensorFlow.js and ConvNetJS (installed with npm into
 ## tools/bench/peers/node_modules, never loaded by the page), then the
 ## page's time to ready on localhost and on emulated classroom networks
-## (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms), and the page's main-thread time
-## while the worker trains
+## (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms), the page's main-thread time
+## while the worker trains, and Newton's method, the notes' replay and
+## full-batch steps from Train to done with 1 and 2 workers
 bench-browser: site web/data/full.mnpk
 	cd tools/bench/peers && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
@@ -190,6 +191,7 @@ bench-browser: site web/data/full.mnpk
 	$(GO) test -run '^$$' -bench PageReadyNetwork -benchtime 3x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench 'LessonKey|FirstChapterNetwork' -benchtime 3x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench TrainToDone -benchtime 5x ./tools/browsertest/
 
 web/data/full.mnpk:
 	$(MAKE) data-full
