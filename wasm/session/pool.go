@@ -331,8 +331,11 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 		}
 	}
 	if len(p.live())+1 < p.want {
+		n, why := len(p.live()), p.refused
 		p.fill()
-		p.sendState()
+		if len(p.live()) != n || p.refused != why {
+			p.sendState()
+		}
 	}
 }
 

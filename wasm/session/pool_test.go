@@ -198,7 +198,9 @@ func TestPoolOfOneWhenTheBrowserRefuses(t *testing.T) {
 		t.Fatalf("a browser that allows one helper: %+v", ps)
 	}
 	h.send(protocol.Train{Config: gdCfg})
-	h.until(done)
+	if st := only[protocol.PoolState](h.until(done)); len(st) > 0 {
+		t.Errorf("the pool, refused again at every pass, told the page %d times", len(st))
+	}
 	h.send(protocol.Workers{N: 1})
 	if _, ps := untilType[protocol.PoolState](h); ps.Running != 1 || ps.Refused != "" {
 		t.Errorf("back to one worker: %+v", ps)
