@@ -3,13 +3,9 @@ package newton
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -342,28 +338,11 @@ const lambdaGolden = "testdata/lambdamax.golden"
 // testdata/lambdamax.py prints for them: the text of lambdamax.golden.
 func numpyLambdas(t *testing.T, cases []curvatureCase) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	args := []string{"testdata/lambdamax.py"}
-	for _, c := range cases {
-		b := make([]byte, 0, 8*len(c.h))
-		for _, v := range c.h {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-		}
-		path := filepath.Join(dir, c.name+".f64")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, path)
+	names, mats := make([]string, len(cases)), make([][]float64, len(cases))
+	for i, c := range cases {
+		names[i], mats[i] = c.name, c.h
 	}
-	cmd := exec.Command(numpytest.Python, args...)
-	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("lambdamax.py: %v\n%s", err, stderr.String())
-	}
-	return out
+	return runNumPy(t, "testdata/lambdamax.py", names, mats)
 }
 
 // parseLambdas reads lambdamax.py's output: after comment lines, one line
@@ -422,16 +401,7 @@ func compareLambdas(t *testing.T, cases []curvatureCase, ref map[string][2]float
 // WebAssembly. -update rewrites the file with testdata/lambdamax.py.
 func TestLambdaMaxMatchesNumPy(t *testing.T) {
 	cases := curvatureCases(t)
-	if *update {
-		numpytest.Need(t)
-		if err := os.WriteFile(lambdaGolden, numpyLambdas(t, cases), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(lambdaGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readGolden(t, lambdaGolden, func() []byte { return numpyLambdas(t, cases) })
 	ref, err := parseLambdas(b)
 	if err != nil {
 		t.Fatalf("%s: %v", lambdaGolden, err)

@@ -65,14 +65,26 @@ const eigenGolden = "testdata/eigenvalues.golden"
 // testdata/eigh.py prints for them: the text of eigenvalues.golden.
 func numpyEigenvalues(t *testing.T, cases []hessianCase) []byte {
 	t.Helper()
+	names, mats := make([]string, len(cases)), make([][]float64, len(cases))
+	for i, c := range cases {
+		names[i], mats[i] = c.name, c.h
+	}
+	return runNumPy(t, "testdata/eigh.py", names, mats)
+}
+
+// runNumPy writes each matrix (row-major float64, little-endian) to a file
+// named after it and runs script on the files with one BLAS thread,
+// returning what it prints.
+func runNumPy(t *testing.T, script string, names []string, mats [][]float64) []byte {
+	t.Helper()
 	dir := t.TempDir()
-	args := []string{"testdata/eigh.py"}
-	for _, c := range cases {
-		b := make([]byte, 0, 8*len(c.h))
-		for _, v := range c.h {
+	args := []string{script}
+	for i, h := range mats {
+		b := make([]byte, 0, 8*len(h))
+		for _, v := range h {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 		}
-		path := filepath.Join(dir, c.name+".f64")
+		path := filepath.Join(dir, names[i]+".f64")
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -84,9 +96,26 @@ func numpyEigenvalues(t *testing.T, cases []hessianCase) []byte {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("eigh.py: %v\n%s", err, stderr.String())
+		t.Fatalf("%s: %v\n%s", filepath.Base(script), err, stderr.String())
 	}
 	return out
+}
+
+// readGolden returns the committed file at path; with -update it first
+// rewrites it with regenerate's output, which needs NumPy.
+func readGolden(t *testing.T, path string, regenerate func() []byte) []byte {
+	t.Helper()
+	if *update {
+		numpytest.Need(t)
+		if err := os.WriteFile(path, regenerate(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // parseEigenvalues reads eigh.py's output: after comment lines, for each
@@ -187,16 +216,7 @@ func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float6
 // Hessians change on purpose, the file must be rewritten.
 func TestEigenvaluesMatchNumPy(t *testing.T) {
 	cases := viewHessians(t)
-	if *update {
-		numpytest.Need(t)
-		if err := os.WriteFile(eigenGolden, numpyEigenvalues(t, cases), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(eigenGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readGolden(t, eigenGolden, func() []byte { return numpyEigenvalues(t, cases) })
 	ref, err := parseEigenvalues(b)
 	if err != nil {
 		t.Fatalf("%s: %v", eigenGolden, err)
