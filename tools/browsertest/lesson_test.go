@@ -328,28 +328,9 @@ func TestLessonChaptersShowThePlane(t *testing.T) {
 				return p.left >= a.right - 1 && p.top < a.bottom && p.bottom > a.top; })()`); !beside {
 				t.Error("the plane's ψ is not beside the digits' #psi-add")
 			}
-			_, w, h := canvasPixels(t, ctx, "plane", [][2]int{})
-			var grid [][2]int
-			for i := range 30 {
-				for j := range 30 {
-					grid = append(grid, [2]int{int((float64(i) + 0.5) * w / 30), int((float64(j) + 0.5) * h / 30)})
-				}
-			}
-			before, _, _ := canvasPixels(t, ctx, "plane", grid)
-			draws := attr(t, ctx, "#plane", "data-draws")
-			click(t, ctx, "plane-psi")
-			waitAttr(t, ctx, 10*time.Second, "#plane", "data-draws", func(v string) bool { return v != draws })
-			after, _, _ := canvasPixels(t, ctx, "plane", grid)
-			changed := 0
-			for i := range before {
-				if before[i] != after[i] {
-					changed++
-				}
-			}
-			dp, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-max-dp"), 64)
-			dn, _ := strconv.ParseFloat(attr(t, ctx, "#plane-psi-result", "data-dnorm"), 64)
+			changed, total, dp, dn := addPsiInPlane(t, ctx)
 			if changed > 0 || dp > 1e-5 || dn == 0 {
-				t.Errorf("ψ changed %d of %d pixels of the regions, a probability by %.2g, ‖θ‖ by %.3g", changed, len(grid), dp, dn)
+				t.Errorf("ψ changed %d of %d pixels of the regions, a probability by %.2g, ‖θ‖ by %.3g", changed, total, dp, dn)
 			}
 			fits("redundancy, ψ added")
 		})
