@@ -234,6 +234,22 @@ func (p *page) keepSoon(ctx app.Context) {
 	})
 }
 
+// keepBeforeLeaving keeps the model now, in the page's own goroutine,
+// and returns once it is kept: a page reloaded or closed within keepAfter
+// of the end of a run would otherwise leave without it. The pagehide
+// handler that calls it holds the browser until it returns, and the
+// dispatch it waits for needs no JavaScript event, only go-app's loop.
+func (p *page) keepBeforeLeaving(ctx app.Context) {
+	done := make(chan struct{})
+	ctx.Dispatch(func(app.Context) {
+		defer close(done)
+		if p.files.keepPending && (p.st.Status == store.StatusDone || p.st.Status == store.StatusPaused) && p.st.Model != nil {
+			p.keepModel()
+		}
+	})
+	<-done
+}
+
 // keepModel stores the current model and the settings, unless they are
 // what is stored already; it says so if the browser would not keep them.
 func (p *page) keepModel() {

@@ -41,6 +41,7 @@ type page struct {
 	asking         *link.Settings // a followed link that would replace the run in training, until answered
 	linkVersion    int            // grows when a followed link changes the Train panel's fields
 	stopHash       func()         // stops following hashchange
+	stopHide       func()         // stops keeping the model on pagehide
 	noticeKept     bool           // the notice is a followed link\'s: refused values kept the page\'s
 
 	pending    bool      // a render is scheduled
@@ -191,6 +192,7 @@ func (p *page) OnMount(ctx app.Context) {
 	})
 	if app.IsClient {
 		p.stopHash = browser.OnFragmentChange(func() { ctx.Dispatch(p.followLink) })
+		p.stopHide = browser.OnPageHide(func() { p.keepBeforeLeaving(ctx) })
 		p.startLesson(ctx)
 		// For tools/browsertest's BenchmarkPageReady: when the page started.
 		app.Window().Get("performance").Call("mark", "softmax:mounted")
@@ -205,6 +207,9 @@ func (p *page) OnNav(ctx app.Context) { p.followLink(ctx) }
 func (p *page) OnDismount() {
 	if p.stopHash != nil {
 		p.stopHash()
+	}
+	if p.stopHide != nil {
+		p.stopHide()
 	}
 	if p.lesson.stopKeys != nil {
 		p.lesson.stopKeys()

@@ -142,6 +142,23 @@ func OnFragmentChange(f func()) (stop func()) {
 	}
 }
 
+// OnPageHide calls f when the page is hidden on its way out (pagehide: a
+// reload, a link followed, the tab closed), before the browser lets it
+// go; f runs to its end before the browser goes on. It returns a
+// function that stops it.
+func OnPageHide(f func()) (stop func()) {
+	if !app.IsClient {
+		return func() {}
+	}
+	fn := app.FuncOf(func(app.Value, []app.Value) any { f(); return nil })
+	w := app.Window()
+	w.Call("addEventListener", "pagehide", fn)
+	return func() {
+		w.Call("removeEventListener", "pagehide", fn)
+		fn.Release()
+	}
+}
+
 // CopyText puts s on the clipboard where the browser allows it.
 func CopyText(s string) {
 	if f := app.Window().Get("softmaxCopy"); f.Type() == app.TypeFunction {
