@@ -67,6 +67,9 @@ func TestParseRefuses(t *testing.T) {
 		{"too long", strings.Repeat("x", MaxLen+1), "at most"},
 		{"too deep", strings.Repeat("{", 40) + strings.Repeat("}", 40), "too deep"},
 		{"not UTF-8", "x\xff", "UTF-8"},
+		{"a NUL in text", "\\text{\x00}", "U+0000 is not a character"},
+		{"a control character", "x\x1b", "U+001B is not a character"},
+		{"a noncharacter", "x\uffff", "U+FFFF is not a character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

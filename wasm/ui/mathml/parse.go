@@ -42,6 +42,10 @@ func Parse(tex string) (*Node, error) {
 	if !utf8.ValidString(tex) {
 		return nil, fmt.Errorf("%w: not UTF-8", ErrSyntax)
 	}
+	if i := strings.IndexFunc(tex, notXML); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(tex[i:])
+		return nil, fmt.Errorf("%w: at byte %d: %U is not a character a page can show", ErrSyntax, i, r)
+	}
 	p := &parser{s: tex}
 	kids, err := p.list(0, false)
 	if err != nil {
@@ -51,6 +55,14 @@ func Parse(tex string) (*Node, error) {
 		return elem("mrow"), nil
 	}
 	return row(kids), nil
+}
+
+// notXML reports a rune XML 1.0 cannot carry (a control character other
+// than tab, newline and carriage return, or U+FFFE and U+FFFF): a page
+// built from the markup would not show it, and NUL ends the parser's
+// input (peek).
+func notXML(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
 }
 
 type parser struct {
