@@ -47,6 +47,7 @@ var messages = []entry{
 	plain[CurvatureIs]("curvatureIs"),
 	// Between the training worker and the helpers of its pool.
 	bulky("shardData", packShardData, readShardData),
+	plain[ShardHeld]("shardHeld"),
 	bulky("pass", packPass, readPass),
 	bulky("passDone", packPassDone, readPassDone),
 }

@@ -50,6 +50,16 @@ type ShardData struct {
 	Value  []float32 `json:"-"`
 }
 
+// ShardHeld says a helper holds the examples of one shard of a set, of
+// the pack of generation Gen: helper → coordinator, in answer to each
+// ShardData. Until it comes, the coordinator computes that shard itself,
+// so a helper still taking in its data holds up no pass.
+type ShardHeld struct {
+	Set   int `json:"set"`
+	Gen   int `json:"gen"`
+	Shard int `json:"shard"`
+}
+
 // The sets a pool's shards come from.
 const (
 	SetTrain    = iota // the training images
@@ -98,6 +108,7 @@ type PassDone struct {
 func (Workers) isMsg()   {}
 func (PoolState) isMsg() {}
 func (ShardData) isMsg() {}
+func (ShardHeld) isMsg() {}
 func (Pass) isMsg()      {}
 func (PassDone) isMsg()  {}
 

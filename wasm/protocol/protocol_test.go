@@ -61,6 +61,7 @@ func allMessages() []Msg {
 		PoolState{Asked: 4, Running: 1, Refused: "the browser refused a worker"},
 		ShardData{Set: SetDeskewed, Gen: 2, Shard: 5, D: 784, N: 2, Labels: []uint8{3, 9},
 			Start: []int32{0, 2, 3}, Index: []uint16{4, 783, 100}, Value: []float32{0.5, 1, 0.25}},
+		ShardHeld{Set: SetDeskewed, Gen: 2, Shard: 5},
 		Pass{ID: 17, Op: "grad", Set: SetTrain, Gen: 2, Shards: []int{1, 3}, Vec32: []float32{0.5, -1, 2}},
 		Pass{ID: 18, Op: "hv", Set: SetDeskewed, Gen: 2, Shards: []int{7}, Slot: 1, Vec64: []float64{1e-300, -2}},
 		PassDone{ID: 17, Shards: []int{1, 3}, Out: [][]float64{{1, 2.5}, {-3, 1e300}}},

@@ -34,6 +34,7 @@ type fakeEnv struct {
 
 	helpers       []*fakeHelper
 	refuseHelpers bool // StartHelper refuses all but the first
+	holdHelpers   bool // StartHelper starts helpers that take in nothing until released
 }
 
 // A stop interrupts a download after at bytes: it waits until release is
@@ -293,6 +294,7 @@ func (e *fakeEnv) StartHelper() (Helper, error) {
 		return nil, errRefused
 	}
 	h := newFakeHelper()
+	h.holding = e.holdHelpers
 	e.helpers = append(e.helpers, h)
 	return h, nil
 }
@@ -318,6 +320,28 @@ type fakeHelper struct {
 	die     bool
 	mute    bool
 	stopped bool
+	// holding keeps every message sent to the helper from it, in queue,
+	// until release: a helper still taking in its data.
+	holding bool
+	queue   []protocol.Msg
+}
+
+// hold has the helper take in nothing until release.
+func (h *fakeHelper) hold() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.holding = true
+}
+
+// release gives the helper what it was sent while held, in order.
+func (h *fakeHelper) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.holding = false
+	for _, m := range h.queue {
+		h.in <- m
+	}
+	h.queue = nil
 }
 
 func newFakeHelper() *fakeHelper {
@@ -369,6 +393,10 @@ func (h *fakeHelper) Post(m protocol.Msg) {
 			h.replies <- protocol.Failed{Message: "the helper's worker failed"}
 			return
 		}
+	}
+	if h.holding {
+		h.queue = append(h.queue, wire(m))
+		return
 	}
 	h.in <- wire(m)
 }

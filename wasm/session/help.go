@@ -76,7 +76,7 @@ func (h *helper) handle(m protocol.Msg) protocol.Msg {
 		if len(h.positions) < x.Len() {
 			h.positions = train.Positions(x.Len())
 		}
-		return nil
+		return protocol.ShardHeld{Set: m.Set, Gen: m.Gen, Shard: m.Shard}
 	case protocol.Pass:
 		done := protocol.PassDone{ID: m.ID, Shards: m.Shards, Out: make([][]float64, len(m.Shards))}
 		if m.Op == "grad" {

@@ -69,7 +69,8 @@ var lost = &member{dead: true}
 // member is one helper of the pool.
 type member struct {
 	h    Helper
-	sent map[[2]int]int // the generation of the pack whose (set, shard) it holds
+	sent map[[2]int]int // the generation of the pack whose (set, shard) it was sent
+	held map[[2]int]int // the generation of the pack whose (set, shard) it said it holds
 	dead bool
 	gone chan struct{} // closed when it is dead: its replies are no longer read
 	heap uint64        // its Go heap, as it last reported it
@@ -117,24 +118,29 @@ func (p *pool) sendState() {
 
 // prime gives every helper the examples of the shards it will compute,
 // of every set, if a pack is loaded whole: the training sets' shards by
-// roundRobin, the test sets' as evaluate deals them. Sent now, while the
-// page waits for a person, they are not on the first pass's way.
+// roundRobin (the straightened ones first, which the page trains on by
+// default), then the test sets' as evaluate deals them. Sent now, while
+// the page waits for a person, they are not on the first pass's way; a
+// run that starts sooner computes here what a helper does not yet hold.
 func (p *pool) prime() {
 	d := p.s.data
 	if d == nil || d.test == nil || d.deskewed == nil || d.deskewed.train == nil || d.deskewed.test == nil {
 		return
 	}
 	live := p.live()
-	owner := p.roundRobin()
-	for s := range shard.Count {
-		if m := owner(s); m != nil {
-			p.sendData(m, protocol.SetTrain, []int{s})
-			p.sendData(m, protocol.SetDeskewed, []int{s})
+	if len(live) == 0 {
+		return
+	}
+	for _, set := range []int{protocol.SetDeskewed, protocol.SetTrain} {
+		for s := range shard.Count {
+			if w := s % (len(live) + 1); w > 0 {
+				p.sendData(live[w-1], set, []int{s})
+			}
 		}
-		if len(live) > 0 {
-			m := live[s%len(live)]
-			p.sendData(m, protocol.SetTest, []int{s})
-			p.sendData(m, protocol.SetTestDeskewed, []int{s})
+	}
+	for _, set := range []int{protocol.SetTestDeskewed, protocol.SetTest} {
+		for s := range shard.Count {
+			p.sendData(live[s%len(live)], set, []int{s})
 		}
 	}
 }
@@ -148,7 +154,7 @@ func (p *pool) fill() {
 			p.refused = err.Error()
 			return
 		}
-		m := &member{h: h, sent: map[[2]int]int{}, gone: make(chan struct{})}
+		m := &member{h: h, sent: map[[2]int]int{}, held: map[[2]int]int{}, gone: make(chan struct{})}
 		p.members = append(p.members, m)
 		go func() {
 			for {
@@ -292,6 +298,8 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 		case r := <-p.replies:
 			shards, mine := waiting[r.m]
 			switch msg := r.msg.(type) {
+			case protocol.ShardHeld:
+				p.held(r.m, msg)
 			case protocol.PassDone:
 				if !mine || msg.ID != pass.ID {
 					p.evalReply(r.m, msg)
@@ -339,16 +347,26 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 	}
 }
 
-// roundRobin gives shard s to worker s mod n of this one and the live
-// helpers.
-func (p *pool) roundRobin() func(s int) *member {
+// roundRobin gives shard s of set to worker s mod n of this one and the
+// live helpers, as this pass finds them: a helper that has not yet said
+// it holds the shard (ShardHeld) is sent it, if it was not, and this
+// worker computes it meanwhile. The same bits either way.
+func (p *pool) roundRobin(set int) func(s int) *member {
 	live := p.live()
-	return func(s int) *member {
-		if w := s % (len(live) + 1); w > 0 {
-			return live[w-1]
+	var owners [shard.Count]*member
+	for s := range owners {
+		w := s % (len(live) + 1)
+		if w == 0 {
+			continue
 		}
-		return nil
+		m := live[w-1]
+		if m.held[[2]int{set, s}] == p.gen {
+			owners[s] = m
+		} else {
+			p.sendData(m, set, []int{s})
+		}
 	}
+	return func(s int) *member { return owners[s] }
 }
 
 // gradPasses returns the passes of full-batch gradient descent over set.
@@ -367,7 +385,7 @@ func (g gradPool) Grad(w, b []float32, gw, gb *[shard.Count][]float32, loss *[sh
 	}
 	vec := append(append(make([]float32, 0, len(w)+len(b)), w...), b...)
 	nw := len(w)
-	p.run(protocol.Pass{Op: "grad", Set: g.set, Vec32: vec}, p.roundRobin(),
+	p.run(protocol.Pass{Op: "grad", Set: g.set, Vec32: vec}, p.roundRobin(g.set),
 		func(s int) { loss[s] = train.GradShard(gw[s], gb[s], w, b, p.view(g.set, s), p.positions) },
 		func(s int, out []float64, out32 []float32) bool {
 			if len(out) != 1 || len(out32) != nw+len(b) {
@@ -407,7 +425,7 @@ func (p *pool) localNewton(set, s int) *newton.Shard[float32] {
 func (n newtonPool) Eval(theta []float64, slot int, g, h *[shard.Count][]float64, loss *[shard.Count]float64) {
 	p := n.p
 	p.theta[slot] = append(p.theta[slot][:0], theta...)
-	owner := p.roundRobin()
+	owner := p.roundRobin(n.set)
 	k := len(theta)
 	p.run(protocol.Pass{Op: "neval", Set: n.set, Slot: slot, Vec64: theta}, owner,
 		func(s int) {
@@ -464,14 +482,21 @@ func (p *pool) evaluate(m *softmax.Model[float32], set int, e protocol.Evaluated
 	pe := &pendingEval{id: p.nextID, e: e, model: m.Clone(), set: set, waiting: map[*member][]int{}, posted: time.Now()}
 	for s := range shard.Count {
 		mm := live[s%len(live)]
+		if mm.held[[2]int{set, s}] != p.gen {
+			// Not taken in yet: evaluated here, as a helper that died
+			// owed it.
+			p.sendData(mm, set, []int{s})
+			pe.parts[s] = metrics.EvaluateRange(pe.model, p.view(set, s), 0, p.view(set, s).Len())
+			continue
+		}
 		pe.waiting[mm] = append(pe.waiting[mm], s)
 	}
 	vec := append(append(make([]float32, 0, len(m.W)+len(m.B)), m.W...), m.B...)
 	for mm, shards := range pe.waiting {
-		p.sendData(mm, set, shards)
 		mm.h.Post(protocol.Pass{ID: pe.id, Gen: p.gen, Op: "eval", Set: set, Shards: shards, Vec32: vec})
 	}
 	p.evals = append(p.evals, pe)
+	p.finishEvals()
 	return true
 }
 
@@ -558,11 +583,20 @@ func (p *pool) nextDeadline() <-chan time.Time {
 // handle takes a helper's message that arrived between passes.
 func (p *pool) handle(r reply) {
 	switch msg := r.msg.(type) {
+	case protocol.ShardHeld:
+		p.held(r.m, msg)
 	case protocol.PassDone:
 		p.evalReply(r.m, msg)
 	case protocol.Failed:
 		p.kill(r.m, msg.Message)
 		p.fill()
+	}
+}
+
+// held notes that m holds a shard of a set, for the passes to come.
+func (p *pool) held(m *member, msg protocol.ShardHeld) {
+	if m.sent[[2]int{msg.Set, msg.Shard}] == msg.Gen {
+		m.held[[2]int{msg.Set, msg.Shard}] = msg.Gen
 	}
 }
 

@@ -18,7 +18,17 @@ import (
 // Weights and every event.
 func runWith(t *testing.T, workers int, c protocol.Config, fault func(env *fakeEnv)) (protocol.Weights, []protocol.Msg) {
 	t.Helper()
+	return runHolding(t, workers, c, false, fault)
+}
+
+// runHolding is runWith whose helpers, with hold, take in nothing (hold)
+// from the start.
+func runHolding(t *testing.T, workers int, c protocol.Config, hold bool, fault func(env *fakeEnv)) (protocol.Weights, []protocol.Msg) {
+	t.Helper()
 	h, env := loaded(t, 403) // 403 images: shards of 50 and 51
+	env.mu.Lock()
+	env.holdHelpers = hold
+	env.mu.Unlock()
 	h.send(protocol.Workers{N: workers})
 	_, ps := untilType[protocol.PoolState](h)
 	if ps.Asked != workers || ps.Running != workers {
@@ -182,6 +192,63 @@ func TestPoolSurvivesAHelperThatDies(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPoolDoesNotWaitForAHelperTakingInItsData: helpers that have not
+// yet taken in their shards (a large pack arriving as the run starts)
+// hold up no pass and no evaluation: this worker computes their shards
+// meanwhile, none of them is taken for dead, and the run has one
+// worker's bits; once they take their data in, they compute again.
+func TestPoolDoesNotWaitForAHelperTakingInItsData(t *testing.T) {
+	defer func(d time.Duration) { helperTimeout = d }(helperTimeout)
+	helperTimeout = 200 * time.Millisecond
+	for _, c := range []protocol.Config{gdCfg, newtonCfg2, {LearningRate: 0.5, BatchSize: 50, Epochs: 3, Seed: 2, L2: 1e-4}} {
+		t.Run(c.Method, func(t *testing.T) {
+			want, wantAll := runWith(t, 1, c, nil)
+			var hs []*fakeHelper
+			got, all := runHolding(t, 3, c, true, func(e *fakeEnv) { hs = e.helperList() })
+			if !sameBits32(got.W, want.W) || !sameBits32(got.B, want.B) {
+				t.Error("the run's weights differ from one worker's")
+			}
+			compareEvents(t, 3, wantAll, all)
+			if st := only[protocol.PoolState](all); len(st) > 0 {
+				t.Errorf("helpers taking in their data were taken for dead: %+v", st)
+			}
+			for i, h := range hs {
+				h.mu.Lock()
+				passes, queued := h.passes, len(h.queue)
+				h.mu.Unlock()
+				if passes != 0 || queued == 0 {
+					t.Errorf("helper %d, which held no shard, was asked for %d passes (and sent %d messages)", i, passes, queued)
+				}
+			}
+		})
+	}
+	// Released, they take their shards in and compute: the next run
+	// sends them passes, and has the same bits.
+	h, env := loaded(t, 403)
+	env.mu.Lock()
+	env.holdHelpers = true
+	env.mu.Unlock()
+	h.send(protocol.Workers{N: 3})
+	untilType[protocol.PoolState](h)
+	h.send(protocol.Train{Config: gdCfg})
+	first := only[protocol.Weights](h.until(done))
+	for _, hp := range env.helperList() {
+		hp.release()
+	}
+	h.send(protocol.Train{Config: gdCfg})
+	second := only[protocol.Weights](h.until(done))
+	if a, b := first[len(first)-1], second[len(second)-1]; !sameBits32(a.W, b.W) {
+		t.Error("the same run, with the helpers computing, has other weights")
+	}
+	for i, hp := range env.helperList() {
+		hp.mu.Lock()
+		if hp.passes == 0 {
+			t.Errorf("released helper %d was never asked for a pass", i)
+		}
+		hp.mu.Unlock()
 	}
 }
 
