@@ -116,32 +116,31 @@ func (p *pool) sendState() {
 	p.s.send(protocol.PoolState{Asked: p.want, Running: len(p.live()) + 1, Refused: p.refused, Replaced: p.replaced})
 }
 
-// prime gives every helper the examples of the shards it will compute,
-// of every set, if a pack is loaded whole: the training sets' shards by
-// roundRobin (the straightened ones first, which the page trains on by
-// default), then the test sets' as evaluate deals them. Sent now, while
-// the page waits for a person, they are not on the first pass's way; a
-// run that starts sooner computes here what a helper does not yet hold.
+// prime gives every helper the examples of the shards it will compute
+// of the straightened sets, which the page trains and tests on by
+// default, if a pack is loaded whole: the training set's shards by
+// roundRobin, then the test set's as evaluate deals them. Sent now, while
+// the page waits for a person, they are not on the first pass's way. The
+// raw sets go to a helper when a pass first needs them (roundRobin,
+// evaluate): a helper takes in each message in turn, passes included, so
+// data it may never use would hold up the passes it is sent meanwhile
+// (the full pack's four sets are 75 MB a helper).
 func (p *pool) prime() {
 	d := p.s.data
-	if d == nil || d.test == nil || d.deskewed == nil || d.deskewed.train == nil || d.deskewed.test == nil {
+	if d == nil || d.deskewed == nil || d.deskewed.train == nil || d.deskewed.test == nil {
 		return
 	}
 	live := p.live()
 	if len(live) == 0 {
 		return
 	}
-	for _, set := range []int{protocol.SetDeskewed, protocol.SetTrain} {
-		for s := range shard.Count {
-			if w := s % (len(live) + 1); w > 0 {
-				p.sendData(live[w-1], set, []int{s})
-			}
+	for s := range shard.Count {
+		if w := s % (len(live) + 1); w > 0 {
+			p.sendData(live[w-1], protocol.SetDeskewed, []int{s})
 		}
 	}
-	for _, set := range []int{protocol.SetTestDeskewed, protocol.SetTest} {
-		for s := range shard.Count {
-			p.sendData(live[s%len(live)], set, []int{s})
-		}
+	for s := range shard.Count {
+		p.sendData(live[s%len(live)], protocol.SetTestDeskewed, []int{s})
 	}
 }
 
