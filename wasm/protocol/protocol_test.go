@@ -253,3 +253,52 @@ func TestPointersEncodeAsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestShardDataRefusesCorruption: examples that a helper would compute
+// wrong numbers from, or read outside its weights with, are refused, each
+// with what is wrong and in which example.
+func TestShardDataRefusesCorruption(t *testing.T) {
+	good := ShardData{Set: SetDeskewed, Gen: 2, Shard: 5, D: 784, N: 2, Labels: []uint8{3, 9},
+		Start: []int32{0, 2, 3}, Index: []uint16{4, 783, 100}, Value: []float32{0.5, 1, 0.25}}
+	env, bulk, err := Encode(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(env, bulk); err != nil {
+		t.Fatalf("the good shard: %v", err)
+	}
+	// The bulk: 2 labels, 3 starts (uint32), 3 indices (uint16), 3 values
+	// (float32).
+	const labels, starts, index, value = 0, 2, 14, 20
+	u16 := func(at int, v uint16) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint16(b[at:], v) }
+	}
+	u32 := func(at int, v uint32) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint32(b[at:], v) }
+	}
+	f32 := func(at int, v float32) func([]byte) { return u32(at, math.Float32bits(v)) }
+	tests := []struct {
+		name  string
+		spoil func([]byte)
+		want  string
+	}{
+		{"a label of 10", func(b []byte) { b[labels+1] = 10 }, "example 1 has label 10"},
+		{"a feature past the last", u16(index+2, 784), "example 0 has feature 784 out of order or range"},
+		{"features out of order", u16(index, 783), "example 0 has feature 783 out of order"},
+		{"a feature twice", u16(index+2, 4), "example 0 has feature 4 out of order"},
+		{"a NaN value", f32(value+8, float32(math.NaN())), "example 1 has a value that is not finite"},
+		{"an infinite value", f32(value, float32(math.Inf(-1))), "example 0 has a value that is not finite"},
+		{"starts that go back", u32(starts+4, 4), "start 1 is 4"},
+		{"a first start that is not 0", u32(starts, 1), "start 0 is 1"},
+		{"a count of values that is not the bytes'", u32(starts+8, 2), "bytes of shard data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := append([]byte(nil), bulk...)
+			tt.spoil(b)
+			if _, err := Decode(env, b); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
