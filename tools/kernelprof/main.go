@@ -10,6 +10,13 @@
 //
 // The full kernel is the one the worker runs; the variants compute
 // nonsense and exist only to be timed.
+//
+// With -together N it times the kernel alone, then in N Node processes
+// at once, each on its own copy of the data, as the page's workers run
+// their shards: how much N cores of this machine give a kernel that runs
+// from memory and keeps the vector units busy.
+//
+//	go run ./tools/kernelprof -pack web/data/full.mnpk -together 2
 package main
 
 import (
@@ -21,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"softmaxdemo/core/dataset"
@@ -81,6 +89,7 @@ func run() error {
 	wat := flag.String("wat", "web/kernels.wat", "the kernels' source")
 	rounds := flag.Int("rounds", 40, "epochs of each variant, interleaved")
 	deskew := flag.Bool("deskew", false, "straighten the images first, as the page does by default")
+	together := flag.Int("together", 0, "also run the kernel in this many processes at once")
 	flag.Parse()
 	src, err := os.ReadFile(*wat)
 	if err != nil {
@@ -126,20 +135,14 @@ func run() error {
 	if err := os.WriteFile(js, []byte(harness), 0o644); err != nil {
 		return err
 	}
-	out, err := exec.Command("node", js, strings.Join(paths, ","), data, "100", fmt.Sprint(*rounds)).Output()
-	if err != nil {
-		return fmt.Errorf("node: %v", err)
-	}
-	var ms []float64
-	for _, f := range strings.Split(strings.Trim(strings.TrimSpace(string(out)), "[]"), ",") {
-		var v float64
-		fmt.Sscan(f, &v)
-		ms = append(ms, v)
-	}
-	if len(ms) != len(variants) {
-		return fmt.Errorf("node printed %q", out)
-	}
 	cpu := cpuModel()
+	if *together > 0 {
+		return scaling(js, paths[0], data, *rounds, *together, set.Len(), *pack, cpu)
+	}
+	ms, err := node(js, paths, data, *rounds)
+	if err != nil {
+		return err
+	}
 	fmt.Printf("one epoch's batch gradient (B = 100) over %d images of %s, %s, medians of %d under Node's V8 on %s:\n",
 		set.Len(), filepath.Base(*pack), map[bool]string{true: "straightened", false: "raw"}[*deskew], *rounds, cpu)
 	full := ms[0]
@@ -148,6 +151,60 @@ func run() error {
 	}
 	fmt.Printf("by difference: the forward pass and its bounds check %.2f ms (%.0f%%), the softmax %.2f ms (%.0f%%, of which the exponentials %.2f ms), the scatter of the gradient %.2f ms (%.0f%%)\n",
 		ms[3], 100*ms[3]/full, ms[2]-ms[3], 100*(ms[2]-ms[3])/full, full-ms[1], full-ms[2], 100*(full-ms[2])/full)
+	return nil
+}
+
+// node runs the harness over the kernels at paths and returns each one's
+// median epoch in milliseconds.
+func node(js string, paths []string, data string, rounds int) ([]float64, error) {
+	out, err := exec.Command("node", js, strings.Join(paths, ","), data, "100", fmt.Sprint(rounds)).Output()
+	if err != nil {
+		return nil, fmt.Errorf("node: %v", err)
+	}
+	var ms []float64
+	for _, f := range strings.Split(strings.Trim(strings.TrimSpace(string(out)), "[]"), ",") {
+		var v float64
+		fmt.Sscan(f, &v)
+		ms = append(ms, v)
+	}
+	if len(ms) != len(paths) {
+		return nil, fmt.Errorf("node printed %q", out)
+	}
+	return ms, nil
+}
+
+// scaling times the kernel in one process, then in n at once, and prints
+// the medians and what n processes give together against one.
+func scaling(js, kernel, data string, rounds, n, images int, pack, cpu string) error {
+	alone, err := node(js, []string{kernel}, data, rounds)
+	if err != nil {
+		return err
+	}
+	each := make([]float64, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			ms, err := node(js, []string{kernel}, data, rounds)
+			if err == nil {
+				each[i] = ms[0]
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	slowest := slices.Max(each)
+	fmt.Printf("one epoch's batch gradient (B = 100) over %d images of %s, medians of %d under Node's V8 on %s (%d CPUs):\n",
+		images, filepath.Base(pack), rounds, cpu, runtime.NumCPU())
+	fmt.Printf("  alone                %7.2f ms\n", alone[0])
+	for i, v := range each {
+		fmt.Printf("  %d at once, process %d %7.2f ms\n", n, i+1, v)
+	}
+	fmt.Printf("%d processes at once do %.2f× the work of one in the same time (%d× would be perfect scaling)\n",
+		n, float64(n)*alone[0]/slowest, n)
 	return nil
 }
 
