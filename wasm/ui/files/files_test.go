@@ -211,3 +211,48 @@ func TestKeptRecordIsWhole(t *testing.T) {
 		}
 	})
 }
+
+// TestKeptRecordAroundTheModel: the record is put together around the
+// model's bytes, so settings of any characters still read back, and a
+// model that is not one JSON object is refused rather than kept broken.
+func TestKeptRecordAroundTheModel(t *testing.T) {
+	model, _, _, err := EncodeModel(softmax.New[float32](dataset.Pixels), modelfile.Info{}, "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"", `lr=0.5&lang=zh`, "quote\" back\\slash\nline \u2028 θ 学习率 \x00"} {
+		s, err := EncodeKept(model, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ReadKept(s)
+		if err != nil || k.Settings != set {
+			t.Errorf("settings %q: read back %+v, %v", set, k, err)
+			continue
+		}
+		if _, err := k.File(); err != nil {
+			t.Errorf("settings %q: the model does not read back: %v", set, err)
+		}
+	}
+	for _, bad := range []string{"", "  ", "[1,2]", `{"format"`, "null"} {
+		if _, err := EncodeKept([]byte(bad), "lr=1"); err == nil {
+			t.Errorf("model %q was kept", bad)
+		}
+	}
+}
+
+func BenchmarkEncodeKept(b *testing.B) {
+	m := softmax.New[float32](dataset.Pixels)
+	for i := range m.W {
+		m.W[i] = float32(i%13)/7 - 0.9
+	}
+	model, _, _, err := EncodeModel(m, modelfile.Info{Epochs: 2}, "json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := EncodeKept(model, "lr=0.5&epochs=2"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
