@@ -44,7 +44,7 @@ type pool struct {
 	want    int // workers asked for, this one included
 	members []*member
 	replies chan reply
-	gen     int // the pack's generation, one more with every load
+	gen     int // the pack's generation, one more with every load: 1 for the first, so a member's missing sent or held entry (0) is never the current one
 	nextID  int64
 	timeout time.Duration
 	evals   []*pendingEval
