@@ -324,13 +324,16 @@ type fakeHelper struct {
 	// until release: a helper still taking in its data.
 	holding bool
 	queue   []protocol.Msg
+	data    int // ShardData messages it was sent
+	held    int // ShardHeld answers it gave
 }
 
-// hold has the helper take in nothing until release.
-func (h *fakeHelper) hold() {
+// holdsAll reports whether the helper has answered every ShardData it was
+// sent with a ShardHeld, and the pool has taken the answers from it.
+func (h *fakeHelper) holdsAll() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.holding = true
+	return h.held == h.data && len(h.replies) == 0
 }
 
 // release gives the helper what it was sent while held, in order.
@@ -354,6 +357,9 @@ func newFakeHelper() *fakeHelper {
 			case m := <-h.out:
 				h.mu.Lock()
 				mute := h.mute && h.passes >= h.muteAt
+				if _, ok := m.(protocol.ShardHeld); ok && !mute {
+					h.held++
+				}
 				h.mu.Unlock()
 				if !mute {
 					h.replies <- wire(m)
@@ -393,6 +399,9 @@ func (h *fakeHelper) Post(m protocol.Msg) {
 			h.replies <- protocol.Failed{Message: "the helper's worker failed"}
 			return
 		}
+	}
+	if _, ok := m.(protocol.ShardData); ok {
+		h.data++
 	}
 	if h.holding {
 		h.queue = append(h.queue, wire(m))

@@ -592,6 +592,18 @@ func (p *pool) handle(r reply) {
 	}
 }
 
+// takeReplies handles every helper's message already waiting.
+func (p *pool) takeReplies() {
+	for {
+		select {
+		case r := <-p.replies:
+			p.handle(r)
+		default:
+			return
+		}
+	}
+}
+
 // held notes that m holds a shard of a set, for the passes to come.
 func (p *pool) held(m *member, msg protocol.ShardHeld) {
 	if m.sent[[2]int{msg.Set, msg.Shard}] == msg.Gen {

@@ -34,6 +34,9 @@ func runHolding(t *testing.T, workers int, c protocol.Config, hold bool, fault f
 	if ps.Asked != workers || ps.Running != workers {
 		t.Fatalf("asked for %d workers: %+v", workers, ps)
 	}
+	if !hold {
+		settle(t, h, env)
+	}
 	if fault != nil {
 		fault(env)
 	}
@@ -52,6 +55,27 @@ func runHolding(t *testing.T, workers int, c protocol.Config, hold bool, fault f
 		t.Fatal("no weights")
 	}
 	return ws[len(ws)-1], all
+}
+
+// settle waits until the helpers hold the shards they were sent and the
+// session has read their answers, as a page's helpers do long before a
+// person presses Train: a run this small may take one slice, and the
+// session reads the helpers' answers between commands and slices.
+func settle(t *testing.T, h *harness, env *fakeEnv) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, hp := range env.helperList() {
+		for !hp.holdsAll() {
+			if time.Now().After(deadline) {
+				t.Fatal("the helpers did not take in their shards")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	// A command answered: the session reads every answer already there
+	// before it handles a command.
+	h.send(protocol.PickTrain{Index: 0})
+	untilType[protocol.Picked](h)
 }
 
 func sameBits32(a, b []float32) bool {
@@ -238,18 +262,31 @@ func TestPoolDoesNotWaitForAHelperTakingInItsData(t *testing.T) {
 	for _, hp := range env.helperList() {
 		hp.release()
 	}
-	h.send(protocol.Train{Config: gdCfg})
-	second := only[protocol.Weights](h.until(done))
-	if a, b := first[len(first)-1], second[len(second)-1]; !sameBits32(a.W, b.W) {
-		t.Error("the same run, with the helpers computing, has other weights")
-	}
-	for i, hp := range env.helperList() {
-		hp.mu.Lock()
-		if hp.passes == 0 {
-			t.Errorf("released helper %d was never asked for a pass", i)
+	// The session reads the helpers' ShardHeld between commands and
+	// between slices, and a run this small may take one slice: train
+	// again until the helpers are asked, each time with the same bits.
+	asked := func() bool {
+		for _, hp := range env.helperList() {
+			hp.mu.Lock()
+			n := hp.passes
+			hp.mu.Unlock()
+			if n == 0 {
+				return false
+			}
 		}
-		hp.mu.Unlock()
+		return true
 	}
+	for range 20 {
+		h.send(protocol.Train{Config: gdCfg})
+		again := only[protocol.Weights](h.until(done))
+		if a, b := first[len(first)-1], again[len(again)-1]; !sameBits32(a.W, b.W) {
+			t.Fatal("the same run, with the helpers computing, has other weights")
+		}
+		if asked() {
+			return
+		}
+	}
+	t.Error("released helpers were never asked for a pass in 20 runs")
 }
 
 // TestPoolOfOneWhenTheBrowserRefuses: a browser that refuses extra

@@ -170,6 +170,9 @@ func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, e
 			if !ok {
 				return
 			}
+			// The helpers' answers already here first: a run then starts
+			// with the pool as it is (which shards each helper holds).
+			s.safely("pool", s.pool.takeReplies)
 			s.safely(protocol.Name(m), func() { s.handle(m) })
 		case r := <-s.pool.replies:
 			s.safely("pool", func() { s.pool.handle(r) })
