@@ -129,32 +129,25 @@ func Fragment() string {
 // OnFragmentChange calls f on every hashchange: a link pasted into the
 // address bar or followed in the page. It returns a function that stops
 // it.
-func OnFragmentChange(f func()) (stop func()) {
-	if !app.IsClient {
-		return func() {}
-	}
-	fn := app.FuncOf(func(app.Value, []app.Value) any { f(); return nil })
-	w := app.Window()
-	w.Call("addEventListener", "hashchange", fn)
-	return func() {
-		w.Call("removeEventListener", "hashchange", fn)
-		fn.Release()
-	}
-}
+func OnFragmentChange(f func()) (stop func()) { return onWindow("hashchange", f) }
 
 // OnPageHide calls f when the page is hidden on its way out (pagehide: a
 // reload, a link followed, the tab closed), before the browser lets it
 // go; f runs to its end before the browser goes on. It returns a
 // function that stops it.
-func OnPageHide(f func()) (stop func()) {
+func OnPageHide(f func()) (stop func()) { return onWindow("pagehide", f) }
+
+// onWindow calls f on every event of this type at the window, and
+// returns a function that stops it.
+func onWindow(event string, f func()) (stop func()) {
 	if !app.IsClient {
 		return func() {}
 	}
 	fn := app.FuncOf(func(app.Value, []app.Value) any { f(); return nil })
 	w := app.Window()
-	w.Call("addEventListener", "pagehide", fn)
+	w.Call("addEventListener", event, fn)
 	return func() {
-		w.Call("removeEventListener", "pagehide", fn)
+		w.Call("removeEventListener", event, fn)
 		fn.Release()
 	}
 }
