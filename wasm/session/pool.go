@@ -44,7 +44,10 @@ type pool struct {
 	want    int // workers asked for, this one included
 	members []*member
 	replies chan reply
-	gen     int // the pack's generation, one more with every load: 1 for the first, so a member's missing sent or held entry (0) is never the current one
+	// gen is the pack's generation, one more with every load: 1 for the
+	// first, so a member's missing sent or held entry (0) is never the
+	// current one.
+	gen     int
 	nextID  int64
 	timeout time.Duration
 	evals   []*pendingEval
@@ -135,14 +138,27 @@ func (p *pool) prime() {
 		return
 	}
 	for s := range shard.Count {
-		if w := s % (len(live) + 1); w > 0 {
-			p.sendData(live[w-1], protocol.SetDeskewed, []int{s})
+		if m := trainOwner(live, s); m != nil {
+			p.sendData(m, protocol.SetDeskewed, []int{s})
 		}
 	}
 	for s := range shard.Count {
-		p.sendData(live[s%len(live)], protocol.SetTestDeskewed, []int{s})
+		p.sendData(testOwner(live, s), protocol.SetTestDeskewed, []int{s})
 	}
 }
+
+// trainOwner is the helper of live that computes shard s of a training
+// set (worker s mod n, this one being worker 0), or nil for this worker;
+// testOwner the one that evaluates shard s of a test set (every test
+// shard goes to a helper, while this worker trains).
+func trainOwner(live []*member, s int) *member {
+	if w := s % (len(live) + 1); w > 0 {
+		return live[w-1]
+	}
+	return nil
+}
+
+func testOwner(live []*member, s int) *member { return live[s%len(live)] }
 
 // fill starts helpers until the pool has the workers asked for, or the
 // browser refuses one.
@@ -351,14 +367,14 @@ func (p *pool) run(pass protocol.Pass, owner func(s int) *member, local func(s i
 // it holds the shard (ShardHeld) is sent it, if it was not, and this
 // worker computes it meanwhile. The same bits either way.
 func (p *pool) roundRobin(set int) func(s int) *member {
+	p.takeReplies() // a helper that has just taken in a shard computes it from this pass on
 	live := p.live()
 	var owners [shard.Count]*member
 	for s := range owners {
-		w := s % (len(live) + 1)
-		if w == 0 {
+		m := trainOwner(live, s)
+		if m == nil {
 			continue
 		}
-		m := live[w-1]
 		if m.held[[2]int{set, s}] == p.gen {
 			owners[s] = m
 		} else {
@@ -480,7 +496,7 @@ func (p *pool) evaluate(m *softmax.Model[float32], set int, e protocol.Evaluated
 	p.nextID++
 	pe := &pendingEval{id: p.nextID, e: e, model: m.Clone(), set: set, waiting: map[*member][]int{}, posted: time.Now()}
 	for s := range shard.Count {
-		mm := live[s%len(live)]
+		mm := testOwner(live, s)
 		if mm.held[[2]int{set, s}] != p.gen {
 			// Not taken in yet: evaluated here, as a helper that died
 			// owed it.

@@ -35,7 +35,7 @@ func runHolding(t *testing.T, workers int, c protocol.Config, hold bool, fault f
 		t.Fatalf("asked for %d workers: %+v", workers, ps)
 	}
 	if !hold {
-		settle(t, h, env)
+		settle(t, h, env, c)
 	}
 	if fault != nil {
 		fault(env)
@@ -57,12 +57,18 @@ func runHolding(t *testing.T, workers int, c protocol.Config, hold bool, fault f
 	return ws[len(ws)-1], all
 }
 
-// settle waits until the helpers hold the shards they were sent and the
-// session has read their answers, as a page's helpers do long before a
-// person presses Train: a run this small may take one slice, and the
-// session reads the helpers' answers between commands and slices.
-func settle(t *testing.T, h *harness, env *fakeEnv) {
+// settle has the helpers take in the shards a run of c needs, and waits
+// until they hold them and the session has read their answers, as a
+// page's helpers do long before a person presses Train: which shards a
+// helper computes depends on when the session reads its ShardHeld, and a
+// run this small may end before it does. λ_max for c's objective and
+// images, and an evaluation, send the training and test sets' shards.
+func settle(t *testing.T, h *harness, env *fakeEnv, c protocol.Config) {
 	t.Helper()
+	h.send(protocol.Curvature{Config: c})
+	untilType[protocol.CurvatureIs](h)
+	h.send(protocol.Evaluate{})
+	untilType[protocol.Evaluated](h)
 	deadline := time.Now().Add(10 * time.Second)
 	for _, hp := range env.helperList() {
 		for !hp.holdsAll() {
@@ -198,10 +204,12 @@ func TestPoolSurvivesAHelperThatDies(t *testing.T) {
 					env = e
 					hs := e.helperList()
 					hs[1].mu.Lock()
+					// Counted from the passes it already computed for
+					// settle.
 					if how == "dies" {
-						hs[1].die, hs[1].dieAt = true, 4
+						hs[1].die, hs[1].dieAt = true, hs[1].passes+4
 					} else {
-						hs[1].mute, hs[1].muteAt = true, 5
+						hs[1].mute, hs[1].muteAt = true, hs[1].passes+5
 					}
 					hs[1].mu.Unlock()
 				})
