@@ -231,10 +231,10 @@ func (p *page) askCurvature() {
 // sendWorkers tells the worker how many workers should compute full
 // passes: the link's number, or one fewer than the browser says it has
 // cores, at least 1 and at most protocol.MaxWorkers. The core left over is
-// the page's and the browser's: while the workers train, the page's main
-// thread and the browser's own threads take 15–20% of a core, and on a
-// 2-core machine two workers beside them ran full-batch gradient descent
-// and Newton at 0.87–0.96× the speed of one (docs/BENCHMARKS.md, "Every
+// the page's and the browser's: while a full-batch run goes at full pace
+// the page's main thread takes up to a third of a core, and on a 2-core
+// machine two workers beside it were no faster than one, though each
+// worker's kernel alone scales to both cores (docs/BENCHMARKS.md, "Every
 // core").
 func (p *page) sendWorkers() {
 	n := p.link.Workers

@@ -28,8 +28,7 @@ type Settings struct {
 	// Workers is how many workers compute full passes over the data, 1
 	// to protocol.MaxWorkers; 0, when the link does not say, leaves it to
 	// the browser (navigator.hardwareConcurrency, less one for the page).
-	// It changes no result,
-	// only how fast full passes run.
+	// It changes no result, only how fast full passes run.
 	Workers int
 	// Lesson is the chapter (from 1) the lesson shows, 0 for the full
 	// page. A link followed in an open page that does not name one opens
