@@ -55,6 +55,15 @@ func waitScene(t testing.TB, ctx context.Context, after int) int {
 	return v
 }
 
+// seePlane scrolls the plane into view, as a person does to look at it:
+// its scene is computed only within a screen's height of the viewport.
+func seePlane(t testing.TB, ctx context.Context) {
+	t.Helper()
+	if _, err := eval[bool](ctx, `document.getElementById("plane").scrollIntoView({block: "center"}), true`); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // sceneVersion returns the surface's data-version.
 func sceneVersion(t testing.TB, ctx context.Context) int {
 	t.Helper()
@@ -182,6 +191,7 @@ func trainPlane(t testing.TB, ctx context.Context) {
 // the default) and for three classes with a bias.
 func TestPlaneRegionsHoldTheirPoints(t *testing.T) {
 	ctx := openPage(t)
+	seePlane(t, ctx)
 	choose(t, ctx, "pace", "full")
 	d, err := plane.Generate("blobs", 2, planeSeed)
 	if err != nil {
@@ -212,6 +222,7 @@ func TestPlaneRegionsHoldTheirPoints(t *testing.T) {
 // it.
 func TestPlaneClickAddsAndRemovesAPoint(t *testing.T) {
 	ctx := openPage(t)
+	seePlane(t, ctx)
 	n, _ := strconv.Atoi(attr(t, ctx, "#plane-status", "data-points"))
 	counts := attr(t, ctx, "#plane-status", "data-counts")
 	if counts != "60,60" {
@@ -269,6 +280,7 @@ func pathNumber(t testing.TB, ctx context.Context, method, name string) float64 
 // and far above it diverges, named on its path; no path shows NaN.
 func TestPlaneSurfaceShowsSeparableDataAndTheStepCeiling(t *testing.T) {
 	ctx := openPage(t)
+	seePlane(t, ctx)
 	v := waitScene(t, ctx, 0)
 	choose(t, ctx, "plane-data", "separable")
 	v = waitScene(t, ctx, v)
@@ -326,6 +338,7 @@ func TestPlaneSurfaceShowsSeparableDataAndTheStepCeiling(t *testing.T) {
 // at once. Adding ψ to every θ_c changes no pixel of the regions.
 func TestPlaneRefusesBadInputAndKeepsThePicture(t *testing.T) {
 	ctx := openPage(t)
+	seePlane(t, ctx)
 	v := waitScene(t, ctx, 0)
 	for _, c := range []struct{ id, value string }{
 		{"plane-lr", "abc"}, {"plane-lr", "NaN"}, {"plane-lr", "1e9"}, {"plane-l2", "-1"}, {"plane-batch", "500"},
@@ -441,4 +454,24 @@ func textOf(t testing.TB, ctx context.Context, id string) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestPlaneSceneWaitsOffScreen: on the full page the plane is the last
+// panel, far below the top; its scene waits there, costing the page's main
+// thread nothing, and is computed once a person scrolls to it.
+func TestPlaneSceneWaitsOffScreen(t *testing.T) {
+	ctx := openPage(t)
+	below, err := eval[float64](ctx, `document.getElementById("plane").getBoundingClientRect().top / innerHeight`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if below < 2.5 {
+		t.Fatalf("the plane starts %.1f screens below the top: the test needs it further than the two that start its scene", below)
+	}
+	time.Sleep(2 * time.Second) // a first scene takes under a second on an idle page
+	if v, c := sceneVersion(t, ctx), attr(t, ctx, "#plane-surface", "data-computing"); v != 0 || c != "yes" {
+		t.Fatalf("off screen, the plane computed %d scenes (computing %q); it should wait", v, c)
+	}
+	seePlane(t, ctx)
+	waitScene(t, ctx, 0)
 }

@@ -111,7 +111,10 @@ func (p *planePanel) OnUpdate(ctx app.Context) {
 	if p.IView != p.view {
 		p.setUp()
 		p.cv.reset()
-		ctx.Defer(func(app.Context) { p.redraw() })
+		ctx.Defer(func(app.Context) {
+			p.loop.watch(p.JSValue()) // the view's element replaced the last one
+			p.redraw()
+		})
 	}
 	p.takeAsk()
 }
