@@ -129,7 +129,9 @@ func (p *page) warmPage(ctx app.Context) {
 	steps := warmSteps()
 	ctx.After(time.Duration(len(steps)+1)*warmEvery, func(app.Context) { p.cellsReady = true })
 	for i, step := range steps {
-		ctx.After(time.Duration(i+1)*warmEvery, func(app.Context) {
+		ctx.After(time.Duration(i+1)*warmEvery, func(ctx app.Context) {
+			// Nothing of it is shown, so the page is not rendered after it.
+			ctx.PreventUpdate()
 			// A warm-up must never cost the page: whatever goes wrong in
 			// it is only logged (TestWarmUpRuns runs it natively).
 			defer func() {
