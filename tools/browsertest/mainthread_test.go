@@ -108,6 +108,33 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	}
 }
 
+// TestPageCollectsAtRest: the page collects its heap when nothing moves
+// (wasm/ui/collect.go), as it becomes ready and once a run has come to
+// rest, each a "softmax:collect" measure: a run then starts with the
+// whole of the heap's headroom, and a cycle lands in none of its frames.
+func TestPageCollectsAtRest(t *testing.T) {
+	needBrowser(t)
+	// 30 epochs at full pace allocate more than the growth a collection
+	// at rest waits for.
+	ctx := openReady(t, startServer(t).URL+"#lang=en&pace=full&epochs=30")
+	collections := func() int {
+		n, err := eval[int](ctx, `performance.getEntriesByName("softmax:collect").length`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := collections(); n != 1 {
+		t.Fatalf("the page collected %d times by ready, want once", n)
+	}
+	trainRun(t, ctx, time.Minute)
+	if !eventually(10*time.Second, func() bool { return collections() == 2 }) {
+		t.Fatalf("the page collected %d times once a run rested, want twice in all", collections())
+	}
+	ms, _ := eval[[]float64](ctx, `performance.getEntriesByName("softmax:collect").map(e => e.duration)`)
+	t.Logf("the collections took %v ms", ms)
+}
+
 // duringRun, evaluated in a page that is ready, collects its tasks of
 // 50 ms or more (longTasks, with their start) and notes when the next run
 // starts (runStart: the next click on Train) and ends (runEnd: #status

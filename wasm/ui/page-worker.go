@@ -150,6 +150,7 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
+			collectAtRest() // what the page's start allocated, before a run can start
 			p.afterReady()
 			if !p.warmed {
 				p.warmed = true
@@ -173,6 +174,9 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 				p.send(protocol.Evaluate{})
 			}
 		})
+	}
+	if p.st.Status != store.StatusTraining && p.st.Status != store.StatusLoading {
+		p.collectSoon(ctx)
 	}
 	now := time.Now()
 	if p.st.Status != status || p.st.Err != err || p.st.Status != store.StatusTraining {

@@ -44,13 +44,16 @@ type page struct {
 	stopHide       func()         // stops keeping the model on pagehide
 	noticeKept     bool           // the notice is a followed link\'s: refused values kept the page\'s
 
-	pending    bool      // a render is scheduled
-	lastFrame  time.Time // when the page last rendered for worker events
-	lastEval   time.Time // when the confusion matrix and gallery last changed
-	asked      [2]int    // the run and step whose evaluation the page asked for
-	present    bool      // larger type for the back of a classroom
-	warmed     bool      // the page ran its warm-up (warm.go)
-	cellsReady bool      // the confusion matrix may make its 100 cells (warm.go)
+	pending bool // a render is scheduled
+	// collectPending: collectSoon's task is scheduled, for collectDue.
+	collectPending bool
+	collectDue     time.Time
+	lastFrame      time.Time // when the page last rendered for worker events
+	lastEval       time.Time // when the confusion matrix and gallery last changed
+	asked          [2]int    // the run and step whose evaluation the page asked for
+	present        bool      // larger type for the back of a classroom
+	warmed         bool      // the page ran its warm-up (warm.go)
+	cellsReady     bool      // the confusion matrix may make its 100 cells (warm.go)
 
 	files fileState // the model and my digits as files, and kept (files.go)
 

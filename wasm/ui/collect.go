@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"time"
+
+	"softmaxdemo/wasm/ui/store"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The page's garbage collection. In WebAssembly a whole cycle (marking,
+// sweeping, the finalizers of the JavaScript values Go let go of) runs
+// inside one JavaScript task, 20–35 ms on a 2-core AMD EPYC guest: a cycle
+// that fell into a frame of a run made it a task of 50–70 ms. The page
+// allocates 11–17 MB in a run of a minute or less (60 epochs of SGD or of
+// full-batch descent, Newton's method, the lecture notes' 1,000 steps),
+// and at GOGC=400 a cycle comes every 14 MB or so; so a run that started
+// with a heap already grown met one cycle, near its end. The page
+// therefore collects when nothing moves: as the pack becomes ready, and
+// once a run has come to rest, each time only if the heap has grown by
+// restGrowth since the last cycle. A run then starts with the whole of the
+// headroom, and the runs above see no cycle while they train. A longer
+// run still meets one every 14 MB or so. Collecting between frames of a
+// run was measured and dropped (docs/BENCHMARKS.md, "The main thread
+// while training").
+const (
+	restGrowth  = 1 << 20                // bytes allocated since the last cycle before one at rest is worth it
+	collectWait = 300 * time.Millisecond // after a run's last event: its last frame and the kept model come first
+)
+
+// collectAtRest collects the page's heap if it has grown by restGrowth
+// since the last cycle, and reports whether it did. In the browser each
+// collection is a performance measure, "softmax:collect".
+func collectAtRest() bool {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 ||
+		s[0].Value.Uint64() <= s[1].Value.Uint64()+restGrowth {
+		return false
+	}
+	if app.IsClient {
+		perf := app.Window().Get("performance")
+		start := perf.Call("now").Float()
+		defer func() {
+			opts := app.Window().Get("Object").New()
+			opts.Set("start", start)
+			perf.Call("measure", "softmax:collect", opts)
+		}()
+	}
+	runtime.GC()
+	return true
+}
+
+// collectSoon schedules collectAtRest once, in a task of its own,
+// collectWait after the last call, if no run is training then.
+func (p *page) collectSoon(ctx app.Context) {
+	p.collectDue = time.Now().Add(collectWait)
+	if p.collectPending {
+		return
+	}
+	p.collectPending = true
+	var wait func(app.Context)
+	wait = func(ctx app.Context) {
+		ctx.PreventUpdate()
+		if d := time.Until(p.collectDue); d > 0 {
+			ctx.After(d, wait)
+			return
+		}
+		p.collectPending = false
+		if p.st.Status != store.StatusTraining && p.st.Status != store.StatusLoading {
+			collectAtRest()
+		}
+	}
+	ctx.After(collectWait, wait)
+}
