@@ -41,6 +41,7 @@ type gallery struct {
 	lay    galleryLayout
 	sheet  app.Value // the offscreen canvas of lay's images; nil until drawn
 	size   paint.Size
+	queued bool // a redraw is queued (drawLater)
 }
 
 func (g *gallery) OnMount(ctx app.Context) {
@@ -50,7 +51,7 @@ func (g *gallery) OnMount(ctx app.Context) {
 
 func (g *gallery) OnUpdate(ctx app.Context) {
 	g.predict()
-	ctx.Defer(func(app.Context) { g.draw() })
+	drawLater(ctx, g, &g.queued, g.draw)
 }
 
 // OnResize measures the canvas again, as lossPlot does.

@@ -35,6 +35,7 @@ type lossPlot struct {
 	size    paint.Size
 	scratch chart.Scratch // chart.LayoutRunsInto's buffers, reused from draw to draw
 	raw     []chart.Pt
+	queued  bool // a redraw is queued (drawLater)
 }
 
 func (p *lossPlot) OnMount(ctx app.Context) {
@@ -42,7 +43,7 @@ func (p *lossPlot) OnMount(ctx app.Context) {
 }
 
 func (p *lossPlot) OnUpdate(ctx app.Context) {
-	ctx.Defer(func(app.Context) { p.draw() })
+	drawLater(ctx, p, &p.queued, p.draw)
 }
 
 // OnResize measures the canvas again: reading its size forces a layout, so

@@ -27,6 +27,7 @@ type weightGrid struct {
 	drawn    int  // the IVersion last drawn, -1 for none
 	pointing bool // a pixel was pointed at: probe
 	probe    int
+	queued   bool // a redraw is queued (drawLater)
 }
 
 func (g *weightGrid) OnMount(ctx app.Context) {
@@ -38,7 +39,7 @@ func (g *weightGrid) OnMount(ctx app.Context) {
 // the pointed pixel changed.
 func (g *weightGrid) OnUpdate(ctx app.Context) {
 	if g.drawn != g.IVersion {
-		ctx.Defer(func(app.Context) { g.draw() })
+		drawLater(ctx, g, &g.queued, g.draw)
 	}
 }
 
