@@ -1,6 +1,7 @@
-// Canvas helpers for the Go page. Go computes every coordinate (see
-// wasm/ui/plot.go); these replay a whole array in one call, because a call
-// from WebAssembly into JavaScript per point is what makes drawing slow.
+// Helpers for the Go page, each one call for what would otherwise be many
+// calls from WebAssembly into JavaScript, which is what makes drawing
+// slow. Canvases: Go computes every coordinate (wasm/ui/paint), and these
+// replay a whole array. The confusion matrix: its hundred counts at once.
 "use strict";
 globalThis.softmaxCanvas = {
   // path strokes a polyline through n points xy = [x0, y0, x1, y1, ...].
@@ -75,5 +76,46 @@ globalThis.softmaxCanvas = {
     if (!img) img = cache[key] = new ImageData(w, h);
     img.data.set(rgba.subarray(0, 4 * w * h));
     ctx.putImageData(img, x, y);
+  },
+};
+
+// The confusion matrix's counts (wasm/ui/confusion.go): one call writes
+// all of them, where going through go-app cost a call per attribute.
+globalThis.softmaxConfusion = {
+  // fill writes the k×k counts (little-endian uint16s in the Uint8Array
+  // bytes, row by row) into the table's cells: the count as text and
+  // data-count, a shade by the count's share of its row (green on the
+  // diagonal, red elsewhere), and, for a count above 0, the class pick
+  // with tabindex 0 and role button, so that the cell can be clicked and
+  // focused. It reports whether the table has its k×k cells.
+  fill(table, bytes, k) {
+    const cells = table.querySelectorAll("td.cell");
+    if (cells.length !== k * k) return false;
+    const counts = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let y = 0; y < k; y++) {
+      let total = 0;
+      for (let p = 0; p < k; p++) total += counts.getUint16(2 * (y * k + p), true);
+      for (let p = 0; p < k; p++) {
+        const n = counts.getUint16(2 * (y * k + p), true), td = cells[y * k + p], s = String(n);
+        if (td.dataset.count === s && td.dataset.total === String(total)) continue;
+        const share = total > 0 ? n / total : 0;
+        let bg = "transparent";
+        if (n > 0 && y === p) bg = `rgba(27, 120, 55, ${(0.15 + 0.75 * share).toFixed(2)})`;
+        else if (n > 0) bg = `rgba(178, 24, 43, ${(0.1 + 0.9 * Math.min(1, 4 * share)).toFixed(2)})`;
+        td.dataset.count = s;
+        td.dataset.total = String(total);
+        td.textContent = n > 0 ? s : "";
+        td.style.background = bg;
+        td.classList.toggle("pick", n > 0);
+        if (n > 0) {
+          td.tabIndex = 0;
+          td.setAttribute("role", "button");
+        } else {
+          td.removeAttribute("tabindex");
+          td.removeAttribute("role");
+        }
+      }
+    }
+    return true;
   },
 };

@@ -1,8 +1,11 @@
 package browsertest
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -267,4 +270,79 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestConfusionCellsShowTheirCounts: after a run, the confusion matrix's
+// 100 cells hold the final evaluation's counts (written in one call by
+// web/plot.js): each row adds up to the test digits of its class, all of
+// them to the test set, the diagonal to the accuracy shown; a count shows
+// as text, shaded green on the diagonal and red off it, and only a cell
+// with a count can be clicked and focused. A second run and a change of
+// language leave them right.
+func TestConfusionCellsShowTheirCounts(t *testing.T) {
+	needBrowser(t)
+	ctx := openReady(t, startServer(t).URL+"#lang=en&pace=full&epochs=1")
+	type cell struct {
+		True, Predicted, Count int
+		Text, Bg, Role, Tab    string
+		Pick                   bool
+	}
+	read := func() []cell {
+		var cs []cell
+		s, err := eval[string](ctx, `JSON.stringify([...document.querySelectorAll("#confusion td.cell")].map(td => ({
+			true: +td.dataset.true, predicted: +td.dataset.predicted, count: +(td.dataset.count ?? -1), text: td.textContent,
+			bg: td.style.background, role: td.getAttribute("role") || "", tab: td.getAttribute("tabindex") || "", pick: td.classList.contains("pick")})))`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(s), &cs); err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	check := func(when string) {
+		t.Helper()
+		cs := read()
+		if len(cs) != 100 {
+			t.Fatalf("%s: %d cells", when, len(cs))
+		}
+		rows, diag, total := [10]int{}, 0, 0
+		for i, c := range cs {
+			if c.True != i/10 || c.Predicted != i%10 || c.Count < 0 {
+				t.Fatalf("%s: cell %d is %+v", when, i, c)
+			}
+			rows[c.True] += c.Count
+			total += c.Count
+			if c.True == c.Predicted {
+				diag += c.Count
+			}
+			text, colour := "", ""
+			if c.Count > 0 {
+				text, colour = strconv.Itoa(c.Count), map[bool]string{true: "rgba(27, 120, 55,", false: "rgba(178, 24, 43,"}[c.True == c.Predicted]
+			}
+			clickable := c.Pick && c.Role == "button" && c.Tab == "0"
+			if c.Text != text || (colour != "" && !strings.HasPrefix(c.Bg, colour)) || clickable != (c.Count > 0) || (c.Count == 0 && (c.Pick || c.Role != "" || c.Tab != "")) {
+				t.Errorf("%s: cell %d→%d counts %d and shows %+v", when, c.True, c.Predicted, c.Count, c)
+			}
+		}
+		if total != 2000 {
+			t.Errorf("%s: the cells add up to %d test images, want the default pack's 2,000 (rows %v)", when, total, rows)
+		}
+		acc, _ := strconv.ParseFloat(attr(t, ctx, "#test-accuracy", "data-value"), 64)
+		if math.Abs(float64(diag)/float64(total)-acc) > 1e-9 {
+			t.Errorf("%s: the diagonal holds %d of %d, the accuracy shown is %v", when, diag, total, acc)
+		}
+	}
+	trainRun(t, ctx, time.Minute)
+	check("after a run")
+	first := read()
+	setField(t, ctx, "lr", "0.05")
+	trainRun(t, ctx, time.Minute)
+	if !eventually(5*time.Second, func() bool { return !reflect.DeepEqual(read(), first) }) {
+		t.Fatal("a second run with another α left every cell as it was")
+	}
+	check("after a second run")
+	choose(t, ctx, "lang", "zh")
+	waitAttr(t, ctx, 5*time.Second, ".page", "lang", is("zh-CN"))
+	check("in Chinese")
 }

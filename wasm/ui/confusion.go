@@ -4,7 +4,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/store"
 
-	"fmt"
+	"encoding/binary"
 	"strconv"
 
 	"softmaxdemo/core/softmax"
@@ -16,6 +16,16 @@ import (
 // confusionTable shows the confusion matrix on the test sample: row y,
 // column p counts test digits y predicted as p. Cells are shaded by the
 // fraction of their row; the diagonal is what the model gets right.
+//
+// go-app makes the 100 cells, each with its digits (data-true,
+// data-predicted); their counts, shades, and whether they can be clicked
+// are written by one call into web/plot.js (softmaxConfusion.fill) each
+// time the counts change. Through go-app, an evaluation rewrote up to 400
+// attributes and texts of the cells, each a call into JavaScript with two
+// strings the garbage collector later releases one by one; it made the
+// frames that show an evaluation, and the one that says a run is done,
+// the page's longest (docs/BENCHMARKS.md, "The main thread while
+// training").
 type confusionTable struct {
 	app.Compo
 
@@ -23,6 +33,11 @@ type confusionTable struct {
 	IEval     *protocol.Evaluated
 	IExamples *protocol.Examples // the test images of the cell last clicked
 	ICells    bool               // make the 100 cells before there are counts (after the page's start)
+
+	filled      *protocol.Evaluated // the counts the cells show (fill)
+	filledCells bool                // and the ICells they were written for
+	counts      app.Value           // a Uint8Array of the counts for fill, reused
+	buf         [2 * softmax.K * softmax.K]byte
 }
 
 func newConfusionTable() *confusionTable { return &confusionTable{} }
@@ -33,12 +48,10 @@ func (t *confusionTable) Eval(l i18n.Lang, e *protocol.Evaluated) *confusionTabl
 }
 
 func (t *confusionTable) Render() app.UI {
-	var m [softmax.K][softmax.K]int
 	l := t.ILang
 	caption := l.T("confusion.empty")
 	step := -1
 	if t.IEval != nil {
-		m = t.IEval.Confusion
 		caption = l.T("confusion.caption", t.IEval.Epoch)
 		step = t.IEval.Step
 	}
@@ -54,10 +67,6 @@ func (t *confusionTable) Render() app.UI {
 			)),
 			app.TBody().Body(
 				app.Range(make([]struct{}, softmax.K)).Slice(func(y int) app.UI {
-					total := 0
-					for _, n := range m[y] {
-						total += n
-					}
 					if t.IEval == nil && !t.ICells {
 						// Until there are counts, one blank cell per row: the
 						// same height and width, and 90 fewer cells for the
@@ -73,7 +82,7 @@ func (t *confusionTable) Render() app.UI {
 					return app.Tr().Body(
 						app.Th().Attr("scope", "row").Text(strconv.Itoa(y)),
 						app.Range(make([]struct{}, softmax.K)).Slice(func(p int) app.UI {
-							return confusionCell(y, p, m[y][p], total)
+							return confusionCell(y, p)
 						}),
 					)
 				}),
@@ -83,38 +92,50 @@ func (t *confusionTable) Render() app.UI {
 	)
 }
 
-// confusionCell shades a count by its share of the row: green on the
-// diagonal, red elsewhere. Clicking a cell with a count, or pressing Enter
-// or Space on it, lists its test images (cellExamples).
-func confusionCell(y, p, n, total int) app.UI {
-	diagonal := y == p
-	share := 0.0
-	if total > 0 {
-		share = float64(n) / float64(total)
+func (t *confusionTable) OnMount(ctx app.Context) {
+	t.filled, t.filledCells = nil, false
+	ctx.Defer(func(app.Context) { t.fill() })
+}
+
+func (t *confusionTable) OnUpdate(ctx app.Context) {
+	if t.IEval != t.filled || t.ICells != t.filledCells {
+		ctx.Defer(func(app.Context) { t.fill() })
 	}
-	bg := "transparent"
-	switch {
-	case diagonal && n > 0:
-		bg = fmt.Sprintf("rgba(27, 120, 55, %.2f)", 0.15+0.75*share)
-	case n > 0:
-		bg = fmt.Sprintf("rgba(178, 24, 43, %.2f)", 0.1+0.9*min(1, 4*share))
+}
+
+// fill writes the counts of IEval (zeros before the first evaluation) into
+// the cells, as little-endian uint16s: a test set has at most 10,000
+// images.
+func (t *confusionTable) fill() {
+	if !app.IsClient || !t.Mounted() {
+		return
 	}
-	text := ""
-	if n > 0 {
-		text = strconv.Itoa(n)
+	var m [softmax.K][softmax.K]int
+	if t.IEval != nil {
+		m = t.IEval.Confusion
 	}
+	for y := range softmax.K {
+		for p := range softmax.K {
+			binary.LittleEndian.PutUint16(t.buf[2*(y*softmax.K+p):], uint16(min(max(m[y][p], 0), 1<<16-1)))
+		}
+	}
+	if t.counts == nil {
+		t.counts = app.Window().Get("Uint8Array").New(len(t.buf))
+	}
+	app.CopyBytesToJS(t.counts, t.buf[:])
+	table := app.Window().GetElementByID("confusion")
+	if table.Truthy() && app.Window().Get("softmaxConfusion").Call("fill", table, t.counts, softmax.K).Bool() {
+		t.filled, t.filledCells = t.IEval, t.ICells
+	}
+}
+
+// confusionCell is cell (y, p), which fill completes.
+func confusionCell(y, p int) app.UI {
 	cls := "cell"
-	if diagonal {
+	if y == p {
 		cls += " diag"
 	}
-	if n > 0 {
-		cls += " pick"
-	}
-	td := app.Td().Class(cls).Attr("data-true", y).Attr("data-predicted", p).Attr("data-count", n).Style("background", bg).Text(text)
-	if n == 0 {
-		return td
-	}
-	return td.TabIndex(0).Attr("role", "button")
+	return app.Td().Class(cls).Attr("data-true", y).Attr("data-predicted", p)
 }
 
 // onCell lists the test images of the cell clicked, or of the focused cell
