@@ -12,19 +12,19 @@ import (
 
 // The page's garbage collection. In WebAssembly a whole cycle (marking,
 // sweeping, the finalizers of the JavaScript values Go let go of) runs
-// inside one JavaScript task, 20–35 ms on a 2-core AMD EPYC guest: a cycle
-// that fell into a frame of a run made it a task of 50–70 ms. The page
-// allocates 11–17 MB in a run of a minute or less (60 epochs of SGD or of
-// full-batch descent, Newton's method, the lecture notes' 1,000 steps),
-// and at GOGC=400 a cycle comes every 14 MB or so; so a run that started
-// with a heap already grown met one cycle, near its end. The page
-// therefore collects when nothing moves: as the pack becomes ready, and
-// once a run has come to rest, each time only if the heap has grown by
-// restGrowth since the last cycle. A run then starts with the whole of the
-// headroom, and the runs above see no cycle while they train. A longer
-// run still meets one every 14 MB or so. Collecting between frames of a
-// run was measured and dropped (docs/BENCHMARKS.md, "The main thread
-// while training").
+// inside one JavaScript task, 20–35 ms on a 2-core AMD EPYC guest: a
+// cycle that fell into a frame of a run made it a task of 50–70 ms. The
+// page allocates 11–17 MB in a run of a minute or less (60 epochs of SGD
+// or of full-batch descent, Newton's method, the lecture notes' 1,000
+// steps), and at GOGC=400 a cycle comes every 14 MB or so; so a run that
+// started with a heap already grown met one cycle, near its end. The page
+// therefore collects when nothing moves: once ready is on screen (unless
+// a run has started), and once a run has come to rest, each time only if
+// the heap has grown by restGrowth since the last cycle. A run then starts
+// with the whole of the headroom, and the runs above see no cycle while
+// they train. A longer run still meets one every 14 MB or so. Collecting
+// between frames of a run was measured and dropped (docs/BENCHMARKS.md,
+// "The main thread while training").
 const (
 	restGrowth  = 1 << 20                // bytes allocated since the last cycle before one at rest is worth it
 	collectWait = 300 * time.Millisecond // after a run's last event: its last frame and the kept model come first

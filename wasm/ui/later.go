@@ -2,43 +2,33 @@ package ui
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-// Drawing in tasks of their own. go-app renders every component that
-// changed in one task and runs their deferred functions in it, so the
-// canvases a run redraws (the loss, the templates, the gallery) were drawn
-// in the task that updated the DOM; a frame that changes all of them (the
-// first of a run, the one that says done) made one task of 50-60 ms on a
-// 2-core AMD EPYC guest. A component's redraw is therefore a task of its
-// own, started by a message to a MessageChannel (setTimeout would clamp
-// it to 4 ms once nested): the browser may handle input and paint between
-// them, and no task holds every draw. A redraw asked for again before it
-// ran runs once.
+// Work in tasks of its own. go-app renders every component that changed
+// in one task and runs their deferred functions in it, so the canvases a
+// run redraws (the loss, the templates, the gallery) were drawn in the
+// task that updated the DOM; a frame that changes all of them (the first
+// of a run, the one that says done) made one task of 50-60 ms on a 2-core
+// AMD EPYC guest. A component's redraw is therefore a task of its own,
+// started by a message to a MessageChannel (setTimeout would clamp it to
+// 4 ms once nested): the browser may handle input and paint between them,
+// and no task holds every draw. A redraw asked for again before it ran
+// runs once.
 
-// later is the page's queue of redraws.
+// later is the page's queue of tasks.
 var later struct {
 	port  app.Value // a MessageChannel's port2: a message to it starts a task
-	ready app.Func  // port1's onmessage: runs the next redraw
-	todo  []laterDraw
+	ready app.Func  // port1's onmessage: runs the next task
+	todo  []laterTask
 }
 
-type laterDraw struct {
-	ctx    app.Context
-	c      app.Composer
-	queued *bool
-	draw   func()
+type laterTask struct {
+	ctx app.Context
+	run func()
 }
 
-// drawLater runs draw for c in a task of its own, once, unless a redraw
-// of c is queued already (*queued); outside a browser, after the render
-// as before.
-func drawLater(ctx app.Context, c app.Composer, queued *bool, draw func()) {
-	if !app.IsClient {
-		ctx.Defer(func(app.Context) { draw() })
-		return
-	}
-	if *queued {
-		return
-	}
-	*queued = true
+// inTaskOfItsOwn runs f on go-app's goroutine in a JavaScript task of its
+// own, after the tasks queued before it, one per task; f changes no
+// component (the page is not rendered after it).
+func inTaskOfItsOwn(ctx app.Context, f func()) {
 	if later.port == nil {
 		ch := app.Window().Get("MessageChannel").New()
 		later.ready = app.FuncOf(func(app.Value, []app.Value) any {
@@ -48,29 +38,61 @@ func drawLater(ctx app.Context, c app.Composer, queued *bool, draw func()) {
 		ch.Get("port1").Set("onmessage", later.ready)
 		later.port = ch.Get("port2")
 	}
-	later.todo = append(later.todo, laterDraw{ctx, c, queued, draw})
+	later.todo = append(later.todo, laterTask{ctx, f})
 	if len(later.todo) == 1 {
 		later.port.Call("postMessage", nil)
 	}
 }
 
-// runLater runs the first redraw queued on go-app's goroutine, and asks
-// for a task for the next.
+// runLater runs the first task queued and asks for a task for the next.
 func runLater() {
 	if len(later.todo) == 0 {
 		return
 	}
-	d := later.todo[0]
-	d.ctx.Dispatch(func(ctx app.Context) {
-		ctx.PreventUpdate() // a redraw changes no component
-		later.todo[0] = laterDraw{}
+	t := later.todo[0]
+	t.ctx.Dispatch(func(ctx app.Context) {
+		ctx.PreventUpdate()
+		later.todo[0] = laterTask{}
 		later.todo = later.todo[1:]
-		*d.queued = false
-		if d.c.Mounted() {
-			d.draw()
-		}
+		t.run()
 		if len(later.todo) > 0 {
 			later.port.Call("postMessage", nil)
 		}
 	})
+}
+
+// drawLater runs draw for c in a task of its own, once, unless a redraw
+// of c is queued already (*queued), and only if c is still mounted then;
+// outside a browser, after the render as before.
+func drawLater(ctx app.Context, c app.Composer, queued *bool, draw func()) {
+	if !app.IsClient {
+		ctx.Defer(func(app.Context) { draw() })
+		return
+	}
+	if *queued {
+		return
+	}
+	*queued = true
+	inTaskOfItsOwn(ctx, func() {
+		*queued = false
+		if c.Mounted() {
+			draw()
+		}
+	})
+}
+
+// afterNextPaint runs f in a task of its own once the browser has painted
+// what the page rendered: a task queued from an animation frame's
+// callback runs after that frame. Outside a browser it does nothing.
+func afterNextPaint(ctx app.Context, f func()) {
+	if !app.IsClient {
+		return
+	}
+	var raf app.Func
+	raf = app.FuncOf(func(app.Value, []app.Value) any {
+		raf.Release()
+		inTaskOfItsOwn(ctx, f)
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", raf)
 }

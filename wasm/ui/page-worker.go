@@ -150,7 +150,13 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
-			collectAtRest() // what the page's start allocated, before a run can start
+			// What the page's start allocated, once ready is on screen and
+			// unless a run has started already.
+			afterNextPaint(ctx, func() {
+				if p.st.Status != store.StatusTraining {
+					collectAtRest()
+				}
+			})
 			p.afterReady()
 			if !p.warmed {
 				p.warmed = true
