@@ -18,9 +18,10 @@ import (
 // or of full-batch descent, Newton's method, the lecture notes' 1,000
 // steps), and at GOGC=400 a cycle comes every 14 MB or so; so a run that
 // started with a heap already grown met one cycle, near its end. The page
-// therefore collects when nothing moves: once ready is on screen (unless
-// a run has started), and once a run has come to rest, each time only if
-// the heap has grown by restGrowth since the last cycle. A run then starts
+// therefore collects in tasks of its own when nothing moves: once ready
+// is on screen (even if a run was started at once: the cycle is then a
+// task between two of its frames), and once a run has come to rest, each
+// time only if the heap has grown by restGrowth since the last cycle. A run then starts
 // with the whole of the headroom, and the runs above see no cycle while
 // they train. A longer run still meets one every 14 MB or so. Collecting
 // between frames of a run was measured and dropped (docs/BENCHMARKS.md,

@@ -150,13 +150,9 @@ func (p *page) onEvent(ctx app.Context, m protocol.Msg) {
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
-			// What the page's start allocated, once ready is on screen and
-			// unless a run has started already.
-			afterNextPaint(ctx, func() {
-				if p.st.Status != store.StatusTraining {
-					collectAtRest()
-				}
-			})
+			// What the page's start allocated, once ready is on screen: in
+			// a task of its own, even if a run was started at once.
+			afterNextPaint(ctx, func() { collectAtRest() })
 			p.afterReady()
 			if !p.warmed {
 				p.warmed = true
