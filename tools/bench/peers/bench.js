@@ -179,7 +179,9 @@ async function loadedWorker(load) {
     c.post("load", load);
     await c.until("loaded", () => true, 0);
     await c.until("samples", () => true, 0);
-    c.post("workers", { n: Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 8)) });
+    // As many workers as the page starts: one fewer than the cores
+    // (wasm/ui's sendWorkers).
+    c.post("workers", { n: Math.max(1, Math.min((navigator.hardwareConcurrency || 2) - 1, 8)) });
     await c.until("poolState", () => true, 0);
     const mark = c.log.length;
     c.post("warm", {});
