@@ -13,17 +13,24 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // and no task holds every draw. A redraw asked for again before it ran
 // runs once.
 
-// later is the page's queue of tasks.
+// later is the page's queue of tasks. Each runs through a dispatch of
+// the page's own context: go-app drops a dispatch whose component has
+// been dismounted, and a task dropped so would have stopped the queue.
 var later struct {
-	port  app.Value // a MessageChannel's port2: a message to it starts a task
-	ready app.Func  // port1's onmessage: runs the next task
+	page  *app.Context // the page's context (laterOn)
+	port  app.Value    // a MessageChannel's port2: a message to it starts a task
+	ready app.Func     // port1's onmessage: runs the next task
 	todo  []laterTask
 }
 
 type laterTask struct {
-	ctx app.Context
+	ctx app.Context // the context that asked, should the page's be unset
 	run func()
 }
+
+// laterOn gives the queue the page's context, which stays mounted while
+// the page runs.
+func laterOn(ctx app.Context) { later.page = &ctx }
 
 // inTaskOfItsOwn runs f on go-app's goroutine in a JavaScript task of its
 // own, after the tasks queued before it, one per task; f changes no
@@ -50,7 +57,11 @@ func runLater() {
 		return
 	}
 	t := later.todo[0]
-	t.ctx.Dispatch(func(ctx app.Context) {
+	ctx := t.ctx
+	if later.page != nil {
+		ctx = *later.page
+	}
+	ctx.Dispatch(func(ctx app.Context) {
 		ctx.PreventUpdate()
 		later.todo[0] = laterTask{}
 		later.todo = later.todo[1:]

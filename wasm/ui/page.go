@@ -143,6 +143,7 @@ func (p *page) OnInit() {
 }
 
 func (p *page) OnMount(ctx app.Context) {
+	laterOn(ctx)
 	ctx.Handle(store.ActionTrain, p.onTrain)
 	ctx.Handle(store.ActionStep, p.onStep)
 	ctx.Handle(store.ActionReset, p.onReset)
