@@ -5,6 +5,7 @@ import (
 	"runtime/metrics"
 	"time"
 
+	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/store"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -41,15 +42,7 @@ func collectAtRest() bool {
 		s[0].Value.Uint64() <= s[1].Value.Uint64()+restGrowth {
 		return false
 	}
-	if app.IsClient {
-		perf := app.Window().Get("performance")
-		start := perf.Call("now").Float()
-		defer func() {
-			opts := app.Window().Get("Object").New()
-			opts.Set("start", start)
-			perf.Call("measure", "softmax:collect", opts)
-		}()
-	}
+	defer browser.Measure("softmax:collect")()
 	runtime.GC()
 	return true
 }

@@ -260,16 +260,7 @@ func (p *page) keepModel() {
 		return // kept already, forgotten, or a model that has not learnt anything
 	}
 	f.kept = key
-	if app.IsClient {
-		// How long keeping takes, for the browser's performance tools.
-		perf := app.Window().Get("performance")
-		start := perf.Call("now").Float()
-		defer func() {
-			opts := app.Window().Get("Object").New()
-			opts.Set("start", start)
-			perf.Call("measure", "softmax:keep", opts)
-		}()
-	}
+	defer browser.Measure("softmax:keep")() // how long keeping takes
 	b, _, _, err := files.EncodeModel(p.st.Model, p.info(), "json")
 	if err != nil {
 		return // a diverged model: nothing worth keeping

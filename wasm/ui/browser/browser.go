@@ -1,7 +1,7 @@
 // Package browser holds the page's few calls into the browser beyond
 // go-app, in one place: storage, the languages the browser prefers, the
 // link in the address bar and its history, keys, the clipboard, fetches,
-// and the training worker's client.
+// performance measures, and the training worker's client.
 //
 // Storage and the clipboard go through web/boot.js's softmaxStore and
 // softmaxCopy, which catch the exceptions a browser throws when storage
@@ -179,4 +179,20 @@ func Cores() int {
 		return 1
 	}
 	return max(1, v.Int())
+}
+
+// Measure starts a performance measure named name, for the browser's
+// performance tools and the benchmarks, and returns the function that
+// ends it; outside a browser both do nothing.
+func Measure(name string) (end func()) {
+	if !app.IsClient {
+		return func() {}
+	}
+	perf := app.Window().Get("performance")
+	start := perf.Call("now").Float()
+	return func() {
+		opts := app.Window().Get("Object").New()
+		opts.Set("start", start)
+		perf.Call("measure", name, opts)
+	}
 }
