@@ -22,11 +22,11 @@ import (
 // therefore collects in tasks of its own when nothing moves: once ready
 // is on screen (even if a run was started at once: the cycle is then a
 // task between two of its frames), and once a run has come to rest, each
-// time only if the heap has grown by restGrowth since the last cycle. A run then starts
-// with the whole of the headroom, and the runs above see no cycle while
-// they train. A longer run still meets one every 14 MB or so. Collecting
-// between frames of a run was measured and dropped (docs/BENCHMARKS.md,
-// "The main thread while training").
+// time only if the heap has grown by restGrowth since the last cycle. A
+// run then starts with the whole of the headroom, and the runs above see
+// no cycle in their frames. A longer run still meets one every 14 MB or
+// so. Collecting between frames of a run was measured and dropped
+// (docs/BENCHMARKS.md, "The main thread while training").
 const (
 	restGrowth  = 1 << 20                // bytes allocated since the last cycle before one at rest is worth it
 	collectWait = 300 * time.Millisecond // after a run's last event: its last frame and the kept model come first

@@ -110,6 +110,10 @@ func (t *confusionTable) fill() {
 	if !app.IsClient || !t.Mounted() {
 		return
 	}
+	fill := app.Window().Get("softmaxConfusion")
+	if !fill.Truthy() {
+		return // web/plot.js did not load: the cells stay blank, the page goes on
+	}
 	var m [softmax.K][softmax.K]int
 	if t.IEval != nil {
 		m = t.IEval.Confusion
@@ -124,7 +128,7 @@ func (t *confusionTable) fill() {
 	}
 	app.CopyBytesToJS(t.counts, t.buf[:])
 	table := app.Window().GetElementByID("confusion")
-	if table.Truthy() && app.Window().Get("softmaxConfusion").Call("fill", table, t.counts, softmax.K).Bool() {
+	if table.Truthy() && fill.Call("fill", table, t.counts, softmax.K).Bool() {
 		t.filled, t.filledCells = t.IEval, t.ICells
 	}
 }
