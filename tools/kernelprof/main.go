@@ -11,6 +11,12 @@
 // The full kernel is the one the worker runs; the variants compute
 // nonsense and exist only to be timed.
 //
+// With -vs OTHER.wat it times the whole kernel against another source
+// of the kernels instead, interleaved round by round, and prints the
+// ratio of their medians.
+//
+//	go run ./tools/kernelprof -deskew -vs /tmp/before.wat
+//
 // With -together N it times the kernel alone, then in N Node processes
 // at once, each on its own copy of the data, as the page's workers run
 // their shards: how much N cores of this machine give a kernel that runs
@@ -90,6 +96,7 @@ func run() error {
 	rounds := flag.Int("rounds", 40, "epochs of each variant, interleaved")
 	deskew := flag.Bool("deskew", false, "straighten the images first, as the page does by default")
 	together := flag.Int("together", 0, "also run the kernel in this many processes at once")
+	vs := flag.String("vs", "", "time the whole kernel against this other source of the kernels, interleaved, instead of the phases")
 	flag.Parse()
 	src, err := os.ReadFile(*wat)
 	if err != nil {
@@ -120,9 +127,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	if *vs != "" {
+		other, err := os.ReadFile(*vs)
+		if err != nil {
+			return err
+		}
+		variants = []variant{{"the kernel", string(src)}, {*vs, string(other)}}
+	}
 	var paths []string
-	for _, v := range variants {
-		w, o := filepath.Join(dir, v.name+".wat"), filepath.Join(dir, v.name+".wasm")
+	for i, v := range variants {
+		w, o := filepath.Join(dir, fmt.Sprint(i, ".wat")), filepath.Join(dir, fmt.Sprint(i, ".wasm"))
 		if err := os.WriteFile(w, []byte(v.src), 0o644); err != nil {
 			return err
 		}
@@ -148,6 +162,10 @@ func run() error {
 	full := ms[0]
 	for i, v := range variants {
 		fmt.Printf("  %-34s %7.2f ms\n", v.name, ms[i])
+	}
+	if *vs != "" {
+		fmt.Printf("%s takes %.3f× the time of %s\n", *wat, ms[0]/ms[1], *vs)
+		return nil
 	}
 	fmt.Printf("by difference: the forward pass and its bounds check %.2f ms (%.0f%%), the softmax %.2f ms (%.0f%%, of which the exponentials %.2f ms), the scatter of the gradient %.2f ms (%.0f%%)\n",
 		ms[3], 100*ms[3]/full, ms[2]-ms[3], 100*(ms[2]-ms[3])/full, full-ms[1], full-ms[2], 100*(full-ms[2])/full)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -255,6 +256,12 @@ func compare(t *testing.T, n *node, what string, f func() []uint64) {
 	n.install()
 	got := f()
 	goKernels()
+	same(t, what, want, got)
+}
+
+// same fails t unless got has want's bits, number for number.
+func same(t *testing.T, what string, want, got []uint64) {
+	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d numbers, the Go code's %d", what, len(got), len(want))
 	}
@@ -369,6 +376,58 @@ func TestKernelsRefuseAPixelOutOfRange(t *testing.T) {
 	nn := 785 * softmax.K
 	panics("Newton's evaluation", func() { p.Eval(make([]float64, nn), make([]float64, nn), make([]float64, nn), 0) })
 	panics("Newton's H·v", func() { p.Hv(make([]float64, nn), make([]float64, nn), 0) })
+}
+
+// TestGradStopsAtTheFirstBadExample: the batch gradient takes examples
+// in pairs through its forward pass, yet a pixel out of range in either
+// one of a pair, at its start, in the part the two share or in the
+// longer one's tail, ends the call at that example: the examples before
+// it are added in, bit for bit as the Go code adds them, nothing of it or
+// after it is, and the loss is not written.
+func TestGradStopsAtTheFirstBadExample(t *testing.T) {
+	n := startNode(t)
+	defer goKernels()
+	goKernels()
+	r := rand.New(rand.NewPCG(5, 6))
+	lengths := []int{3, 7, 2, 6, 5} // pairs of unequal length, and one alone
+	m := softmax.New[float32](784)
+	for i := range m.W {
+		m.W[i] = float32(r.NormFloat64() * 0.05)
+	}
+	batch := []int32{0, 1, 2, 3, 4}
+	for badAt := range lengths {
+		for _, where := range []string{"first pixel", "last pixel"} {
+			x := &softmax.Examples[float32]{Start: []int32{0}}
+			for e, l := range lengths {
+				for p := range l {
+					x.Index = append(x.Index, uint16(100+60*p+e))
+					x.Value = append(x.Value, float32(r.Float64()))
+				}
+				x.Start = append(x.Start, int32(len(x.Index)))
+				x.Labels = append(x.Labels, uint8(e))
+			}
+			bad := int(x.Start[badAt])
+			if where == "last pixel" {
+				bad = int(x.Start[badAt+1]) - 1
+			}
+			x.Index[bad] = 784
+			wantW, wantB := make([]float32, len(m.W)), make([]float32, softmax.K)
+			softmax.Grad(wantW, wantB, m.W, m.B, x, batch[:badAt])
+			gw, gb, sum := make([]float32, len(m.W)), make([]float32, softmax.K), []float64{-1}
+			img := &image{}
+			pw, pb, pgw, pgb := put(img, m.W, false), put(img, m.B, false), put(img, gw, true), put(img, gb, true)
+			st, ix, v, l := examples(img, x)
+			got := int(n.call(img, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(img, batch, false), len(batch), 784, put(img, sum, true)))
+			what := fmt.Sprintf("pixel 784 as example %d's %s", badAt, where)
+			if got != badAt {
+				t.Errorf("%s: grad returned %d, want %d", what, got, badAt)
+			}
+			if sum[0] != -1 {
+				t.Errorf("%s: grad wrote the loss %v", what, sum[0])
+			}
+			same(t, what, bits32(wantW, wantB), bits32(gw, gb))
+		}
+	}
 }
 
 func bits32(s ...[]float32) []uint64 {
