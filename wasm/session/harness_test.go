@@ -35,6 +35,22 @@ type fakeEnv struct {
 	helpers       []*fakeHelper
 	refuseHelpers bool // StartHelper refuses all but the first
 	holdHelpers   bool // StartHelper starts helpers that take in nothing until released
+
+	dropped []protocol.Msg // what Drop took
+}
+
+// Drop keeps m, in its wire form and back, as the browser encodes it.
+func (e *fakeEnv) Drop(m protocol.Msg) {
+	env, bulk, err := protocol.Encode(m)
+	if err == nil {
+		m, err = protocol.Decode(env, bulk)
+	}
+	if err != nil {
+		panic(err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.dropped = append(e.dropped, m)
 }
 
 // A stop interrupts a download after at bytes: it waits until release is

@@ -61,6 +61,11 @@ type Env interface {
 	// in the browser; at once, with the clock moved on, in tests). A slowed
 	// run waits on it between steps, and on the commands at the same time.
 	After(d time.Duration) <-chan time.Time
+	// Drop takes an event of a rehearsal (rehearse), which the page must
+	// not see: in the browser it is encoded and posted as every event is,
+	// but to a port whose messages nobody reads, so that the rehearsal runs
+	// the code a run's events run.
+	Drop(m protocol.Msg)
 	// StartHelper starts a helper of the pool (pool.go): in the browser a
 	// further Web Worker running Help on the same program. It returns an
 	// error, in English, if the browser refuses one.
@@ -126,6 +131,7 @@ type session struct {
 	pace             pacer                      // how fast the loop takes steps
 	pool             *pool                      // the workers of full passes (pool.go)
 	curv             *curvatureJob              // a pending λ_max (curvature.go), nil if none
+	quiet            bool                       // events go to Env.Drop (rehearse)
 }
 
 // Run reads commands from in and writes events to out until ctx is done or
@@ -269,6 +275,10 @@ func (s *session) handle(m protocol.Msg) {
 
 // send writes m to out unless ctx is done first.
 func (s *session) send(m protocol.Msg) {
+	if s.quiet {
+		s.env.Drop(m)
+		return
+	}
 	select {
 	case s.out <- m:
 	case <-s.ctx.Done():

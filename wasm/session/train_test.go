@@ -329,9 +329,20 @@ func TestWarm(t *testing.T) {
 			t.Errorf("after Warm, got %#v, want the Failed of Evaluate", f)
 		}
 	})
+	t.Run("a run made before it is kept", func(t *testing.T) {
+		h, _ := loaded(t, 300)
+		h.send(protocol.Reset{Config: cfg})
+		_, p := untilType[protocol.Progress](h)
+		h.send(protocol.Warm{})
+		h.send(protocol.Step{Config: cfg})
+		_, q := untilType[protocol.Progress](h)
+		if q.Run != p.Run || q.Step != 1 || q.State != "paused" {
+			t.Errorf("after Reset (run %d), Warm and Step: Progress %+v, want step 1 of the same run", p.Run, q)
+		}
+	})
 	cold, _ := loaded(t, 300)
 	want := finalWeights(t, cold, cfg)
-	warm, _ := loaded(t, 300)
+	warm, env := loaded(t, 300)
 	warm.send(protocol.Warm{})
 	warm.send(protocol.Warm{}) // a second one is a no-op
 	warm.send(protocol.Train{Config: cfg})
@@ -346,6 +357,19 @@ func TestWarm(t *testing.T) {
 	}
 	if got := ws[len(ws)-1]; !sameBits(got.W, want.W) || !sameBits(got.B, want.B) || got.Run != want.Run {
 		t.Errorf("a warmed session trained other weights (run %d, want %d)", got.Run, want.Run)
+	}
+	// It rehearsed a whole run, whose events went to Drop, once.
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	kinds := map[string]int{}
+	for _, m := range env.dropped {
+		kinds[protocol.Name(m)]++
+		if p, ok := m.(protocol.Progress); ok && p.State == "done" {
+			kinds["done"]++
+		}
+	}
+	if kinds["done"] != 1 || kinds["evaluated"] != 1 || kinds["weights"] < 1 || kinds["snapshot"] < 1 {
+		t.Errorf("the rehearsal dropped %v, want one run to done with its weights, snapshot and evaluation", kinds)
 	}
 }
 

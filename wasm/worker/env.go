@@ -11,11 +11,13 @@ import (
 	"syscall/js"
 	"time"
 
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/session"
 )
 
 // env is session.Env in a Web Worker.
 type env struct {
+	sink    js.Value      // Drop posts here; a handler that does nothing takes it
 	port    js.Value      // posts wake-ups to ...
 	woken   chan struct{} // ... the handler that fills this
 	kernel  string        // the training kernel in use
@@ -37,8 +39,14 @@ func newEnv() *env {
 		return nil
 	}))
 	e.port = ch.Get("port2")
+	sink := js.Global().Get("MessageChannel").New()
+	sink.Get("port1").Set("onmessage", js.Global().Get("Function").New())
+	e.sink = sink.Get("port2")
 	return e
 }
+
+// Drop posts m as post does, to the sink, whose handler does nothing.
+func (e *env) Drop(m protocol.Msg) { postTo(e.sink, m) }
 
 func (e *env) Now() time.Time { return time.Now() }
 
