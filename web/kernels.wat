@@ -174,23 +174,30 @@
   ;; returns -1, or the k of the first example with a pixel index not below
   ;; rows (then nothing of that example is written, nor the loss).
   ;;
-  ;; Examples go in pairs through the forward pass, their pixels
-  ;; interleaved, which lets the CPU overlap two examples' loads and adds
-  ;; (the forward pass in 0.86 of the time, tools/kernelprof). Each z is
-  ;; still added pixel by pixel in its example's order, and the pair's
-  ;; scatters run one example after the other, so every sum is the scalar
-  ;; code's, in its order.
+  ;; An epoch of SGD takes its examples from all over memory, and waits on
+  ;; each one's first pixels: such examples go in pairs through the forward
+  ;; pass, their pixels interleaved, so that two examples' loads are under
+  ;; way at once. Examples that follow each other in memory, as a
+  ;; full-batch pass takes them, go one at a time. Each z is still added
+  ;; pixel by pixel in its example's order, and the rest (the softmax, the
+  ;; scatter) runs for one example after the other, so every sum is the
+  ;; scalar code's, in its order. Under Node on an EPYC, a shuffled epoch
+  ;; at B = 100 takes 0.85–0.94 of the time of one example at a time, and
+  ;; a full pass 0.94–0.97 (tools/kernelprof).
   (func (export "grad")
     (param $w i32) (param $b i32) (param $gw i32) (param $gb i32)
     (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
     (param $batch i32) (param $n i32) (param $rows i32) (param $out i32)
     (result i32)
-    (local $k i32) (local $ex i32) (local $j i32) (local $i i32) (local $bad i32)
+    (local $k i32) (local $ex i32) (local $j i32) (local $i i32) (local $bad i32) (local $two i32)
     (local $p i32) (local $pEnd i32) (local $pv i32) (local $q i32) (local $qEnd i32) (local $qv i32)
     (local $t i32) (local $u i32) (local $uEnd i32)
     (local $v v128) (local $x v128) (local $z0 v128) (local $z1 v128) (local $z2 v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128)
-    (local $loss f64)
+    (local $y i32) (local $o i32)
+    (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
+    (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128) (local $inv v128)
+    (local $m f32) (local $zy f32) (local $s f64) (local $loss f64)
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
@@ -204,11 +211,19 @@
           (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 1))))
         (local.set $u (i32.const 0))
         (local.set $uEnd (i32.const 0))
+        (local.set $two (i32.const 0))
         (if (i32.lt_u (i32.add (local.get $k) (i32.const 1)) (local.get $n))
           (then
             (local.set $i (i32.load offset=4 (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))
-            (local.set $u (i32.load (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))
-            (local.set $uEnd (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))))
+            ;; An example that starts where this one ends, as in a full
+            ;; pass, is not paired: one stream through memory is then
+            ;; faster than two.
+            (if (i32.ne (i32.load (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2))))
+                  (i32.shr_u (i32.sub (local.get $pEnd) (local.get $index)) (i32.const 1)))
+              (then
+                (local.set $two (i32.const 1))
+                (local.set $u (i32.load (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))
+                (local.set $uEnd (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))))))
         (local.set $q (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 1))))
         (local.set $qv (i32.add (local.get $value) (i32.shl (local.get $u) (i32.const 2))))
         (local.set $qEnd (i32.add (local.get $index) (i32.shl (local.get $uEnd) (i32.const 1))))
@@ -279,112 +294,103 @@
               (local.set $qv (i32.add (local.get $qv) (i32.const 4)))
               (br $fwd2)))))
 
-        (local.set $loss (f64.add (local.get $loss) (call $back
-          (local.get $z0) (local.get $z1) (local.get $z2)
-          (i32.load8_u (i32.add (local.get $labels) (local.get $ex)))
-          (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1))) (local.get $pEnd)
-          (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2))) (local.get $gw) (local.get $gb))))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (if (local.get $bad) (then (return (local.get $k))))
-        (if (i32.lt_u (local.get $k) (local.get $n)) (then
-          (local.set $loss (f64.add (local.get $loss) (call $back
-            (local.get $a0) (local.get $a1) (local.get $a2)
-            (i32.load8_u (i32.add (local.get $labels)
-              (i32.load (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2))))))
-            (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 1))) (local.get $qEnd)
-            (i32.add (local.get $value) (i32.shl (local.get $u) (i32.const 2))) (local.get $gw) (local.get $gb))))
-          (local.set $k (i32.add (local.get $k) (i32.const 1)))))
+        ;; The rest, for the first example and then the second: the pair's
+        ;; scatters one after the other.
+        (local.set $y (i32.load8_u (i32.add (local.get $labels) (local.get $ex))))
+        (local.set $p (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1))))
+        (local.set $pv (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2))))
+        (block $halvesDone
+          (loop $halves
+            ;; m = max z. Any order gives the same m but for the sign of a
+            ;; zero, which changes neither exp(z − m) nor the loss.
+            (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
+            (local.set $mv (f32x4.pmax (local.get $mv)
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
+            (local.set $mv (f32x4.pmax (local.get $mv)
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
+            (local.set $mv (f32x4.pmax (local.get $mv)
+              (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
+            (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
+            (local.set $mv (f32x4.splat (local.get $m)))
+
+            ;; The true class's lane, by masks: a lane of z is never read back
+            ;; from memory, where a narrow load after a wide store stalls.
+            (local.set $yv (i32x4.splat (local.get $y)))
+            (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
+            (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
+            (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
+            (local.set $v (v128.or (v128.or
+              (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
+              (v128.and (local.get $z2) (local.get $y2))))
+            (local.set $v (v128.or (local.get $v)
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
+            (local.set $v (v128.or (local.get $v)
+              (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
+            (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
+
+            ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
+            (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
+            (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
+            (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
+            (local.set $e01 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z0))))
+            (local.set $e23 (call $exp2 (f64x2.promote_low_f32x4
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))))
+            (local.set $e45 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z1))))
+            (local.set $e67 (call $exp2 (f64x2.promote_low_f32x4
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
+            (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
+            (local.set $s (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
+            (local.set $loss (f64.add (local.get $loss) (f64.sub
+              (f64.add (f64.promote_f32 (local.get $m)) (call $log (local.get $s)))
+              (f64.promote_f32 (local.get $zy)))))
+
+            ;; h_c = e_c/s (0 below 2**-100), then h − [c = y]: the error signal.
+            (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
+            (local.set $z0 (call $probs (local.get $e01) (local.get $e23) (local.get $inv)))
+            (local.set $z1 (call $probs (local.get $e45) (local.get $e67) (local.get $inv)))
+            (local.set $z2 (call $probs (local.get $e89) (local.get $e89) (local.get $inv)))
+            (local.set $z0 (f32x4.sub (local.get $z0) (v128.and (local.get $y0) (v128.const f32x4 1 1 1 1))))
+            (local.set $z1 (f32x4.sub (local.get $z1) (v128.and (local.get $y1) (v128.const f32x4 1 1 1 1))))
+            (local.set $z2 (f32x4.sub (local.get $z2) (v128.and (local.get $y2) (v128.const f32x4 1 1 1 1))))
+
+            ;; gw[index] += value·d
+            (block $bwdDone
+              (loop $bwd
+                (br_if $bwdDone (i32.ge_u (local.get $p) (local.get $pEnd)))
+                (local.set $v (v128.load32_splat (local.get $pv)))
+                (local.set $o (i32.add (local.get $gw) (i32.mul (i32.load16_u (local.get $p)) (i32.const 40))))
+                (v128.store (local.get $o)
+                  (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $v) (local.get $z0))))
+                (v128.store offset=16 (local.get $o)
+                  (f32x4.add (v128.load offset=16 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z1))))
+                (v128.store64_lane offset=32 0 (local.get $o)
+                  (f32x4.add (v128.load64_zero offset=32 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z2))))
+                (local.set $p (i32.add (local.get $p) (i32.const 2)))
+                (local.set $pv (i32.add (local.get $pv) (i32.const 4)))
+                (br $bwd)))
+
+            ;; gb += d
+            (v128.store (local.get $gb) (f32x4.add (v128.load (local.get $gb)) (local.get $z0)))
+            (v128.store offset=16 (local.get $gb) (f32x4.add (v128.load offset=16 (local.get $gb)) (local.get $z1)))
+            (v128.store64_lane offset=32 0 (local.get $gb)
+              (f32x4.add (v128.load64_zero offset=32 (local.get $gb)) (local.get $z2)))
+
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (if (local.get $bad) (then (return (local.get $k))))
+            (br_if $halvesDone (i32.eqz (local.get $two)))
+            (local.set $two (i32.const 0))
+            (local.set $z0 (local.get $a0))
+            (local.set $z1 (local.get $a1))
+            (local.set $z2 (local.get $a2))
+            (local.set $y (i32.load8_u (i32.add (local.get $labels)
+              (i32.load (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))))
+            (local.set $p (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 1))))
+            (local.set $pv (i32.add (local.get $value) (i32.shl (local.get $u) (i32.const 2))))
+            (local.set $pEnd (local.get $qEnd))
+            (br $halves)))
         (br $examples)))
     (f64.store (local.get $out) (local.get $loss))
     (i32.const -1))
-
-  ;; back is the rest of grad for one example whose z is z0, z1, z2 and
-  ;; whose class is y: it adds value·(h − [c = y]) into gw at the example's
-  ;; pixels (indices from p up to pEnd, values from pv) and h − [c = y]
-  ;; into gb, and returns the example's cross-entropy,
-  ;; (max z + log Σ exp(z − max z)) − z_y.
-  (func $back
-    (param $z0 v128) (param $z1 v128) (param $z2 v128) (param $y i32)
-    (param $p i32) (param $pEnd i32) (param $pv i32) (param $gw i32) (param $gb i32)
-    (result f64)
-    (local $o i32)
-    (local $v v128) (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
-    (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128) (local $inv v128)
-    (local $m f32) (local $zy f32) (local $s f64) (local $loss f64)
-    ;; m = max z. Any order gives the same m but for the sign of a
-    ;; zero, which changes neither exp(z − m) nor the loss.
-    (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
-    (local.set $mv (f32x4.pmax (local.get $mv)
-      (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
-    (local.set $mv (f32x4.pmax (local.get $mv)
-      (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
-    (local.set $mv (f32x4.pmax (local.get $mv)
-      (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
-    (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
-    (local.set $mv (f32x4.splat (local.get $m)))
-
-    ;; The true class's lane, by masks: a lane of z is never read back
-    ;; from memory, where a narrow load after a wide store stalls.
-    (local.set $yv (i32x4.splat (local.get $y)))
-    (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
-    (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
-    (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
-    (local.set $v (v128.or (v128.or
-      (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
-      (v128.and (local.get $z2) (local.get $y2))))
-    (local.set $v (v128.or (local.get $v)
-      (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
-    (local.set $v (v128.or (local.get $v)
-      (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
-    (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
-
-    ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
-    (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
-    (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
-    (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
-    (local.set $e01 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z0))))
-    (local.set $e23 (call $exp2 (f64x2.promote_low_f32x4
-      (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))))
-    (local.set $e45 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z1))))
-    (local.set $e67 (call $exp2 (f64x2.promote_low_f32x4
-      (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))))
-    (local.set $e89 (call $exp2 (f64x2.promote_low_f32x4 (local.get $z2))))
-    (local.set $s (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
-    (local.set $loss (f64.sub
-      (f64.add (f64.promote_f32 (local.get $m)) (call $log (local.get $s)))
-      (f64.promote_f32 (local.get $zy))))
-
-    ;; h_c = e_c/s (0 below 2**-100), then h − [c = y]: the error signal.
-    (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
-    (local.set $z0 (call $probs (local.get $e01) (local.get $e23) (local.get $inv)))
-    (local.set $z1 (call $probs (local.get $e45) (local.get $e67) (local.get $inv)))
-    (local.set $z2 (call $probs (local.get $e89) (local.get $e89) (local.get $inv)))
-    (local.set $z0 (f32x4.sub (local.get $z0) (v128.and (local.get $y0) (v128.const f32x4 1 1 1 1))))
-    (local.set $z1 (f32x4.sub (local.get $z1) (v128.and (local.get $y1) (v128.const f32x4 1 1 1 1))))
-    (local.set $z2 (f32x4.sub (local.get $z2) (v128.and (local.get $y2) (v128.const f32x4 1 1 1 1))))
-
-    ;; gw[index] += value·d
-    (block $bwdDone
-      (loop $bwd
-        (br_if $bwdDone (i32.ge_u (local.get $p) (local.get $pEnd)))
-        (local.set $v (v128.load32_splat (local.get $pv)))
-        (local.set $o (i32.add (local.get $gw) (i32.mul (i32.load16_u (local.get $p)) (i32.const 40))))
-        (v128.store (local.get $o)
-          (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $v) (local.get $z0))))
-        (v128.store offset=16 (local.get $o)
-          (f32x4.add (v128.load offset=16 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z1))))
-        (v128.store64_lane offset=32 0 (local.get $o)
-          (f32x4.add (v128.load64_zero offset=32 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z2))))
-        (local.set $p (i32.add (local.get $p) (i32.const 2)))
-        (local.set $pv (i32.add (local.get $pv) (i32.const 4)))
-        (br $bwd)))
-
-    ;; gb += d
-    (v128.store (local.get $gb) (f32x4.add (v128.load (local.get $gb)) (local.get $z0)))
-    (v128.store offset=16 (local.get $gb) (f32x4.add (v128.load offset=16 (local.get $gb)) (local.get $z1)))
-    (v128.store64_lane offset=32 0 (local.get $gb)
-      (f32x4.add (v128.load64_zero offset=32 (local.get $gb)) (local.get $z2)))
-    (local.get $loss))
 
   ;; update is core/softmax.Update: w[i] := w[i] − a·(g[i]·inv + λ·w[i]),
   ;; g[i] := 0 for i < n, returning Σ w[i]² of the old weights in four

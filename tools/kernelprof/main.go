@@ -17,6 +17,10 @@
 //
 //	go run ./tools/kernelprof -deskew -vs /tmp/before.wat
 //
+// -batch N -inorder times calls of N examples taken in order, as a
+// full-batch pass takes a shard's (8 shards of the default pack's 10,000
+// images: -batch 1250 -inorder).
+//
 // With -together N it times the kernel alone, then in N Node processes
 // at once, each on its own copy of the data, as the page's workers run
 // their shards: how much N cores of this machine give a kernel that runs
@@ -44,7 +48,7 @@ import (
 
 const harness = `
 const fs = require("fs");
-const [list, data, B, rounds] = process.argv.slice(2);
+const [list, data, B, rounds, inOrder] = process.argv.slice(2);
 const buf = fs.readFileSync(data);
 const m = buf.readUInt32LE(0), nnz = buf.readUInt32LE(4);
 let off = 8;
@@ -64,7 +68,7 @@ const order = new Int32Array(mem.buffer, batch, m);
 let seed = 1;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
 for (let i = 0; i < m; i++) order[i] = i;
-for (let i = m - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+if (inOrder !== "1") for (let i = m - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
 const W = new Float32Array(mem.buffer, w, d * K);
 for (let i = 0; i < W.length; i++) W[i] = (rnd() - 0.5) * 0.05;
 const names = list.split(",");
@@ -96,6 +100,8 @@ func run() error {
 	rounds := flag.Int("rounds", 40, "epochs of each variant, interleaved")
 	deskew := flag.Bool("deskew", false, "straighten the images first, as the page does by default")
 	together := flag.Int("together", 0, "also run the kernel in this many processes at once")
+	batch := flag.Int("batch", 100, "examples per call of the kernel")
+	inOrder := flag.Bool("inorder", false, "take the examples in order, as a full-batch pass does, not shuffled as an epoch of SGD does")
 	vs := flag.String("vs", "", "time the whole kernel against this other source of the kernels, interleaved, instead of the phases")
 	flag.Parse()
 	src, err := os.ReadFile(*wat)
@@ -153,11 +159,13 @@ func run() error {
 	if *together > 0 {
 		return scaling(js, paths[0], data, *rounds, *together, set.Len(), *pack, cpu)
 	}
-	ms, err := node(js, paths, data, *rounds)
+	order := map[bool]string{true: "1", false: "0"}[*inOrder]
+	ms, err := node(js, paths, data, *rounds, *batch, order)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("one epoch's batch gradient (B = 100) over %d images of %s, %s, medians of %d under Node's V8 on %s:\n",
+	fmt.Printf("one epoch's batch gradient (B = %d, %s) over %d images of %s, %s, medians of %d under Node's V8 on %s:\n",
+		*batch, map[bool]string{true: "in order", false: "shuffled"}[*inOrder],
 		set.Len(), filepath.Base(*pack), map[bool]string{true: "straightened", false: "raw"}[*deskew], *rounds, cpu)
 	full := ms[0]
 	for i, v := range variants {
@@ -174,8 +182,8 @@ func run() error {
 
 // node runs the harness over the kernels at paths and returns each one's
 // median epoch in milliseconds.
-func node(js string, paths []string, data string, rounds int) ([]float64, error) {
-	out, err := exec.Command("node", js, strings.Join(paths, ","), data, "100", fmt.Sprint(rounds)).Output()
+func node(js string, paths []string, data string, rounds, batch int, inOrder string) ([]float64, error) {
+	out, err := exec.Command("node", js, strings.Join(paths, ","), data, fmt.Sprint(batch), fmt.Sprint(rounds), inOrder).Output()
 	if err != nil {
 		return nil, fmt.Errorf("node: %v", err)
 	}
@@ -194,7 +202,7 @@ func node(js string, paths []string, data string, rounds int) ([]float64, error)
 // scaling times the kernel in one process, then in n at once, and prints
 // the medians and what n processes give together against one.
 func scaling(js, kernel, data string, rounds, n, images int, pack, cpu string) error {
-	alone, err := node(js, []string{kernel}, data, rounds)
+	alone, err := node(js, []string{kernel}, data, rounds, 100, "0")
 	if err != nil {
 		return err
 	}
@@ -202,7 +210,7 @@ func scaling(js, kernel, data string, rounds, n, images int, pack, cpu string) e
 	errs := make(chan error, n)
 	for i := range n {
 		go func() {
-			ms, err := node(js, []string{kernel}, data, rounds)
+			ms, err := node(js, []string{kernel}, data, rounds, 100, "0")
 			if err == nil {
 				each[i] = ms[0]
 			}

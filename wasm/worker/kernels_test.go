@@ -285,15 +285,18 @@ func TestKernelsMatchGoBitForBit(t *testing.T) {
 	for _, p := range problems() {
 		t.Run(p.name, func(t *testing.T) {
 			x, m := p.x, p.m
-			batch := make([]int32, x.Len())
-			for i := range batch {
-				batch[i] = int32((i * 7) % x.Len()) // not in order, with repeats
+			shuffled, inOrder := make([]int32, x.Len()), make([]int32, x.Len())
+			for i := range shuffled {
+				shuffled[i] = int32((i * 7) % x.Len()) // not in order, with repeats: in pairs
+				inOrder[i] = int32(i)                  // as a full-batch pass: one at a time
 			}
-			compare(t, n, "the batch gradient", func() []uint64 {
-				gw, gb := make([]float32, len(m.W)), make([]float32, softmax.K)
-				loss := softmax.Grad(gw, gb, m.W, m.B, x, batch)
-				return append(bits32(gw, gb), math.Float64bits(loss))
-			})
+			for _, batch := range [][]int32{shuffled, inOrder} {
+				compare(t, n, "the batch gradient", func() []uint64 {
+					gw, gb := make([]float32, len(m.W)), make([]float32, softmax.K)
+					loss := softmax.Grad(gw, gb, m.W, m.B, x, batch)
+					return append(bits32(gw, gb), math.Float64bits(loss))
+				})
+			}
 			for _, size := range []int{len(m.W), 8, 9, 10, 11} {
 				for _, lam := range []float32{0, 1e-4, 3} {
 					compare(t, n, "the update", func() []uint64 {
@@ -379,53 +382,59 @@ func TestKernelsRefuseAPixelOutOfRange(t *testing.T) {
 }
 
 // TestGradStopsAtTheFirstBadExample: the batch gradient takes examples
-// in pairs through its forward pass, yet a pixel out of range in either
-// one of a pair, at its start, in the part the two share or in the
-// longer one's tail, ends the call at that example: the examples before
-// it are added in, bit for bit as the Go code adds them, nothing of it or
-// after it is, and the loss is not written.
+// from all over memory in pairs through its forward pass, yet a pixel out
+// of range in either one of a pair, at its start, in the part the two
+// share or in the longer one's tail, ends the call at that example, as it
+// does when the examples come in order, one at a time: the examples
+// before it are added in, bit for bit as the Go code adds them, nothing
+// of it or after it is, and the loss is not written.
 func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 	n := startNode(t)
 	defer goKernels()
 	goKernels()
 	r := rand.New(rand.NewPCG(5, 6))
-	lengths := []int{3, 7, 2, 6, 5} // pairs of unequal length, and one alone
+	lengths := []int{3, 7, 2, 6, 5} // of unequal length
 	m := softmax.New[float32](784)
 	for i := range m.W {
 		m.W[i] = float32(r.NormFloat64() * 0.05)
 	}
-	batch := []int32{0, 1, 2, 3, 4}
-	for badAt := range lengths {
-		for _, where := range []string{"first pixel", "last pixel"} {
-			x := &softmax.Examples[float32]{Start: []int32{0}}
-			for e, l := range lengths {
-				for p := range l {
-					x.Index = append(x.Index, uint16(100+60*p+e))
-					x.Value = append(x.Value, float32(r.Float64()))
+	for _, batch := range [][]int32{
+		{3, 0, 4, 1, 2}, // two pairs, and one alone
+		{0, 1, 2, 3, 4}, // in order: one at a time
+	} {
+		for badAt := range batch {
+			for _, where := range []string{"first pixel", "last pixel"} {
+				x := &softmax.Examples[float32]{Start: []int32{0}}
+				for e, l := range lengths {
+					for p := range l {
+						x.Index = append(x.Index, uint16(100+60*p+e))
+						x.Value = append(x.Value, float32(r.Float64()))
+					}
+					x.Start = append(x.Start, int32(len(x.Index)))
+					x.Labels = append(x.Labels, uint8(e))
 				}
-				x.Start = append(x.Start, int32(len(x.Index)))
-				x.Labels = append(x.Labels, uint8(e))
+				e := batch[badAt]
+				bad := int(x.Start[e])
+				if where == "last pixel" {
+					bad = int(x.Start[e+1]) - 1
+				}
+				x.Index[bad] = 784
+				wantW, wantB := make([]float32, len(m.W)), make([]float32, softmax.K)
+				softmax.Grad(wantW, wantB, m.W, m.B, x, batch[:badAt])
+				gw, gb, sum := make([]float32, len(m.W)), make([]float32, softmax.K), []float64{-1}
+				img := &image{}
+				pw, pb, pgw, pgb := put(img, m.W, false), put(img, m.B, false), put(img, gw, true), put(img, gb, true)
+				st, ix, v, l := examples(img, x)
+				got := int(n.call(img, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(img, batch, false), len(batch), 784, put(img, sum, true)))
+				what := fmt.Sprintf("batch %v, pixel 784 as example %d's %s", batch, e, where)
+				if got != badAt {
+					t.Errorf("%s: grad returned %d, want %d", what, got, badAt)
+				}
+				if sum[0] != -1 {
+					t.Errorf("%s: grad wrote the loss %v", what, sum[0])
+				}
+				same(t, what, bits32(wantW, wantB), bits32(gw, gb))
 			}
-			bad := int(x.Start[badAt])
-			if where == "last pixel" {
-				bad = int(x.Start[badAt+1]) - 1
-			}
-			x.Index[bad] = 784
-			wantW, wantB := make([]float32, len(m.W)), make([]float32, softmax.K)
-			softmax.Grad(wantW, wantB, m.W, m.B, x, batch[:badAt])
-			gw, gb, sum := make([]float32, len(m.W)), make([]float32, softmax.K), []float64{-1}
-			img := &image{}
-			pw, pb, pgw, pgb := put(img, m.W, false), put(img, m.B, false), put(img, gw, true), put(img, gb, true)
-			st, ix, v, l := examples(img, x)
-			got := int(n.call(img, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(img, batch, false), len(batch), 784, put(img, sum, true)))
-			what := fmt.Sprintf("pixel 784 as example %d's %s", badAt, where)
-			if got != badAt {
-				t.Errorf("%s: grad returned %d, want %d", what, got, badAt)
-			}
-			if sum[0] != -1 {
-				t.Errorf("%s: grad wrote the loss %v", what, sum[0])
-			}
-			same(t, what, bits32(wantW, wantB), bits32(gw, gb))
 		}
 	}
 }
