@@ -247,7 +247,7 @@ func cut(src string) ([]variant, error) {
 	}
 	grad := src[strings.Index(src, `(func (export "grad")`):]
 	grad = grad[:strings.Index(grad, "\n  ;; update is")]
-	noExp := strings.ReplaceAll(grad, "(call $exp2 ", "(call $noexp ")
+	noExp := strings.ReplaceAll(grad, "(call $exp10 ", "(call $noexp10 ")
 	noScatter, err := between(grad, ";; gw[index] += value·d", ";; gb += d")
 	if err != nil {
 		return nil, err
@@ -259,7 +259,8 @@ func cut(src string) ([]variant, error) {
 	with := func(g string) string {
 		return strings.Replace(src, grad, g, 1)
 	}
-	noExpSrc := strings.Replace(with(noExp), "  ;; probs is four", "  (func $noexp (param $x v128) (result v128) (local.get $x))\n\n  ;; probs is four", 1)
+	noExpSrc := strings.Replace(with(noExp), "  ;; probs is four", "  (func $noexp10 (param v128 v128 v128 v128 v128) (result v128 v128 v128 v128 v128)\n"+
+		"    (local.get 0) (local.get 1) (local.get 2) (local.get 3) (local.get 4))\n\n  ;; probs is four", 1)
 	return []variant{
 		{"the kernel", src},
 		{"without the exponentials", noExpSrc},
