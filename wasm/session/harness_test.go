@@ -36,11 +36,15 @@ type fakeEnv struct {
 	refuseHelpers bool // StartHelper refuses all but the first
 	holdHelpers   bool // StartHelper starts helpers that take in nothing until released
 
-	dropped []protocol.Msg // what Drop took
+	dropped    []protocol.Msg // what Drop took
+	dropPanics bool           // Drop panics, as a rehearsal that fails
 }
 
 // Drop keeps m, in its wire form and back, as the browser encodes it.
 func (e *fakeEnv) Drop(m protocol.Msg) {
+	if e.dropPanics {
+		panic("Drop fails")
+	}
 	env, bulk, err := protocol.Encode(m)
 	if err == nil {
 		m, err = protocol.Decode(env, bulk)

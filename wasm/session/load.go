@@ -227,6 +227,13 @@ func (s *session) rehearse() {
 	if env, bulk, err := protocol.Encode(protocol.Train{Config: c}); err == nil {
 		protocol.Decode(env, bulk)
 	}
+	// A rehearsal is nobody's command: should it fail, that is logged, not
+	// shown, and the session is put back all the same.
+	defer func() {
+		if r := recover(); r != nil {
+			logf("session: the rehearsal of a run failed (nothing else is affected): %v\n", r)
+		}
+	}()
 	run, runs, pace := s.run, s.runs, s.pace
 	s.quiet = true
 	defer func() { s.quiet, s.run, s.runs, s.pace, s.training = false, run, runs, pace, false }()

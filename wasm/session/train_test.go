@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -338,6 +339,23 @@ func TestWarm(t *testing.T) {
 		_, q := untilType[protocol.Progress](h)
 		if q.Run != p.Run || q.Step != 1 || q.State != "paused" {
 			t.Errorf("after Reset (run %d), Warm and Step: Progress %+v, want step 1 of the same run", p.Run, q)
+		}
+	})
+	t.Run("a rehearsal that fails is logged, not shown", func(t *testing.T) {
+		var logged []string
+		defer func(f func(string, ...any)) { logf = f }(logf)
+		logf = func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+		h, env := loaded(t, 300)
+		env.mu.Lock()
+		env.dropPanics = true
+		env.mu.Unlock()
+		h.send(protocol.Warm{})
+		h.send(protocol.Step{Config: cfg})
+		if p, ok := h.next().(protocol.Progress); !ok || p.Run != 1 || p.Step != 1 {
+			t.Errorf("after a failed rehearsal, got %#v, want step 1 of run 1", p)
+		}
+		if len(logged) != 1 || !strings.Contains(logged[0], "rehearsal") {
+			t.Errorf("logged %q, want the rehearsal's failure", logged)
 		}
 	})
 	cold, _ := loaded(t, 300)
