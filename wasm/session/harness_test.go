@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ type fakeEnv struct {
 
 	dropped    []protocol.Msg // what Drop took
 	dropPanics bool           // Drop panics, as a rehearsal that fails
+
+	yields atomic.Int64 // calls of Yield
 }
 
 // Drop keeps m, in its wire form and back, as the browser encodes it.
@@ -122,7 +125,10 @@ func (e *fakeEnv) Now() time.Time {
 	return e.now
 }
 
-func (e *fakeEnv) Yield() { runtime.Gosched() }
+func (e *fakeEnv) Yield() {
+	e.yields.Add(1)
+	runtime.Gosched()
+}
 
 // After moves the fake clock on by d and fires at once.
 func (e *fakeEnv) After(d time.Duration) <-chan time.Time {

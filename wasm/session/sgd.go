@@ -121,7 +121,10 @@ func (b *minibatch) keep(old, c protocol.Config) (bool, error) {
 }
 
 // slice takes steps for about sliceTime, stopping early at an epoch end,
-// when the run ends or when a slowed run has taken the steps due.
+// when the run ends or when a slowed run has taken the steps due. In
+// full-batch descent every step ends an epoch, and its reports are timed
+// (report), so its slices go on: a slice a step would cost each step a
+// turn of the event loop.
 func (b *minibatch) slice(s *session) {
 	r := s.run
 	every := max(1, checkExamples/b.tr.Config().BatchSize)
@@ -133,7 +136,7 @@ func (b *minibatch) slice(s *session) {
 		st = b.tr.Step()
 		b.record(r, st)
 		s.pace.took()
-		if st.EpochEnd || st.Stop != train.Running || n == due {
+		if (st.EpochEnd && !r.meth.everyStepAnEpoch()) || st.Stop != train.Running || n == due {
 			break
 		}
 		if n%every == 0 && !s.env.Now().Before(deadline) {

@@ -518,6 +518,36 @@ func TestNewtonInvalidConfig(t *testing.T) {
 	}
 }
 
+// TestFullBatchSlices: full-batch descent, whose every step ends an
+// epoch, takes as many steps a slice as fit in its time, not one, so that
+// a step does not cost a turn of the browser's event loop; an SGD run
+// still ends a slice at each epoch's end.
+func TestFullBatchSlices(t *testing.T) {
+	for _, c := range []struct {
+		cfg       protocol.Config
+		steps     int
+		manySlice bool
+	}{
+		{protocol.Config{LearningRate: 0.5, BatchSize: 1, Epochs: 200, Seed: 1, Method: "gd"}, 200, true},
+		{protocol.Config{LearningRate: 0.5, BatchSize: 1000, Epochs: 50, Seed: 1}, 50, false},
+	} {
+		h, env := loadedSliced(t, 1000, 50*time.Microsecond)
+		before := env.yields.Load()
+		h.send(protocol.Train{Config: c.cfg})
+		all := h.until(done)
+		yields := env.yields.Load() - before
+		if p := only[protocol.Progress](all); p[len(p)-1].Step != c.steps {
+			t.Fatalf("%s: the run ended at %+v", c.cfg.Method, p[len(p)-1])
+		}
+		if c.manySlice && yields > int64(c.steps)/4 {
+			t.Errorf("full-batch descent: %d turns of the event loop for %d steps", yields, c.steps)
+		}
+		if !c.manySlice && yields < int64(c.steps)-1 { // the last turn may come after done
+			t.Errorf("SGD with an epoch a step: %d turns of the event loop for %d epochs", yields, c.steps)
+		}
+	}
+}
+
 // TestSwitchMethods: a new method starts a new run, and the old run's
 // events stop, as with any other change of shape.
 func TestSwitchMethods(t *testing.T) {
