@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -129,20 +130,64 @@ func trainDefault(t testing.TB, ctx context.Context) {
 // last run does not pass for this one's.
 func trainRun(t testing.TB, ctx context.Context, d time.Duration) {
 	t.Helper()
-	where := func() string { return attr(t, ctx, "#status", "data-run") + "/" + attr(t, ctx, "#status", "data-step") }
-	before := where()
-	click(t, ctx, "train")
-	var now, state string
-	if !eventually(d, func() bool {
-		now = where()
-		state = attr(t, ctx, "#status", "data-state")
-		return now != before && (state == "done" || state == "error")
-	}) {
-		t.Fatalf("after pressing Train, run/step %s (was %s) is %q after %v; page says: %s", now, before, state, d, pageText(ctx))
+	if end := runEnd(t, ctx, d, false); end.State != "done" {
+		t.Fatalf("the run ended %q, want done; page says: %s", end.State, pageText(ctx))
 	}
-	if state != "done" {
-		t.Fatalf("the run ended %q, want done; page says: %s", state, pageText(ctx))
+}
+
+// ended is how a run ended, as runEnd saw it: #status's state, and the ms
+// from the click on Train to it when runEnd clicked.
+type ended struct {
+	State string
+	MS    float64
+}
+
+// runEnd presses Train (with the mouse, or, if byScript, from the page's
+// own script, timed by its clock) and waits until #status shows another
+// run or step than before and the state done or error, or d has passed.
+// It waits in one call that the page answers when the status changes,
+// so that nothing reads the page over the DevTools protocol while it
+// trains: the benchmarks time the run and the main thread's tasks.
+func runEnd(t testing.TB, ctx context.Context, d time.Duration, byScript bool) ended {
+	t.Helper()
+	before, err := eval[string](ctx, `(() => { const s = document.getElementById("status"); return s.dataset.run + "/" + s.dataset.step; })()`)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if !byScript {
+		click(t, ctx, "train")
+	}
+	js := fmt.Sprintf(`new Promise((resolve) => {
+		const s = document.getElementById("status");
+		const where = () => s.dataset.run + "/" + s.dataset.step;
+		let seen, gaveUp, start = 0;
+		const finish = (state) => {
+			seen.disconnect();
+			clearTimeout(gaveUp);
+			resolve(JSON.stringify({State: state, MS: performance.now() - start}));
+		};
+		const check = () => {
+			const state = s.dataset.state;
+			if (where() !== %q && (state === "done" || state === "error")) finish(state);
+		};
+		seen = new MutationObserver(check);
+		seen.observe(s, {attributes: true});
+		gaveUp = setTimeout(() => finish("not at all: still " + s.dataset.state + " at run/step " + where()), %d);
+		if (%t) {
+			start = performance.now();
+			document.getElementById("train").click();
+		}
+		check();
+	})`, before, d.Milliseconds(), byScript)
+	out, err := evalAsync[string](ctx, js)
+	if err != nil {
+		t.Fatalf("waiting for the run pressed at run/step %s to end: %v", before, err)
+	}
+	var e ended
+	if err := json.Unmarshal([]byte(out), &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 func TestDrawnDigitsAreClassified(t *testing.T) {

@@ -132,27 +132,9 @@ func BenchmarkTrainToDone(b *testing.B) {
 // "done", by the page's clock.
 func timeToDone(b testing.TB, ctx context.Context) float64 {
 	b.Helper()
-	if _, err := eval[bool](ctx, `(() => {
-		const s = document.getElementById("status");
-		window.doneAt = 0;
-		new MutationObserver(() => {
-			if (!window.doneAt && s.dataset.state === "done") window.doneAt = performance.now();
-		}).observe(s, {attributes: true});
-		window.trainAt = performance.now();
-		document.getElementById("train").click();
-		return true;
-	})()`); err != nil {
-		b.Fatal(err)
+	end := runEnd(b, ctx, 5*time.Minute, true)
+	if end.State != "done" {
+		b.Fatalf("the run ended %q; page says: %s", end.State, pageText(ctx))
 	}
-	if !eventually(5*time.Minute, func() bool {
-		v, _ := eval[float64](ctx, `window.doneAt`)
-		return v > 0 || attr(b, ctx, "#status", "data-state") == "error"
-	}) {
-		b.Fatalf("the run did not end; page says: %s", pageText(ctx))
-	}
-	ms, err := eval[float64](ctx, `window.doneAt - window.trainAt`)
-	if err != nil || ms <= 0 {
-		b.Fatalf("the run ended %q; page says: %s", attr(b, ctx, "#status", "data-state"), pageText(ctx))
-	}
-	return ms
+	return end.MS
 }
