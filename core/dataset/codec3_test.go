@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,12 +30,7 @@ func buildV3(n0, n1, nnz0, nnz1, t uint32, parts ...byte) []byte {
 
 func TestEncodeV3Layout(t *testing.T) {
 	// Worked out by hand from the table in doc.go for tinyPack.
-	header := []byte{
-		'M', 'N', 'P', 'K', 3, 0, 28, 28,
-		2, 0, 0, 0, 1, 0, 0, 0, // train and test images
-		3, 0, 0, 0, 1, 0, 0, 0, // train and test non-zero pixels
-		25, 0, 0, 0, // payload length: 8 + 11 + 6
-	}
+	header := tinyHeader(3, 25) // payload length: 8 + 11 + 6
 	train := []byte{
 		7, 0, // labels
 		2, 0, 2, 28, 1, // image 0: 2 runs, pixels 0–1 and 30
@@ -45,11 +41,7 @@ func TestEncodeV3Layout(t *testing.T) {
 	length := []byte{11, 0, 0, 0}
 	trainSum := crc32.ChecksumIEEE(append(append(bytes.Clone(header), length...), train...))
 	payload := append(append(binary.LittleEndian.AppendUint32(length, trainSum), train...), test...)
-	sum := crc32.ChecksumIEEE(append(bytes.Clone(header), payload...))
-	want := append(binary.LittleEndian.AppendUint32(header, sum), payload...)
-	if got := encodeVersion(t, tinyPack(), 3); !bytes.Equal(got, want) {
-		t.Errorf("Encode(tinyPack) =\n% x\nwant\n% x", got, want)
-	}
+	checkLayout(t, 3, header, payload)
 }
 
 // TestTrainPrefix reads every prefix of version 3 packs as a download
@@ -122,17 +114,11 @@ func TestVersion1HasNoTrainPrefix(t *testing.T) {
 func TestVersion2IsRefused(t *testing.T) {
 	b := encodeVersion(t, tinyPack(), 1)
 	b[4] = 2
-	for _, f := range []struct {
-		name string
-		call func([]byte) error
-	}{
-		{"Decode", func(b []byte) error { _, err := Decode(b); return err }},
-		{"DecodeTrain", func(b []byte) error { _, err := DecodeTrain(b); return err }},
-		{"DecodeTest", func(b []byte) error { _, err := DecodeTest(b); return err }},
-		{"TrainPrefix", func(b []byte) error { _, err := TrainPrefix(b); return err }},
-		{"Counts", func(b []byte) error { _, _, err := Counts(b); return err }},
-		{"Read", func(b []byte) error { _, err := Read(bytes.NewReader(b), 1<<20); return err }},
-	} {
+	for _, f := range append(slices.Clip(decoders),
+		entryPoint{"TrainPrefix", func(b []byte) error { _, err := TrainPrefix(b); return err }},
+		entryPoint{"Counts", func(b []byte) error { _, _, err := Counts(b); return err }},
+		entryPoint{"Read", func(b []byte) error { _, err := Read(bytes.NewReader(b), 1<<20); return err }},
+	) {
 		for _, n := range []int{6, len(b)} {
 			err := f.call(b[:n])
 			if !errors.Is(err, ErrVersion) || !strings.Contains(fmt.Sprint(err), "version 2, want 1 or 3") {

@@ -2,17 +2,19 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"softmaxdemo/core/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden packs in testdata")
@@ -87,14 +89,32 @@ func buildVersion(version uint8, n0, n1, nnz0, nnz1 uint32, payload ...byte) []b
 	return append(b, payload...)
 }
 
-func TestEncodeLayout(t *testing.T) {
-	// Worked out by hand from the table in doc.go for tinyPack.
-	header := []byte{
-		'M', 'N', 'P', 'K', 1, 0, 28, 28,
+// tinyHeader is tinyPack's header in a format version, worked out by hand
+// from the table in doc.go, with the payload's length but without the
+// checksum.
+func tinyHeader(version, length byte) []byte {
+	return []byte{
+		'M', 'N', 'P', 'K', version, 0, 28, 28,
 		2, 0, 0, 0, 1, 0, 0, 0, // train and test images
 		3, 0, 0, 0, 1, 0, 0, 0, // train and test non-zero pixels
-		17, 0, 0, 0, // payload length: 3 + 10 + 4
+		length, 0, 0, 0,
 	}
+}
+
+// checkLayout checks that tinyPack encodes in a format version to header,
+// the checksum of header and payload, and payload.
+func checkLayout(t *testing.T, version int, header, payload []byte) {
+	t.Helper()
+	sum := crc32.ChecksumIEEE(append(bytes.Clone(header), payload...))
+	want := append(binary.LittleEndian.AppendUint32(bytes.Clone(header), sum), payload...)
+	if got := encodeVersion(t, tinyPack(), version); !bytes.Equal(got, want) {
+		t.Errorf("Encode(tinyPack) =\n% x\nwant\n% x", got, want)
+	}
+}
+
+func TestEncodeLayout(t *testing.T) {
+	// Worked out by hand from the table in doc.go for tinyPack.
+	header := tinyHeader(1, 17) // payload length: 3 + 10 + 4
 	payload := []byte{
 		7, 0, 9, // labels
 		2, 0, 2, 28, 1, // train 0: 2 runs, pixels 0–1 and 30 (28 zeros after 1)
@@ -102,11 +122,7 @@ func TestEncodeLayout(t *testing.T) {
 		1, 0x8f, 6, 1, // test 0: 1 run, 783 zeros (uvarint 0x8f 0x06), 1 pixel
 		255, 128, 9, 1, // grey levels
 	}
-	sum := crc32.ChecksumIEEE(append(bytes.Clone(header), payload...))
-	want := append(append(header, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)), payload...)
-	if got := encodeVersion(t, tinyPack(), 1); !bytes.Equal(got, want) {
-		t.Errorf("Encode(tinyPack) =\n% x\nwant\n% x", got, want)
-	}
+	checkLayout(t, 1, header, payload)
 }
 
 func TestGoldenPacks(t *testing.T) {
@@ -124,19 +140,7 @@ func TestGoldenPacks(t *testing.T) {
 // there with -update, and that it decodes to want.
 func testGolden(t *testing.T, path string, enc []byte, wantPack *Pack) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, enc, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(enc, want) {
-		t.Errorf("encoding differs from %s; the format changed, so bump Version", path)
-	}
-	p, err := Decode(want)
+	p, err := Decode(golden.Encoding(t, path, enc, *update))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,21 +209,28 @@ func TestDecodeCopiesInput(t *testing.T) {
 	checkPacksEqual(t, p, tinyPack())
 }
 
+// entryPoint is a function that reads a pack, with its name, called for
+// its error alone.
+type entryPoint struct {
+	name string
+	call func([]byte) error
+}
+
+// decoders are the entry points that decode a pack's images.
+var decoders = []entryPoint{
+	{"Decode", func(b []byte) error { _, err := Decode(b); return err }},
+	{"DecodeTrain", func(b []byte) error { _, err := DecodeTrain(b); return err }},
+	{"DecodeTest", func(b []byte) error { _, err := DecodeTest(b); return err }},
+}
+
 func TestDecodeAllocatesOncePerSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, v := range []int{1, 3} {
-		for _, dec := range []struct {
-			name string
-			f    func([]byte) error
-		}{
-			{"Decode", func(b []byte) error { _, err := Decode(b); return err }},
-			{"DecodeTrain", func(b []byte) error { _, err := DecodeTrain(b); return err }},
-			{"DecodeTest", func(b []byte) error { _, err := DecodeTest(b); return err }},
-		} {
+		for _, dec := range decoders {
 			allocs := func(n int) float64 {
 				enc := encodeVersion(t, &Pack{Train: strokeSet(r, n), Test: strokeSet(r, n/4)}, v)
 				return testing.AllocsPerRun(10, func() {
-					if err := dec.f(enc); err != nil {
+					if err := dec.call(enc); err != nil {
 						t.Fatal(err)
 					}
 				})

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"softmaxdemo/core/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the files in testdata")
@@ -34,19 +36,7 @@ func goldens(t testing.TB) map[string][]byte {
 func TestGoldenFiles(t *testing.T) {
 	for name, b := range goldens(t) {
 		t.Run(name+" matches its encoding", func(t *testing.T) {
-			path := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(b, want) {
-				t.Errorf("the encoding differs from %s: if the format changed, bump Version", path)
-			}
+			golden.Encoding(t, filepath.Join("testdata", name), b, *update)
 		})
 	}
 }

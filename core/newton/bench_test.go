@@ -86,14 +86,8 @@ func sgdEpoch(b *testing.B, x *softmax.Examples[float64]) *softmax.Model[float64
 	}
 	for !tr.Step().EpochEnd {
 	}
-	m32 := tr.Model()
-	m := softmax.New[float64](m32.D)
-	for i, w := range m32.W {
-		m.W[i] = float64(w)
-	}
-	for c, w := range m32.B {
-		m.B[c] = float64(w)
-	}
+	m := softmax.New[float64](dataset.Pixels)
+	softmax.Convert(m, tr.Model())
 	return m
 }
 

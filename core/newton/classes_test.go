@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 )
 
 // fewClasses returns m examples in d dimensions with labels below k, whose
@@ -45,23 +46,11 @@ func TestFewerClassesHessVecMatchesFiniteDifferences(t *testing.T) {
 				x, md := fewClasses(30, 2, k, uint64(k))
 				v := flat(md)
 				pin(v, md.D, o)
-				r := rand.New(rand.NewPCG(1, 2))
-				u := make([]float64, len(v))
-				for i := range u {
-					u[i] = r.NormFloat64()
-				}
-				pin(u, md.D, o)
-				hu := hessVecAt(v, u, md.D, x, o)
-				plus, minus := append([]float64(nil), v...), append([]float64(nil), v...)
-				for i := range v {
-					plus[i] += h * u[i]
-					minus[i] -= h * u[i]
-				}
-				gp, gm := gradAt(plus, md.D, x, o), gradAt(minus, md.D, x, o)
+				u := direction(rand.New(rand.NewPCG(1, 2)), len(v), md.D, o)
+				hu, num := hessVecAt(v, u, md.D, x, o), differences(v, u, h, md.D, x, o)
 				for i := range hu {
-					num := (gp[i] - gm[i]) / (2 * h)
-					if e := relErr(hu[i], num); e > 1e-6 && math.Abs(hu[i]-num) > 1e-9 {
-						t.Errorf("(H·u)[%d] = %.10g, finite differences %.10g", i, hu[i], num)
+					if e := relErr(hu[i], num[i]); e > 1e-6 && math.Abs(hu[i]-num[i]) > 1e-9 {
+						t.Errorf("(H·u)[%d] = %.10g, finite differences %.10g", i, hu[i], num[i])
 					}
 				}
 			})
@@ -97,7 +86,7 @@ func TestFewerClassesConverge(t *testing.T) {
 			}
 		}
 		gw, gb := make([]float64, len(m.W)), make([]float64, len(m.B))
-		j := softmax.Gradient(gw, gb, m, x, positions(x.Len()), o)
+		j := softmax.Gradient(gw, gb, m, x, train.Positions(x.Len()), o)
 		if math.Abs(j-st.J) > 1e-12 {
 			t.Errorf("%+v: J %v, softmax.Gradient's %v", o, st.J, j)
 		}
@@ -105,14 +94,6 @@ func TestFewerClassesConverge(t *testing.T) {
 	if _, err := New(x, 2, softmax.Objective{}, Settings{Classes: 2}); err == nil {
 		t.Error("labels 0..2 were accepted for 2 classes")
 	}
-}
-
-func positions(n int) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = int32(i)
-	}
-	return s
 }
 
 // TestHessianOnIsTheCurvaturesHessian: the operator over passes by shards

@@ -28,14 +28,8 @@ func BenchmarkLambdaMax(b *testing.B) {
 	}
 	for tr.Step().Stop == train.Running {
 	}
-	m32 := tr.Model()
-	md := softmax.New[float64](m32.D)
-	for i, w := range m32.W {
-		md.W[i] = float64(w)
-	}
-	for c, v := range m32.B {
-		md.B[c] = float64(v)
-	}
+	md := softmax.New[float64](dataset.Pixels)
+	softmax.Convert(md, tr.Model())
 	x := softmax.FromSet[float64](p)
 	o := softmax.Objective{Lambda: 1e-4}
 	s := PowerSettings{Tol: 1e-6}

@@ -12,18 +12,26 @@ import (
 
 	"softmaxdemo/core/internal/numpytest"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 )
 
 // curvatureCase is one problem whose Hessian's largest eigenvalue the
-// power iteration finds: the data, the point, the objective, and the
-// explicit H there (n×n row-major).
+// power iteration finds: its name and the explicit H (hessianCase), the
+// data, the point and the objective.
 type curvatureCase struct {
-	name string
-	x    *softmax.Examples[float64]
-	md   *softmax.Model[float64]
-	o    softmax.Objective
-	h    []float64
-	n    int
+	hessianCase
+	x  *softmax.Examples[float64]
+	md *softmax.Model[float64]
+	o  softmax.Objective
+}
+
+// hessians returns the cases' explicit Hessians.
+func hessians(cases []curvatureCase) []hessianCase {
+	out := make([]hessianCase, len(cases))
+	for i, c := range cases {
+		out[i] = c.hessianCase
+	}
+	return out
 }
 
 // pinned returns a copy of md with the parameters o fixes (class 0 under
@@ -53,7 +61,7 @@ func curvatureCases(tb testing.TB) []curvatureCase {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out := []curvatureCase{{"digits-7x7-lambda-1e-3", digits, dm, do, h, 50 * K}}
+	out := []curvatureCase{{hessianCase{"digits-7x7-lambda-1e-3", h, 50 * K}, digits, dm, do}}
 	for _, c := range []struct {
 		name string
 		k    int
@@ -66,7 +74,7 @@ func curvatureCases(tb testing.TB) []curvatureCase {
 		x, md := fewClasses(80, 2, c.k, uint64(10+c.k))
 		md = pinned(md, c.o)
 		h := kroneckerHessian(x, md, c.o)
-		out = append(out, curvatureCase{c.name, x, md, c.o, h, 3 * c.k})
+		out = append(out, curvatureCase{hessianCase{c.name, h, 3 * c.k}, x, md, c.o})
 	}
 	return out
 }
@@ -197,7 +205,7 @@ func TestCurvatureHessVecMatchesFiniteDifferences(t *testing.T) {
 				}
 			}
 			gw, gb := make([]float64, len(md.W)), make([]float64, len(md.B))
-			j := softmax.Gradient(gw, gb, md, x, positions(x.Len()), c.o)
+			j := softmax.Gradient(gw, gb, md, x, train.Positions(x.Len()), c.o)
 			if relErr(cv.J(), j) > 1e-14 {
 				t.Errorf("J %v, softmax.Gradient's %v", cv.J(), j)
 			}
@@ -331,19 +339,11 @@ func TestPowerRefusesBadInput(t *testing.T) {
 }
 
 // lambdaGolden holds NumPy's two largest eigenvalues of curvatureCases'
-// Hessians.
-const lambdaGolden = "testdata/lambdamax.golden"
-
-// numpyLambdas writes each case's H as NAME.f64 and returns what
-// testdata/lambdamax.py prints for them: the text of lambdamax.golden.
-func numpyLambdas(t *testing.T, cases []curvatureCase) []byte {
-	t.Helper()
-	names, mats := make([]string, len(cases)), make([][]float64, len(cases))
-	for i, c := range cases {
-		names[i], mats[i] = c.name, c.h
-	}
-	return runNumPy(t, "testdata/lambdamax.py", names, mats)
-}
+// Hessians, as lambdaScript prints them.
+const (
+	lambdaGolden = "testdata/lambdamax.golden"
+	lambdaScript = "testdata/lambdamax.py"
+)
 
 // parseLambdas reads lambdamax.py's output: after comment lines, one line
 // "NAME λ_max λ_2" per matrix.
@@ -401,11 +401,7 @@ func compareLambdas(t *testing.T, cases []curvatureCase, ref map[string][2]float
 // WebAssembly. -update rewrites the file with testdata/lambdamax.py.
 func TestLambdaMaxMatchesNumPy(t *testing.T) {
 	cases := curvatureCases(t)
-	b := readGolden(t, lambdaGolden, func() []byte { return numpyLambdas(t, cases) })
-	ref, err := parseLambdas(b)
-	if err != nil {
-		t.Fatalf("%s: %v", lambdaGolden, err)
-	}
+	ref := numpyReference(t, lambdaScript, lambdaGolden, hessians(cases), parseLambdas)
 	compareLambdas(t, cases, ref, lambdaGolden)
 }
 
@@ -414,9 +410,6 @@ func TestLambdaMaxMatchesNumPy(t *testing.T) {
 func TestLambdaMaxNumPyLive(t *testing.T) {
 	numpytest.Need(t)
 	cases := curvatureCases(t)
-	ref, err := parseLambdas(numpyLambdas(t, cases))
-	if err != nil {
-		t.Fatalf("lambdamax.py: %v", err)
-	}
+	ref := numpyReference(t, lambdaScript, "", hessians(cases), parseLambdas)
 	compareLambdas(t, cases, ref, "lambdamax.py")
 }

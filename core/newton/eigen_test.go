@@ -17,7 +17,7 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
-// hessianCase is one explicit Hessian on 7×7 images: H is n×n row-major.
+// hessianCase is one explicit Hessian and its name: h is n×n row-major.
 type hessianCase struct {
 	name string
 	h    []float64
@@ -57,34 +57,26 @@ func viewHessians(tb testing.TB) []hessianCase {
 	return out
 }
 
-// eigenGolden holds NumPy's eigenvalues of viewHessians' matrices.
-const eigenGolden = "testdata/eigenvalues.golden"
+// eigenGolden holds NumPy's eigenvalues of viewHessians' matrices, as
+// eigenScript prints them.
+const (
+	eigenGolden = "testdata/eigenvalues.golden"
+	eigenScript = "testdata/eigh.py"
+)
 
-// numpyEigenvalues writes each case's matrix as NAME.f64 (n² little-endian
-// float64s, row-major) into a temporary folder and returns what
-// testdata/eigh.py prints for them: the text of eigenvalues.golden.
-func numpyEigenvalues(t *testing.T, cases []hessianCase) []byte {
-	t.Helper()
-	names, mats := make([]string, len(cases)), make([][]float64, len(cases))
-	for i, c := range cases {
-		names[i], mats[i] = c.name, c.h
-	}
-	return runNumPy(t, "testdata/eigh.py", names, mats)
-}
-
-// runNumPy writes each matrix (row-major float64, little-endian) to a file
-// named after it and runs script on the files with one BLAS thread,
-// returning what it prints.
-func runNumPy(t *testing.T, script string, names []string, mats [][]float64) []byte {
+// runNumPy writes each case's matrix as NAME.f64 (n² little-endian
+// float64s, row-major) into a temporary folder and runs script on the
+// files with one BLAS thread, returning what it prints.
+func runNumPy(t *testing.T, script string, cases []hessianCase) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	args := []string{script}
-	for i, h := range mats {
-		b := make([]byte, 0, 8*len(h))
-		for _, v := range h {
+	for _, c := range cases {
+		b := make([]byte, 0, 8*len(c.h))
+		for _, v := range c.h {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 		}
-		path := filepath.Join(dir, names[i]+".f64")
+		path := filepath.Join(dir, c.name+".f64")
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -99,6 +91,26 @@ func runNumPy(t *testing.T, script string, names []string, mats [][]float64) []b
 		t.Fatalf("%s: %v\n%s", filepath.Base(script), err, stderr.String())
 	}
 	return out
+}
+
+// numpyReference returns what script prints for cases' matrices, read by
+// parse: from the committed file golden, which -update first rewrites by
+// running script, or, with golden "", from running script now. Output
+// that does not read fails t, naming its source.
+func numpyReference[R any](t *testing.T, script, golden string, cases []hessianCase, parse func([]byte) (R, error)) R {
+	t.Helper()
+	run := func() []byte { return runNumPy(t, script, cases) }
+	source, b := filepath.Base(script), []byte(nil)
+	if golden != "" {
+		source, b = golden, readGolden(t, golden, run)
+	} else {
+		b = run()
+	}
+	ref, err := parse(b)
+	if err != nil {
+		t.Fatalf("%s: %v", source, err)
+	}
+	return ref
 }
 
 // readGolden returns the committed file at path; with -update it first
@@ -216,11 +228,7 @@ func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float6
 // Hessians change on purpose, the file must be rewritten.
 func TestEigenvaluesMatchNumPy(t *testing.T) {
 	cases := viewHessians(t)
-	b := readGolden(t, eigenGolden, func() []byte { return numpyEigenvalues(t, cases) })
-	ref, err := parseEigenvalues(b)
-	if err != nil {
-		t.Fatalf("%s: %v", eigenGolden, err)
-	}
+	ref := numpyReference(t, eigenScript, eigenGolden, cases, parseEigenvalues)
 	compareWithNumPy(t, cases, ref, eigenGolden)
 }
 
@@ -230,9 +238,6 @@ func TestEigenvaluesMatchNumPy(t *testing.T) {
 func TestEigenvaluesNumPyLive(t *testing.T) {
 	numpytest.Need(t)
 	cases := viewHessians(t)
-	ref, err := parseEigenvalues(numpyEigenvalues(t, cases))
-	if err != nil {
-		t.Fatalf("eigh.py: %v", err)
-	}
+	ref := numpyReference(t, eigenScript, "", cases, parseEigenvalues)
 	compareWithNumPy(t, cases, ref, "eigh.py")
 }

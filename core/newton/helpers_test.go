@@ -62,6 +62,33 @@ func hessVecAt(v, u []float64, d int, x *softmax.Examples[float64], o softmax.Ob
 	return out
 }
 
+// direction returns a random direction of n parameters for d features,
+// its entries N(0, 1) from r but for those o pins, which are zero.
+func direction(r *rand.Rand, n, d int, o softmax.Objective) []float64 {
+	u := make([]float64, n)
+	for i := range u {
+		u[i] = r.NormFloat64()
+	}
+	pin(u, d, o)
+	return u
+}
+
+// differences returns the central differences of the gradient along u at
+// the flat parameters v, (∇J(v+hu) − ∇J(v−hu)) / 2h: H·u to O(h²).
+func differences(v, u []float64, h float64, d int, x *softmax.Examples[float64], o softmax.Objective) []float64 {
+	plus, minus := append([]float64(nil), v...), append([]float64(nil), v...)
+	for i := range v {
+		plus[i] += h * u[i]
+		minus[i] -= h * u[i]
+	}
+	gp, gm := gradAt(plus, d, x, o), gradAt(minus, d, x, o)
+	out := make([]float64, len(v))
+	for i := range out {
+		out[i] = (gp[i] - gm[i]) / (2 * h)
+	}
+	return out
+}
+
 // relErr is |a−b| / max(|a|+|b|, 1e-12).
 func relErr(a, b float64) float64 { return math.Abs(a-b) / max(math.Abs(a)+math.Abs(b), 1e-12) }
 

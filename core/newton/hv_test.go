@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 )
 
 var objectives = []softmax.Objective{
@@ -23,10 +24,7 @@ var objectives = []softmax.Objective{
 // objective's (softmax.Gradient in float64).
 func TestGradientMatchesSoftmax(t *testing.T) {
 	x, md := randomProblem(40, 6, 1)
-	batch := make([]int32, x.Len())
-	for i := range batch {
-		batch[i] = int32(i)
-	}
+	batch := train.Positions(x.Len())
 	for _, o := range objectives {
 		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) {
 			gw, gb := make([]float64, len(md.W)), make([]float64, K)
@@ -56,22 +54,11 @@ func TestHessVecMatchesFiniteDifferences(t *testing.T) {
 	for _, o := range objectives {
 		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) {
 			for range 3 {
-				u := make([]float64, len(v))
-				for i := range u {
-					u[i] = r.NormFloat64()
-				}
-				pin(u, md.D, o)
-				hu := hessVecAt(v, u, md.D, x, o)
-				plus, minus := append([]float64(nil), v...), append([]float64(nil), v...)
-				for i := range v {
-					plus[i] += h * u[i]
-					minus[i] -= h * u[i]
-				}
-				gp, gm := gradAt(plus, md.D, x, o), gradAt(minus, md.D, x, o)
+				u := direction(r, len(v), md.D, o)
+				hu, num := hessVecAt(v, u, md.D, x, o), differences(v, u, h, md.D, x, o)
 				for i := range hu {
-					num := (gp[i] - gm[i]) / (2 * h)
-					if e := relErr(hu[i], num); e > 1e-6 && math.Abs(hu[i]-num) > 1e-9 {
-						t.Fatalf("entry %d: H·u %v, differences %v (relative error %.1e)", i, hu[i], num, e)
+					if e := relErr(hu[i], num[i]); e > 1e-6 && math.Abs(hu[i]-num[i]) > 1e-9 {
+						t.Fatalf("entry %d: H·u %v, differences %v (relative error %.1e)", i, hu[i], num[i], e)
 					}
 				}
 			}

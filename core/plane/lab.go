@@ -54,7 +54,7 @@ func (l *Lab) reset(d Data, s Settings, from *softmax.Model[float32]) error {
 		}
 	}
 	l.data, l.set, l.x32, l.x64, l.tr = d, s, x32, Examples[float64](d), tr
-	l.all, l.m64 = all(len(d.Points)), softmax.NewClasses[float64](2, d.K)
+	l.all, l.m64 = train.Positions(len(d.Points)), softmax.NewClasses[float64](2, d.K)
 	return nil
 }
 
@@ -115,12 +115,7 @@ func (l *Lab) Status() Status {
 	m := l.tr.Model()
 	step, _, _ := l.tr.Progress()
 	r := metrics.Evaluate(m, l.x32)
-	for i, w := range m.W {
-		l.m64.W[i] = float64(w)
-	}
-	for i, b := range m.B {
-		l.m64.B[i] = float64(b)
-	}
+	softmax.Convert(l.m64, m)
 	st := Status{Steps: step, Stop: l.tr.Stopped(), Points: len(l.data.Points), Accuracy: r.Accuracy(),
 		Loss: softmax.Loss(l.m64, l.x64, l.all, l.set.Objective()), ThetaNorm: weightNorm(m.W)}
 	st.Separated = r.Correct == r.N && l.set.Lambda == 0 && r.N > 0
@@ -134,13 +129,4 @@ func weightNorm[F softmax.Float](w []F) float64 {
 		s += float64(v) * float64(v)
 	}
 	return math.Sqrt(s)
-}
-
-// all returns the positions 0…n−1.
-func all(n int) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = int32(i)
-	}
-	return s
 }

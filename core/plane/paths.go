@@ -85,7 +85,7 @@ type objective struct {
 }
 
 func newObjective(x *softmax.Examples[float64], o softmax.Objective, k int) *objective {
-	return &objective{x: x, o: o, k: k, batch: all(x.Len()), gw: make([]float64, 2*k), gb: make([]float64, k)}
+	return &objective{x: x, o: o, k: k, batch: train.Positions(x.Len()), gw: make([]float64, 2*k), gb: make([]float64, k)}
 }
 
 // at returns J and ‖∇J‖ at θ (flat).

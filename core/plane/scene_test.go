@@ -9,6 +9,7 @@ import (
 
 	"softmaxdemo/core/newton"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/core/train"
 )
 
 // build returns the Scene of the data set name with k classes (seed 1)
@@ -79,7 +80,7 @@ func TestTheSurfaceIsJ(t *testing.T) {
 					t.Errorf("node (%d, %d) θ = %v: surface %.15g, J %.15g", i, row, theta, got, want)
 				}
 				md := &softmax.Model[float64]{D: 2, W: theta[:2*c.k], B: theta[2*c.k:]}
-				if core := softmax.Loss(md, x, all(x.Len()), c.s.Objective()); math.Abs(core-want) > 1e-12*max(1, want) {
+				if core := softmax.Loss(md, x, train.Positions(x.Len()), c.s.Objective()); math.Abs(core-want) > 1e-12*max(1, want) {
 					t.Errorf("core/softmax's Loss %.15g, J %.15g", core, want)
 				}
 			}

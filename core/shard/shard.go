@@ -48,26 +48,19 @@ func Of(m, i int) int {
 // Add32 adds src into dst, element by element: dst[i] += src[i]. It
 // panics if the lengths differ. The worker's WebAssembly SIMD kernel
 // (SetAdd32) gives the same bits: each element is one IEEE addition.
-func Add32(dst, src []float32) {
-	if len(dst) != len(src) {
-		panic(fmt.Sprintf("shard: Add32 of %d into %d", len(src), len(dst)))
-	}
-	if add32 != nil {
-		add32(dst, src)
-		return
-	}
-	for i, v := range src {
-		dst[i] += v
-	}
-}
+func Add32(dst, src []float32) { add("Add32", add32, dst, src) }
 
 // Add64 is Add32 for float64.
-func Add64(dst, src []float64) {
+func Add64(dst, src []float64) { add("Add64", add64, dst, src) }
+
+// add is Add32 and Add64, named name: dst += src by kernel if it is set,
+// else by a loop.
+func add[F float32 | float64](name string, kernel func(dst, src []F), dst, src []F) {
 	if len(dst) != len(src) {
-		panic(fmt.Sprintf("shard: Add64 of %d into %d", len(src), len(dst)))
+		panic(fmt.Sprintf("shard: %s of %d into %d", name, len(src), len(dst)))
 	}
-	if add64 != nil {
-		add64(dst, src)
+	if kernel != nil {
+		kernel(dst, src)
 		return
 	}
 	for i, v := range src {

@@ -99,6 +99,21 @@ func (m *Model[F]) CopyFrom(src *Model[F]) {
 	copy(m.B, src.B)
 }
 
+// Convert sets dst's parameters to src's, each converted to dst's
+// precision as Go converts a number (to float32: rounded to nearest). It
+// panics if the shapes differ.
+func Convert[To, From Float](dst *Model[To], src *Model[From]) {
+	if dst.D != src.D || len(dst.W) != len(src.W) || len(dst.B) != len(src.B) {
+		panic(fmt.Sprintf("softmax: Convert a model with %d features and %d classes into one with %d and %d", src.D, len(src.B), dst.D, len(dst.B)))
+	}
+	for i, w := range src.W {
+		dst.W[i] = To(w)
+	}
+	for c, b := range src.B {
+		dst.B[c] = To(b)
+	}
+}
+
 // Finite reports whether every parameter of m is a finite number.
 func (m *Model[F]) Finite() bool {
 	for _, w := range m.W {

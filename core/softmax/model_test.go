@@ -81,3 +81,45 @@ func TestInitNormalIsDeterministic(t *testing.T) {
 		t.Errorf("mean %v and variance %v, want about 0 and 1", mean, v)
 	}
 }
+
+// TestConvert: a model converted to float64 and back is the same bits;
+// to float32 each parameter is rounded to nearest; models of other shapes
+// panic.
+func TestConvert(t *testing.T) {
+	m32 := randomModel[float32](rand.New(rand.NewPCG(3, 4)), 7, 1)
+	m64 := New[float64](7)
+	Convert(m64, m32)
+	back := New[float32](7)
+	Convert(back, m64)
+	for i := range m32.W {
+		if back.W[i] != m32.W[i] || m64.W[i] != float64(m32.W[i]) {
+			t.Fatalf("W[%d]: %v to float64 %v and back %v", i, m32.W[i], m64.W[i], back.W[i])
+		}
+	}
+	for c := range m32.B {
+		if back.B[c] != m32.B[c] || m64.B[c] != float64(m32.B[c]) {
+			t.Fatalf("B[%d]: %v to float64 %v and back %v", c, m32.B[c], m64.B[c], back.B[c])
+		}
+	}
+	m64.W[0], m64.B[0] = 1+1e-9, 0.1
+	Convert(back, m64)
+	if back.W[0] != 1 || back.B[0] != float32(0.1) {
+		t.Errorf("1+1e-9 and 0.1 to float32: %v and %v, want 1 and %v", back.W[0], back.B[0], float32(0.1))
+	}
+	for _, tt := range []struct {
+		name string
+		dst  *Model[float64]
+	}{
+		{"more features", New[float64](8)},
+		{"fewer classes", NewClasses[float64](7, 3)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			Convert(tt.dst, m32)
+		})
+	}
+}

@@ -53,7 +53,7 @@ func TestTheTrainerLearnsFewerClasses(t *testing.T) {
 		if m.Classes() != 3 || len(m.W) != 6 {
 			t.Fatalf("a model of %d classes, %d weights", m.Classes(), len(m.W))
 		}
-		j := softmax.Loss(m, x, positions(x.Len()), o)
+		j := softmax.Loss(m, x, Positions(x.Len()), o)
 		if j < st.J-1e-6 || j-st.J > 1e-4 {
 			t.Errorf("bias %v: gradient descent ends at J = %.8f, Newton's optimum %.8f", !noBias, j, st.J)
 		}
@@ -61,14 +61,6 @@ func TestTheTrainerLearnsFewerClasses(t *testing.T) {
 			t.Errorf("NoBias: biases %v", m.B)
 		}
 	}
-}
-
-func positions(n int) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = int32(i)
-	}
-	return s
 }
 
 // TestFullBatchByShards: a full-batch step's gradient is the shards'
@@ -95,7 +87,7 @@ func TestFullBatchByShards(t *testing.T) {
 		}
 	}
 	gw, gb := make([]float32, 30*softmax.K), make([]float32, softmax.K)
-	one := softmax.Grad(gw, gb, want.W, want.B, x, positions(x.Len()))
+	one := softmax.Grad(gw, gb, want.W, want.B, x, Positions(x.Len()))
 	f := newFullBatch(x, 30, softmax.K)
 	gw2, gb2 := make([]float32, len(gw)), make([]float32, len(gb))
 	sharded := f.grad(gw2, gb2, want.W, want.B)

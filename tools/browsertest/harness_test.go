@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,6 +114,31 @@ func startServerWith(t testing.TB, dir string, log *requestLog) *server {
 	}
 	s.URL = strings.TrimSpace(line[i:])
 	return s
+}
+
+// startProxy starts a server in front of the server at upstream, closed
+// when the test ends: serve answers each request, itself or by passing it
+// on to site, a reverse proxy to upstream.
+func startProxy(t testing.TB, upstream string, serve func(w http.ResponseWriter, r *http.Request, site http.Handler)) *httptest.Server {
+	t.Helper()
+	target, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := httputil.NewSingleHostReverseProxy(target)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serve(w, r, site) }))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// siteFile returns the file at the path rel below the site root.
+func siteFile(t testing.TB, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func (s *server) stop() {
@@ -272,6 +301,27 @@ func click(t testing.TB, ctx context.Context, id string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Click("#"+id)); err != nil {
 		t.Fatalf("clicking #%s: %v", id, err)
+	}
+}
+
+// benchSites returns the site roots a benchmark measures: those listed in
+// PAGE_READY_SITES, comma-separated, or else the repository.
+func benchSites() []string {
+	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{root}
+}
+
+// fullScreenshot writes a PNG of the whole page to path.
+func fullScreenshot(t testing.TB, ctx context.Context, path string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -21,18 +21,18 @@ type rect struct{ Left, Top, Width, Height float64 }
 // viewRect scrolls the element id into view and returns its box: the
 // border box, or with inside the box within its border (a canvas's
 // pixels).
-func viewRect(t *testing.T, ctx context.Context, id string, inside bool) rect {
-	t.Helper()
+func viewRect(tb testing.TB, ctx context.Context, id string, inside bool) rect {
+	tb.Helper()
 	s, err := eval[string](ctx, fmt.Sprintf(`(() => { const c = document.getElementById(%q);
 		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
 		return JSON.stringify(%t ? {Left: r.left + c.clientLeft, Top: r.top + c.clientTop, Width: c.clientWidth, Height: c.clientHeight}
 			: {Left: r.left, Top: r.top, Width: r.width, Height: r.height}); })()`, id, inside))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var r rect
 	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return r
 }

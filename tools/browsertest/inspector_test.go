@@ -262,13 +262,7 @@ func TestInspectorLooksInsideOneUpdate(t *testing.T) {
 		}
 	})
 	if path := os.Getenv("INSPECTOR_SCREENSHOT"); path != "" {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		fullScreenshot(t, ctx, path)
 	}
 }
 

@@ -3,9 +3,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,10 +45,7 @@ var mainThreadRuns = []struct{ name, link string }{
 func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	needBrowser(b)
 	logCPU(b)
-	sites := []string{root}
-	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
-		sites = strings.Split(s, ",")
-	}
+	sites := benchSites()
 	urls := make([]string, len(sites))
 	for i, dir := range sites {
 		urls[i] = startServerAt(b, dir).URL

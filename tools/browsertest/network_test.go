@@ -8,8 +8,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -64,10 +62,7 @@ var classroomNetworks = []struct {
 func BenchmarkPageReadyNetwork(b *testing.B) {
 	needBrowser(b)
 	logCPU(b)
-	sites := []string{root}
-	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
-		sites = strings.Split(s, ",")
-	}
+	sites := benchSites()
 	logs := make([]*requestLog, len(sites))
 	servers := make([]*server, len(sites))
 	for i, dir := range sites {
@@ -381,23 +376,15 @@ type holdingProxy struct {
 
 func startHoldingProxy(t *testing.T, upstream string) *holdingProxy {
 	t.Helper()
-	pack, err := os.ReadFile(filepath.Join(root, "web", "data", "default.mnpk"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pack := siteFile(t, "web/data/default.mnpk")
 	prefix, err := dataset.TrainPrefix(pack)
 	if err != nil || prefix == 0 {
 		t.Fatalf("the default pack keeps no training prefix: %d, %v", prefix, err)
 	}
-	target, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := &holdingProxy{release: make(chan struct{})}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := startProxy(t, upstream, func(w http.ResponseWriter, r *http.Request, site http.Handler) {
 		if r.URL.Path != "/web/data/default.mnpk" {
-			proxy.ServeHTTP(w, r)
+			site.ServeHTTP(w, r)
 			return
 		}
 		p.mu.Lock()
@@ -414,14 +401,14 @@ func startHoldingProxy(t *testing.T, upstream string) *holdingProxy {
 			return
 		}
 		w.Write(pack[prefix:])
-	}))
+	})
+	// Before the server closes, which waits for the held request.
 	t.Cleanup(func() {
 		select {
 		case <-p.release:
 		default:
 			close(p.release)
 		}
-		srv.Close()
 	})
 	p.URL = srv.URL
 	return p
@@ -477,15 +464,8 @@ func TestReadyBeforeTheTestImages(t *testing.T) {
 func TestPackAskedForBeforeTheProgramEnds(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	program, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	program := siteFile(t, "web/app.wasm")
 	const tail = 256 << 10
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var (
 		mu      sync.Mutex
 		asked   = make(chan struct{})
@@ -493,8 +473,7 @@ func TestPackAskedForBeforeTheProgramEnds(t *testing.T) {
 		whileIn bool // the pack was asked for while the tail was held
 		holding bool
 	)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hold := startProxy(t, srv.URL, func(w http.ResponseWriter, r *http.Request, site http.Handler) {
 		switch r.URL.Path {
 		case "/web/data/default.mnpk":
 			if !strings.HasSuffix(r.Referer(), "/web/worker.js") {
@@ -527,9 +506,8 @@ func TestPackAskedForBeforeTheProgramEnds(t *testing.T) {
 			w.Write(program[len(program)-tail:])
 			return
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hold.Close)
+		site.ServeHTTP(w, r)
+	})
 	ctx := openReady(t, hold.URL+"/#lang=en")
 	mu.Lock()
 	early := whileIn

@@ -223,13 +223,7 @@ func TestDrawnDigitsAreClassified(t *testing.T) {
 		clearPad(t, ctx)
 		drawWithMouse(t, ctx, strokeSeven...)
 		checkDrawn(t, ctx, "a seven", "7")
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		fullScreenshot(t, ctx, path)
 	}
 }
 

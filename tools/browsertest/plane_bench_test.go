@@ -130,17 +130,7 @@ func mainThreadTasks(tb testing.TB, ctx context.Context, do func()) []float64 {
 // #plane-points, the canvas that takes the clicks.
 func pointsRect(tb testing.TB, ctx context.Context) rect {
 	tb.Helper()
-	s, err := eval[string](ctx, `(() => { const c = document.getElementById("plane-points");
-		c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect();
-		return JSON.stringify({Left: r.left, Top: r.top, Width: r.width, Height: r.height}); })()`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var r rect
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
+	return viewRect(tb, ctx, "plane-points", false)
 }
 
 func percentile(v []float64, p float64) float64 {

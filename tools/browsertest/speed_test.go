@@ -35,10 +35,7 @@ import (
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench 'TrainToDone/lecture' -benchtime 5x ./tools/browsertest/
 func BenchmarkTrainToDone(b *testing.B) {
 	needBrowser(b)
-	sites := []string{root}
-	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
-		sites = strings.Split(s, ",")
-	}
+	sites := benchSites()
 	workers := []int{1, 2}
 	if s := os.Getenv("BENCH_WORKERS"); s != "" {
 		workers = nil

@@ -2,11 +2,6 @@ package browsertest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,17 +21,12 @@ import (
 func TestStalledDownloadOffersRetry(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var (
 		mu       sync.Mutex
 		requests int
 		closed   = make(chan struct{}) // the held request was given up
 	)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hold := startProxy(t, srv.URL, func(w http.ResponseWriter, r *http.Request, site http.Handler) {
 		// The training worker's requests (the service worker caches the
 		// pack later, once the page is ready).
 		if r.URL.Path == "/web/data/default.mnpk" && strings.HasSuffix(r.Referer(), "/web/worker.js") {
@@ -50,9 +40,8 @@ func TestStalledDownloadOffersRetry(t *testing.T) {
 				return
 			}
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hold.Close)
+		site.ServeHTTP(w, r)
+	})
 
 	ctx := newBrowser(t, 2*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(hold.URL, "/")+"/#lang=en")); err != nil {
@@ -91,23 +80,15 @@ func TestStalledDownloadOffersRetry(t *testing.T) {
 func TestStalledProgramIsShown(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	program, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	program := siteFile(t, "web/app.wasm")
 	var once sync.Once
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hold := startProxy(t, srv.URL, func(w http.ResponseWriter, r *http.Request, site http.Handler) {
 		first := false
 		if r.URL.Path == "/web/app.wasm" {
 			once.Do(func() { first = true })
 		}
 		if !first {
-			proxy.ServeHTTP(w, r) // the service worker's, which goes ahead after 10 s
+			site.ServeHTTP(w, r) // the service worker's, which goes ahead after 10 s
 			return
 		}
 		w.Header().Set("Content-Type", "application/wasm")
@@ -116,8 +97,7 @@ func TestStalledProgramIsShown(t *testing.T) {
 		w.Write(program[:len(program)/2])
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // nothing more, until the browser hangs up
-	}))
-	t.Cleanup(hold.Close)
+	})
 
 	ctx := newBrowser(t, 2*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(hold.URL, "/")+"/#lang=en")); err != nil {

@@ -20,20 +20,16 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/digit"
-	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/newton"
 	"softmaxdemo/core/shard"
@@ -153,55 +149,9 @@ func parse(args []string, out io.Writer) (*options, error) {
 	return o, nil
 }
 
-// saveFormat returns "json" or "npz" from the name's extension, or "".
-func saveFormat(name string) string {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".json":
-		return "json"
-	case ".npz":
-		return "npz"
-	}
-	return ""
-}
-
-func load(o *options) (trainSet, testSet *dataset.Set, err error) {
-	if o.idx != "" {
-		open := func(name string) (*dataset.Set, error) {
-			img, err := os.Open(filepath.Join(o.idx, name+"-images-idx3-ubyte"))
-			if err != nil {
-				return nil, err
-			}
-			defer img.Close()
-			lab, err := os.Open(filepath.Join(o.idx, name+"-labels-idx1-ubyte"))
-			if err != nil {
-				return nil, err
-			}
-			defer lab.Close()
-			s, err := dataset.ReadIDX(img, lab)
-			if err != nil {
-				return nil, fmt.Errorf("idx %s: %w", name, err)
-			}
-			return s, nil
-		}
-		if trainSet, err = open("train"); err != nil {
-			return nil, nil, err
-		}
-		if testSet, err = open("t10k"); err != nil {
-			return nil, nil, err
-		}
-		return trainSet, testSet, nil
-	}
-	b, err := os.ReadFile(o.data)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := dataset.Decode(b)
-	if err != nil {
-		return nil, nil, fmt.Errorf("pack %s: %w", o.data, err)
-	}
-	return p.Train, p.Test, nil
-}
-
+// run trains as args say, on the data they name, writing its report to
+// out: it reads the images, straightens or shrinks them if asked, and
+// hands them to runSGD or runNewton (or runFigure, which reads its own).
 func run(args []string, out io.Writer) error {
 	o, err := parse(args, out)
 	if err != nil {
@@ -229,224 +179,5 @@ func run(args []string, out io.Writer) error {
 	if o.method != "sgd" {
 		return runNewton(o, x64, test64, d, out)
 	}
-	x, test := to32(x64), to32(test64)
-	tr, err := train.New(x, d, o.cfg)
-	if err != nil {
-		return err
-	}
-	tr.SetPasses(train.NewConcurrent(x, o.workers)) // full batch only
-	if o.load != "" {
-		f, err := readModel(o.load)
-		if err != nil {
-			return err
-		}
-		if err := tr.SetModel(f.Model); err != nil {
-			return fmt.Errorf("-load %s: %w", o.load, err)
-		}
-		fmt.Fprintf(out, "starting from %s: test accuracy %.2f%%\n", o.load, 100*metrics.Evaluate(f.Model, test).Accuracy())
-	}
-	var my *softmax.Examples[float32]
-	if o.myDigits != "" {
-		if my, err = readMyDigits(o.myDigits); err != nil {
-			return err
-		}
-		if err := tr.SetMyDigits(my); err != nil {
-			return fmt.Errorf("-my-digits %s: %w", o.myDigits, err)
-		}
-		fmt.Fprintf(out, "mixing %d of my digits into every batch at rate %g\n", my.Len(), o.cfg.MyDigitsRate)
-	}
-	c := tr.Config()
-	fmt.Fprintf(out, "training on %d images, testing on %d: α %g, B %d, λ %g, init %v, seed %d\n",
-		x.Len(), test.Len(), c.LearningRate, c.BatchSize, c.L2, c.Init, c.Seed)
-
-	var busy time.Duration // time spent training, evaluation excluded
-	var last train.Stats
-	for tr.Stopped() == train.Running {
-		start := time.Now()
-		for {
-			last = tr.Step()
-			if last.EpochEnd || last.Stop != train.Running {
-				break
-			}
-		}
-		busy += time.Since(start)
-		epoch := last.Epoch + 1
-		if epoch%o.every == 0 || last.Stop != train.Running {
-			r := metrics.Evaluate(tr.Model(), test)
-			loss := last.EpochLoss
-			if !last.EpochEnd {
-				loss = last.Loss
-			}
-			fmt.Fprintf(out, "epoch %4d  step %6d  loss %.4f  test %6.2f%%  likelihood %.4f  %7.0f examples/s\n",
-				epoch, last.Step, loss, 100*r.Accuracy(), r.Likelihood(), float64(last.Seen)/busy.Seconds())
-		}
-	}
-	r := metrics.Evaluate(tr.Model(), test)
-	loss := last.Loss
-	if last.EpochEnd {
-		loss = last.EpochLoss
-	}
-	fmt.Fprintf(out, "stopped (%v) after %d steps, %d epochs, %.2f s of training: loss %.4f, test accuracy %.2f%%, likelihood %.4f\n",
-		last.Stop, last.Step, last.Epoch+btoi(last.EpochEnd), busy.Seconds(), loss, 100*r.Accuracy(), r.Likelihood())
-	if last.Stop == train.Diverged {
-		fmt.Fprintf(out, "the loss diverged; the weights are from the start of the last epoch: try a smaller -lr\n")
-	}
-	if my != nil {
-		fmt.Fprintf(out, "my digits: %d of %d read as labelled\n", metrics.Evaluate(tr.Model(), my).Correct, my.Len())
-	}
-	if o.save != "" {
-		info := modelfile.Info{Method: "sgd", LearningRate: c.LearningRate, BatchSize: c.BatchSize, L2: c.L2,
-			Epochs: last.Epoch + btoi(last.EpochEnd), Steps: last.Step, Seed: c.Seed, Dataset: filepath.Base(o.data),
-			TestAccuracy: r.Accuracy(), Saved: time.Now().UTC().Format(time.RFC3339)}
-		if c.BatchSize == x.Len() {
-			info.Method = "gd"
-		}
-		if o.idx != "" {
-			info.Dataset = "idx"
-		}
-		if my != nil {
-			info.MyDigits, info.MyDigitsRate = my.Len(), c.MyDigitsRate
-		}
-		var buf bytes.Buffer
-		if saveFormat(o.save) == "npz" {
-			err = modelfile.EncodeNPZ(&buf, tr.Model())
-		} else {
-			err = modelfile.EncodeJSON(&buf, tr.Model(), info)
-		}
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(o.save, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "saved %s (%d bytes)\n", o.save, buf.Len())
-	}
-	return nil
-}
-
-// readModel reads a model file saved as JSON or .npz.
-func readModel(name string) (*modelfile.File, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := modelfile.Read(f, modelfile.MaxBytes, dataset.Pixels)
-	if err != nil {
-		return nil, fmt.Errorf("-load %s: %w", name, err)
-	}
-	return m, nil
-}
-
-// readMyDigits reads a my-digits file.
-func readMyDigits(name string) (*softmax.Examples[float32], error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > modelfile.MaxDigitsBytes {
-		return nil, fmt.Errorf("-my-digits %s: %d bytes, more than the %d of %d digits: is it a dataset pack?", name, st.Size(), modelfile.MaxDigitsBytes, modelfile.MaxDigits)
-	}
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	s, err := modelfile.DecodeDigits(b)
-	if err != nil {
-		return nil, fmt.Errorf("-my-digits %s: %w", name, err)
-	}
-	if s.Len() == 0 {
-		return nil, fmt.Errorf("-my-digits %s: the file holds no digits", name)
-	}
-	return softmax.FromSet[float32](s), nil
-}
-
-// to32 converts float64 examples to the trainer's float32, sharing the
-// labels and indices.
-func to32(x *softmax.Examples[float64]) *softmax.Examples[float32] {
-	v := make([]float32, len(x.Value))
-	for i, f := range x.Value {
-		v[i] = float32(f)
-	}
-	return &softmax.Examples[float32]{Labels: x.Labels, Start: x.Start, Index: x.Index, Value: v}
-}
-
-// runNewton minimises the same objective with Newton's method, printing
-// one line per iteration. Truncated Newton works on the float32 pixels,
-// widened as they are read, as the page's worker does (so the two agree
-// bit for bit); exact Newton on the 7×7 images in float64.
-func runNewton(o *options, x, test *softmax.Examples[float64], d int, out io.Writer) error {
-	c := o.cfg
-	obj := softmax.Objective{Lambda: c.L2, L2Bias: c.L2Bias, PinFirst: c.PinFirst}
-	var s *newton.Solver
-	var err error
-	if o.newton.Exact {
-		s, err = newton.New(x, d, obj, o.newton)
-	} else {
-		x32 := to32(x)
-		if err = x32.Check(d); err == nil {
-			s, err = newton.NewWith(newton.NewConcurrent(x32, d, softmax.K, o.workers), x32.Len(), d, obj, o.newton)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%s on %d images of %d pixels, testing on %d: λ %g, ‖∇J‖ tolerance %g, at most %d iterations of %d CG steps\n",
-		o.method, x.Len(), d, test.Len(), c.L2, o.newton.GradTol, o.newton.Iterations, o.newton.CGSteps)
-	var busy time.Duration
-	var st newton.Stats
-	for printed := -1; ; {
-		start := time.Now()
-		st = s.Iterate()
-		busy += time.Since(start)
-		if st.Iteration == printed {
-			break // the run ended without completing another iteration
-		}
-		printed = st.Iteration
-		r := metrics.Evaluate(s.Model(), test)
-		fmt.Fprintf(out, "iteration %3d  J %.10f  ‖∇J‖ %.3e  CG %4d  step %-6.3g  test %6.2f%%  %6.2f s\n",
-			st.Iteration, st.J, st.GradNorm, st.CG, st.Step, 100*r.Accuracy(), busy.Seconds())
-		if st.Stop != newton.Running {
-			break
-		}
-	}
-	r := metrics.Evaluate(s.Model(), test)
-	fmt.Fprintf(out, "stopped (%s) after %.2f s of training, %d CG steps, %d passes over the data: J %.10f, test accuracy %.2f%%, likelihood %.4f\n",
-		s.Reason(), busy.Seconds(), st.TotalCG, st.Passes, st.J, 100*r.Accuracy(), r.Likelihood())
-	if o.save != "" {
-		m64 := s.Model()
-		m := &softmax.Model[float32]{D: m64.D, W: make([]float32, len(m64.W)), B: make([]float32, len(m64.B))}
-		for i, w := range m64.W {
-			m.W[i] = float32(w)
-		}
-		for i, b := range m64.B {
-			m.B[i] = float32(b)
-		}
-		info := modelfile.Info{Method: "newton", L2: c.L2, Steps: st.Iteration, Dataset: filepath.Base(o.data),
-			Deskew: o.deskew, TestAccuracy: r.Accuracy(), Saved: time.Now().UTC().Format(time.RFC3339)}
-		var buf bytes.Buffer
-		if saveFormat(o.save) == "npz" {
-			err = modelfile.EncodeNPZ(&buf, m)
-		} else {
-			err = modelfile.EncodeJSON(&buf, m, info)
-		}
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(o.save, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "saved %s (%d bytes)\n", o.save, buf.Len())
-	}
-	if st.Stop == newton.Singular {
-		return s.Err()
-	}
-	return nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return runSGD(o, x64, test64, d, out)
 }

@@ -61,7 +61,7 @@ var newSolver = newton.NewWith
 // start makes the solver. It works in float64 on the session's own
 // float32 pixels, widened as they are read (no float64 copy of the data),
 // over the pack's shards (core/shard): in this worker, or in the pool's
-// workers when there are more (pool.go), with the same bits. My digits
+// workers when there are more (poolpass.go), with the same bits. My digits
 // are not mixed in: the solver minimises J over the pack.
 func (n *newtonMethod) start(s *session, c protocol.Config, from *softmax.Model[float32]) error {
 	if from != nil {
@@ -122,13 +122,7 @@ func (n *newtonMethod) report(s *session, st newton.Stats, now time.Time, force 
 	r := s.run
 	if st.IterEnd {
 		n.st = st
-		sv := n.s.Model()
-		for i, w := range sv.W {
-			n.model32.W[i] = float32(w)
-		}
-		for c, b := range sv.B {
-			n.model32.B[c] = float32(b)
-		}
+		softmax.Convert(n.model32, n.s.Model())
 		r.pts.add(st.Iteration, st.J)
 		s.sendProgress(now)
 		s.sendWeights(now)

@@ -369,12 +369,7 @@ func TestCurvature(t *testing.T) {
 			x.Value[i] = float64(v) // the worker's pixels, widened
 		}
 		md := softmax.New[float64](dataset.Pixels)
-		for i, v := range w.W {
-			md.W[i] = float64(v)
-		}
-		for i, v := range w.B {
-			md.B[i] = float64(v)
-		}
+		softmax.Convert(md, &softmax.Model[float32]{D: w.D, W: w.W, B: w.B})
 		want, err := newton.LambdaMax(x, md, softmax.Objective{Lambda: c.L2}, newton.PowerSettings{})
 		if err != nil {
 			t.Fatal(err)

@@ -17,26 +17,7 @@ import (
 // the training worker starts it as a nested Web Worker on this same
 // program (web/worker.js#helper) and it never returns.
 func HelpMain() {
-	in := make(chan protocol.Msg, inboxSize)
-	out := make(chan protocol.Msg, 16)
-	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 {
-			deliver(args[0].Get("data"), in)
-		}
-		return nil
-	})
-	self.Set("onmessage", receive)
-	if q := self.Get("goQueue"); q.Truthy() {
-		for i := range q.Length() {
-			deliver(q.Index(i), in)
-		}
-	}
-	self.Set("goQueue", js.Undefined())
-	go func() {
-		for m := range out {
-			post(m)
-		}
-	}()
+	in, out := listen()
 	installKernel()
 	session.Help(context.Background(), in, out)
 }

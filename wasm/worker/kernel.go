@@ -52,7 +52,7 @@ func install(exports js.Value) (name, refused string) {
 		}
 	}
 	if err := verify(k); err != nil {
-		uninstall()
+		goKernels()
 		return "go", err.Error()
 	}
 	k.installAll()
@@ -65,14 +65,6 @@ func (k *simdKernels) installAll() {
 	metrics.SetEvalKernel(k.runEval)
 	newton.SetKernels(newton.Kernels{Eval: k.runNewtonEval, Hv: k.runHv})
 	shard.SetAdd(k.runAdd32, k.runAdd64)
-}
-
-func uninstall() {
-	softmax.SetBatchKernel(nil)
-	softmax.SetUpdateKernel(nil)
-	metrics.SetEvalKernel(nil)
-	newton.SetKernels(newton.Kernels{})
-	shard.SetAdd(nil, nil)
 }
 
 func (k *simdKernels) runGrad(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32) (float64, error) {
@@ -231,11 +223,11 @@ func verify(k *simdKernels) error {
 		}},
 	}
 	for _, c := range cases {
-		uninstall()
+		goKernels()
 		want := c.run()
 		k.installAll()
 		got := c.run()
-		uninstall()
+		goKernels()
 		if len(got) != len(want) {
 			return fmt.Errorf("%s: %d numbers, the Go code's %d", c.name, len(got), len(want))
 		}
@@ -246,24 +238,4 @@ func verify(k *simdKernels) error {
 		}
 	}
 	return nil
-}
-
-func bits32(s ...[]float32) []uint64 {
-	var out []uint64
-	for _, v := range s {
-		for _, f := range v {
-			out = append(out, uint64(math.Float32bits(f)))
-		}
-	}
-	return out
-}
-
-func bits64(s ...[]float64) []uint64 {
-	var out []uint64
-	for _, v := range s {
-		for _, f := range v {
-			out = append(out, math.Float64bits(f))
-		}
-	}
-	return out
 }

@@ -178,15 +178,6 @@ func (n *node) install() {
 	})
 }
 
-// goKernels goes back to core's Go code for every kernel.
-func goKernels() {
-	softmax.SetBatchKernel(nil)
-	softmax.SetUpdateKernel(nil)
-	metrics.SetEvalKernel(nil)
-	newton.SetKernels(newton.Kernels{})
-	shard.SetAdd(nil, nil)
-}
-
 type outOfRange struct{}
 
 func (outOfRange) Error() string { return "feature out of range" }
@@ -437,24 +428,4 @@ func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 			}
 		}
 	}
-}
-
-func bits32(s ...[]float32) []uint64 {
-	var out []uint64
-	for _, v := range s {
-		for _, f := range v {
-			out = append(out, uint64(math.Float32bits(f)))
-		}
-	}
-	return out
-}
-
-func bits64(s ...[]float64) []uint64 {
-	var out []uint64
-	for _, v := range s {
-		for _, f := range v {
-			out = append(out, math.Float64bits(f))
-		}
-	}
-	return out
 }

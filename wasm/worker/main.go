@@ -9,8 +9,8 @@
 // (transferred) with the bulk bytes of Weights and Samples.
 //
 // Commands that arrive before Go runs are queued by worker.js in
-// self.goQueue; Main installs self.onmessage and drains the queue in the
-// same JS turn, so none is lost or reordered.
+// self.goQueue; Main (and HelpMain, in a helper) installs self.onmessage
+// and drains the queue in the same JS turn, so none is lost or reordered.
 package worker
 
 import (
@@ -40,28 +40,7 @@ var (
 
 // Main runs the worker's session; it never returns.
 func Main() {
-	in := make(chan protocol.Msg, inboxSize)
-	out := make(chan protocol.Msg, 16)
-
-	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 {
-			deliver(args[0].Get("data"), in)
-		}
-		return nil
-	})
-	self.Set("onmessage", receive)
-	if q := self.Get("goQueue"); q.Truthy() {
-		for i := range q.Length() {
-			deliver(q.Index(i), in)
-		}
-	}
-	self.Set("goQueue", js.Undefined())
-
-	go func() {
-		for m := range out {
-			post(m)
-		}
-	}()
+	in, out := listen()
 	go func() {
 		for range time.Tick(heartbeatEvery) {
 			post(protocol.Heartbeat{})
@@ -70,6 +49,35 @@ func Main() {
 	env := newEnv()
 	env.kernel, env.refused = installKernel()
 	session.Run(context.Background(), in, out, env)
+}
+
+// listen connects this worker's global scope to a session: it installs
+// self.onmessage, which delivers each message to the inbox in, then
+// delivers the messages worker.js queued in self.goQueue before Go ran,
+// in the same JS turn, and starts a goroutine that posts whatever the
+// session sends on out.
+func listen() (in <-chan protocol.Msg, out chan<- protocol.Msg) {
+	inbox := make(chan protocol.Msg, inboxSize)
+	outbox := make(chan protocol.Msg, 16)
+	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			deliver(args[0].Get("data"), inbox)
+		}
+		return nil
+	})
+	self.Set("onmessage", receive)
+	if q := self.Get("goQueue"); q.Truthy() {
+		for i := range q.Length() {
+			deliver(q.Index(i), inbox)
+		}
+	}
+	self.Set("goQueue", js.Undefined())
+	go func() {
+		for m := range outbox {
+			post(m)
+		}
+	}()
+	return inbox, outbox
 }
 
 // deliver decodes one {env, bulk} message from the page and queues it for
