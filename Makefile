@@ -22,7 +22,8 @@ WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
 # not run (crypto, net/http, ...: uninlined they grow). Inlined copies of
 # go-app's, the page's, encoding/json's and reflect's functions cost 97 kB
 # with brotli on every first visit; without them the page's main thread
-# does 9% more while training than inlined (docs/network.md, "Decisions").
+# does 9% more while training than inlined
+# (docs/decisions/0002-app-wasm-inlining-by-package.md).
 INLINED := softmaxdemo/core/... runtime/... internal/... syscall/js crypto/... vendor/... net/... \
 	math/big regexp/... compress/... mime/... encoding/asn1 encoding/pem hash/... container/... \
 	database/... log/... html html/... text/... archive/... bufio
@@ -58,7 +59,8 @@ dist: site
 	@echo "$(DIST) holds the site$(if $(PREFIX), for $(PREFIX)/,); copy it to any static host"
 
 # brotli's window: 22 bits (4 MB) makes app.wasm 6 kB smaller than the
-# default 24, and 24 the pack 11 kB smaller than 22 (docs/network.md).
+# default 24, and 24 the pack 11 kB smaller than 22
+# (docs/decisions/0003-brotli-window-per-file.md).
 brotli_window = $(if $(filter %.wasm,$(1)),22,24)
 %.gz: %
 	gzip -9 -n -k -f $<
@@ -93,7 +95,8 @@ test: lint lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 
 ## lint: gofmt, go vet and staticcheck, natively over every package and as
 ## js/wasm over the packages that build for the browser; core imports
-## neither syscall/js nor go-app. staticcheck is fetched by version through
+## neither syscall/js nor go-app; the page's rooms (wasm/ui/digits,
+## lessonview, planepanel) import no other room, and kit imports none. staticcheck is fetched by version through
 ## the Go module proxy, so a fresh machine needs nothing installed.
 # go run builds a program for the GOOS in its own environment, so the js/wasm
 # pass sets GOOS and GOARCH through -exec: staticcheck is built for this
@@ -107,6 +110,11 @@ lint:
 	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKGS)
 	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E 'syscall/js|go-app' || true); \
 	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
+	@for r in digits lessonview planepanel kit; do \
+	  deps=$$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ui/$$r/...) || exit 1; \
+	  bad=$$(echo "$$deps" | grep -E '/wasm/ui/(digits|lessonview|planepanel)(/|$$)' | grep -v "/wasm/ui/$$r\(/\|$$\)" || true); \
+	  if [ -n "$$bad" ]; then echo "wasm/ui/$$r must not import another room:"; echo "$$bad"; exit 1; fi; \
+	done
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) run -exec 'env GOOS=js GOARCH=wasm' $(STATICCHECK) $(WASM_PKGS)
 

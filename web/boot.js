@@ -47,7 +47,7 @@ globalThis.softmaxCopy = (text) => {
   } catch (e) {}
 };
 
-// Files for the Go page (wasm/ui/files.go), with the same care: a
+// Files for the Go page (wasm/ui/digits/files.go), with the same care: a
 // download through a Blob and an <a download>, a File read into bytes (a
 // promise that never rejects: it resolves to {bytes} or {error}), and a
 // file dropped anywhere on the page handed to the page.

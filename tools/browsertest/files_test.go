@@ -23,7 +23,8 @@ import (
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
-	"softmaxdemo/wasm/ui/files"
+	"softmaxdemo/wasm/ui/digits/files"
+	"softmaxdemo/wasm/ui/kit"
 )
 
 // shortRun is a link to a short run on raw pixels at full speed: the
@@ -128,11 +129,7 @@ func settled(t *testing.T, ctx context.Context, epochs int) (sum string, acc flo
 // defaultPack decodes the committed default pack.
 func defaultPack(t *testing.T) *dataset.Pack {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "web/data/default.mnpk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dataset.Decode(b)
+	p, err := dataset.Decode(siteFile(t, "web/data/default.mnpk"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +156,7 @@ func TestModelFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved JSON: %v", err)
 	}
-	if got := files.Checksum(f.Model); got != sum {
+	if got := kit.Checksum(f.Model); got != sum {
 		t.Errorf("the saved JSON's model has checksum %s, the page's %s", got, sum)
 	}
 	in := f.Info
@@ -174,8 +171,8 @@ func TestModelFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved .npz: %v", err)
 	}
-	if g.Format != "npz" || files.Checksum(g.Model) != sum {
-		t.Errorf("the .npz's W and b are not the JSON's bit for bit (checksum %s, want %s)", files.Checksum(g.Model), sum)
+	if g.Format != "npz" || kit.Checksum(g.Model) != sum {
+		t.Errorf("the .npz's W and b are not the JSON's bit for bit (checksum %s, want %s)", kit.Checksum(g.Model), sum)
 	}
 
 	// Go, NumPy and the page read the test images alike.
@@ -213,7 +210,7 @@ func TestModelFiles(t *testing.T) {
 	// Saved again before any training, it says how it was trained first.
 	again := t.TempDir()
 	downloadsTo(t, fresh, again)
-	if f2, err := modelfile.Decode(download(t, fresh, "download-model", again, "softmax-model.json"), dataset.Pixels); err != nil || f2.Info != f.Info || files.Checksum(f2.Model) != sum {
+	if f2, err := modelfile.Decode(download(t, fresh, "download-model", again, "softmax-model.json"), dataset.Pixels); err != nil || f2.Info != f.Info || kit.Checksum(f2.Model) != sum {
 		t.Errorf("the loaded model saved again: %v, info %+v, want %+v", err, f2.Info, f.Info)
 	}
 
@@ -618,7 +615,7 @@ func keptRecord(t *testing.T, ctx context.Context) (sum, settings string, err er
 	if err != nil {
 		return "", "", err
 	}
-	return files.Checksum(f.Model), k.Settings, nil
+	return kit.Checksum(f.Model), k.Settings, nil
 }
 
 // TestStorageThatThrowsLosesNothing: with storage that throws on every
@@ -727,7 +724,7 @@ func TestOlderKeptModelIsRead(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	waitAttr(t, ctx, 60*time.Second, "#weights", "data-checksum", is(files.Checksum(m)))
+	waitAttr(t, ctx, 60*time.Second, "#weights", "data-checksum", is(kit.Checksum(m)))
 	waitAttr(t, ctx, 5*time.Second, "#model-status", "data-kind", is("restored"))
 	waitValue(t, ctx, "seed", "5")
 	waitValue(t, ctx, "epochs", "3")
@@ -735,7 +732,7 @@ func TestOlderKeptModelIsRead(t *testing.T) {
 	var sum, settings string
 	if !eventually(10*time.Second, func() bool {
 		sum, settings, err = keptRecord(t, ctx)
-		return err == nil && sum != "" && sum != files.Checksum(m)
+		return err == nil && sum != "" && sum != kit.Checksum(m)
 	}) {
 		t.Fatalf("after a step the kept record is %q, %q, %v", sum, settings, err)
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
 
-// The lesson (wasm/ui/page-lesson.go): chapters that fit a classroom's
+// The lesson (wasm/ui/lessonview): chapters that fit a classroom's
 // screen, keys and Back between them, links to a chapter, formulas as
 // MathML, questions answered before the page shows, ψ added and undone,
 // the QR code of the chapter's link, the first chapter in index.html, and

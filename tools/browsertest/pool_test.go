@@ -14,7 +14,7 @@ import (
 	"softmaxdemo/core/newton"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
-	"softmaxdemo/wasm/ui/files"
+	"softmaxdemo/wasm/ui/kit"
 )
 
 // TestWorkersGiveTheSameBits: full-batch gradient descent and Newton's
@@ -51,20 +51,14 @@ func TestWorkersGiveTheSameBits(t *testing.T) {
 			}
 			for s.Iterate().Stop == newton.Running {
 			}
-			m64 := s.Model()
 			m := softmax.New[float32](dataset.Pixels)
-			for i, w := range m64.W {
-				m.W[i] = float32(w)
-			}
-			for c, b := range m64.B {
-				m.B[c] = float32(b)
-			}
+			softmax.Convert(m, s.Model())
 			return m
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			want := files.Checksum(c.native())
+			want := kit.Checksum(c.native())
 			var loss string
 			for _, n := range []int{1, 2, 3} {
 				ctx := openReady(t, base+"/#"+c.link+"&workers="+strconv.Itoa(n))
@@ -167,12 +161,7 @@ func TestAlphaMaxBesideAlpha(t *testing.T) {
 	}
 	want := func(m *softmax.Model[float32], l2 float64) float64 {
 		md := softmax.New[float64](dataset.Pixels)
-		for i, w := range m.W {
-			md.W[i] = float64(w)
-		}
-		for c, b := range m.B {
-			md.B[c] = float64(b)
-		}
+		softmax.Convert(md, m)
 		st, err := newton.LambdaMax(x, md, softmax.Objective{Lambda: l2}, newton.PowerSettings{Tol: 1e-10, Iterations: 100})
 		if err != nil {
 			t.Fatal(err)

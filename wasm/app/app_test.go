@@ -53,7 +53,7 @@ func TestIndexHTMLIsCurrent(t *testing.T) {
 			t.Errorf("index.html loads something from another host (%s)", s)
 		}
 	}
-	// A bare link opens the lesson (wasm/ui/page-lesson.go), so the page
+	// A bare link opens the lesson (wasm/ui/chapters.go), so the page
 	// a browser shows before the program runs is its first chapter: the
 	// status, the lesson's bar, the chapter's text in both languages and
 	// its still picture.

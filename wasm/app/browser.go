@@ -28,11 +28,11 @@ func main() {
 	// while rendering progress, and in WebAssembly a whole GC cycle
 	// (marking, then sweeping) runs inside one JavaScript task: collecting
 	// less often keeps those tasks out of most frames, and the page
-	// collects at rest besides (wasm/ui/collect.go), so that a run starts
-	// with the whole of this headroom. Switching to the default 100 once
-	// the page was ready shortened the cycles of long full-batch runs, but
-	// started one at once, during the first seconds of training:
-	// docs/BENCHMARKS.md.
+	// collects at rest besides (wasm/ui/digits/collect.go), so that a run
+	// starts with the whole of this headroom. The default 100 once the
+	// page is ready shortens the cycles of long full-batch runs, but starts
+	// one at once, during the first seconds of training
+	// (docs/decisions/0005-gogc-400.md).
 	debug.SetGCPercent(400)
 	ui.Routes()
 	app.RunWhenOnBrowser() // runs the page and never returns

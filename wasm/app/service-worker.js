@@ -6,9 +6,9 @@
 //
 // The change: go-app's worker downloads the whole site again as soon as the
 // page registers it, which on a first visit is while the page itself is
-// still downloading and compiling the same files: on two cores, that made
-// the page ready hundreds of milliseconds later (docs/BENCHMARKS.md,
-// "Loading the page"). This one asks the open pages first and
+// still downloading and compiling the same files: on two cores, that makes
+// the page ready hundreds of milliseconds later
+// (docs/decisions/0010-service-worker-fills-cache-after-ready.md). This one asks the open pages first and
 // waits until one says it is ready (web/boot.js answers), then fills its
 // cache, mostly from the browser's HTTP cache; if no page answers within
 // precacheWaitMs, it goes ahead anyway.

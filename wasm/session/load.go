@@ -206,12 +206,13 @@ func (s *session) warm() {
 // rehearse trains one epoch of the page's default run (SGD, B = 100, on
 // the straightened images) through the session's own code, the slices,
 // the reports, the evaluation and the snapshot included, its events going
-// to Env.Drop, then puts the session back as it was. warmUp runs the
-// kernels and the trainer; the rest of a run's code still ran from the
-// browser's baseline compilation, or was first compiled, when a person
-// first pressed Train: that epoch took twice as long as the next one
-// (docs/BENCHMARKS.md, "Training: one epoch"). The run number it takes is
-// given back: no event of it reached the page, and the pool was not asked
+// to Env.Drop, then puts the session back as it was. warmUp runs only the
+// kernels and the trainer; without the rehearsal, the rest of a run's
+// code would run from the browser's baseline compilation, or be compiled
+// first, when a person first presses Train, and that epoch would take
+// twice as long as the next one
+// (docs/decisions/0008-warm-up-rehearses-a-run.md). The run number it
+// takes is given back: no event of it reached the page, and the pool was not asked
 // (a one-epoch run's only evaluation is its last, computed here). While a
 // run goes, or the pool has answers to give, nothing is rehearsed.
 func (s *session) rehearse() {

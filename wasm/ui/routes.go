@@ -1,8 +1,12 @@
-// Package ui is the page: go-app components, the store they read, and the
-// client of the training worker. It does no numerical work of its own
-// beyond classifying the drawn digit with core. It compiles natively, so
-// its logic is tested without a browser; the browser tests live in
-// tools/browsertest.
+// Package ui is the page: a thin composition of three rooms, the digits
+// instrument (package digits), the lesson (lessonview) and the plane
+// (planepanel), under a header, a footer and the page's link. It is the
+// only package that knows all three: what one room asks of another comes
+// here, as an action or a call, and goes on from here. It also keeps
+// what belongs to the page as a whole: the link and its history, the
+// language, present mode, and whether the lesson or the whole instrument
+// is shown. It compiles natively, so its logic is tested without a
+// browser; the browser tests live in tools/browsertest.
 package ui
 
 import (
@@ -42,7 +46,7 @@ func Handler(version string) *app.Handler {
 		Description:     i18n.ZH.T("app.description") + " / " + i18n.EN.T("app.description"),
 		Author:          "The softmax demo authors",
 		Keywords:        []string{"softmax regression", "Softmax 回归", "logistic regression", "MNIST", "gradient descent", "梯度下降", "WebAssembly", "Go"},
-		Lang:            htmlLang(i18n.Default),
+		Lang:            i18n.Default.Tag(),
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#2166ac",
 		LoadingLabel:    i18n.ZH.T("app.loading") + " / " + i18n.EN.T("app.loading") + " {progress}%",

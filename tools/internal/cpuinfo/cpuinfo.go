@@ -1,7 +1,7 @@
 // Package cpuinfo names the processor a benchmark runs on, so that every
 // figure it prints says which CPU it is a figure of: the same build runs
-// at different speeds on different families (docs/BENCHMARKS.md keeps one
-// table per family).
+// at different speeds on different families (docs/BENCHMARKS.md names the
+// machine of every figure).
 package cpuinfo
 
 import (

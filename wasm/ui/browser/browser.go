@@ -196,3 +196,35 @@ func Measure(name string) (end func()) {
 		perf.Call("measure", name, opts)
 	}
 }
+
+// Mark notes a moment on the page's performance timeline (a
+// performance.mark named name), for tools/browsertest's benchmarks.
+// Outside a browser it does nothing.
+func Mark(name string) {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", name)
+	}
+}
+
+// MarkNextFrame marks name in the next animation frame: the first frame
+// after what the page rendered now. Outside a browser it does nothing.
+func MarkNextFrame(name string) {
+	if !app.IsClient {
+		return
+	}
+	var frame app.Func
+	frame = app.FuncOf(func(app.Value, []app.Value) any {
+		frame.Release()
+		Mark(name)
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", frame)
+}
+
+// Focus moves the keyboard focus to the element with the id, if there is
+// one.
+func Focus(id string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}

@@ -338,7 +338,7 @@ var CatalogEN = map[string]string{
 	"confusion.examples":       "%d test images of a %d read as %d; click one to look inside an update on it.",
 	"confusion.examplesCapped": "%d test images of a %d read as %d; the first %d are shown. Click one to look inside an update on it.",
 	"confusion.exampleTitle":   "test image %d: p(%d) = %s",
-	// The model and my digits as files, kept across reloads (files.go).
+	// The model and my digits as files, kept across reloads (digits/files.go).
 	"model.region":        "Keep the model",
 	"model.title":         "Keep the model, take it to NumPy",
 	"model.note":          "Save θ and b as JSON (with how they were trained) or as a NumPy .npz: with x the 784 pixels / 255, np.argmax(x @ W + b) is the page's prediction. Load a model saved before, or drop its file on the page; training continues from it.",
@@ -388,7 +388,7 @@ var CatalogEN = map[string]string{
 	"myDigits.notKept":    "Your digits could not be kept in this browser (its storage is full or turned off). Save them as a file to keep them.",
 	"myDigits.cannotSave": "Your digits cannot be saved: %s",
 
-	// The lesson (wasm/ui/page-lesson.go): chapters in the notes' order.
+	// The lesson (wasm/ui/lessonview): chapters in the notes' order.
 	"lesson.toggle":        "Lesson",
 	"lesson.toggleWhy":     "The notes chapter by chapter, one screen each, on the live model; press again for the full page",
 	"lesson.region":        "Lesson",
@@ -573,7 +573,7 @@ var CatalogEN = map[string]string{
 	"plane.stopStalled":    "stopped: no step lowered J any more",
 	"plane.zigzags":        "zig-zags: %d of %d steps turned back",
 
-	// The plane's pictures in the lesson's chapters (plane-lesson.go).
+	// The plane's pictures in the lesson's chapters (planepanel/views.go).
 	"plane.lesson.regions":      "The same model on points in the plane",
 	"plane.lesson.surfaceTitle": "The loss surface in the plane",
 	"plane.lesson.surface":      "θ = (θ₁, θ₂): K = 2, class 0 pinned, no bias, so this is $J(θ)$ itself. + is its minimum; all three paths start at ○ (drag it).",

@@ -339,7 +339,7 @@ var CatalogZH = map[string]string{
 	"confusion.examples":       "%d 张真实数字为 %d、被认成 %d 的测试图片；点一张，查看在它上面的一次更新。",
 	"confusion.examplesCapped": "%d 张真实数字为 %d、被认成 %d 的测试图片，这里显示前 %d 张。点一张，查看在它上面的一次更新。",
 	"confusion.exampleTitle":   "测试图片 %d：p(%d) = %s",
-	// The model and my digits as files, kept across reloads (files.go).
+	// The model and my digits as files, kept across reloads (digits/files.go).
 	"model.region":        "保存模型",
 	"model.title":         "保存模型，带到 NumPy 里用",
 	"model.note":          "把参数 θ 和常数项 b 存成 JSON（附带训练方式）或 NumPy 的 .npz 文件：设 x 为 784 个像素除以 255，np.argmax(x @ W + b) 就是本页的预测。也可以载入以前保存的模型，或者把文件直接拖到页面上；之后可以在它的基础上继续训练。",
@@ -389,7 +389,7 @@ var CatalogZH = map[string]string{
 	"myDigits.notKept":    "无法在本浏览器中保存你写的数字（存储空间已满或被禁用）。如需保留，请把它们保存为文件。",
 	"myDigits.cannotSave": "无法保存你写的数字：%s",
 
-	// 讲解（wasm/ui/page-lesson.go）：按讲义的顺序分章。
+	// 讲解（wasm/ui/lessonview）：按讲义的顺序分章。
 	"lesson.toggle":        "讲解模式",
 	"lesson.toggleWhy":     "按讲义一章一章地讲，每章一屏，用的是实时的模型；再点一次回到完整页面",
 	"lesson.region":        "讲解",
@@ -574,7 +574,7 @@ var CatalogZH = map[string]string{
 	"plane.stopStalled":    "停止：再也找不到让 J 下降的步长",
 	"plane.zigzags":        "之字形：%[2]d 步中有 %[1]d 步折返",
 
-	// The plane's pictures in the lesson's chapters (plane-lesson.go).
+	// The plane's pictures in the lesson's chapters (planepanel/views.go).
 	"plane.lesson.regions":      "同一个模型，用在平面上的点",
 	"plane.lesson.surfaceTitle": "平面上的损失函数曲面",
 	"plane.lesson.surface":      "θ = (θ₁, θ₂)：K = 2，固定第 0 类，没有常数项，所以这里画的就是 $J(θ)$ 本身。+ 是最小值；三条路径都从 ○ 出发（可拖动）。",

@@ -29,6 +29,14 @@ var Langs = []Lang{ZH, EN}
 // order in every language.
 var Catalogs = map[Lang]map[string]string{ZH: CatalogZH, EN: CatalogEN}
 
+// Tag is the language's BCP 47 tag, for lang attributes.
+func (l Lang) Tag() string {
+	if l == ZH {
+		return "zh-CN"
+	}
+	return "en"
+}
+
 // parseLang returns the language s names ("zh", "en", or a BCP 47 tag
 // such as "zh-CN" or "en-GB") and whether it names one.
 func Parse(s string) (Lang, bool) {

@@ -28,6 +28,9 @@ type Live struct {
 	// PBefore and PAfter are the inspected image's p_y before and after
 	// the inspector's update, with InspectRate its α.
 	PBefore, PAfter, InspectRate float64
+	// Stepped are p_y before and after the update the question made,
+	// both 0 before it was made.
+	Stepped [2]float64
 
 	// MaxDP, DNorm and SumNorm are the redundancy chapter's: the largest
 	// change of a probability and the change of ‖θ‖² when ψ was added,
@@ -75,88 +78,118 @@ func (s *Shown) NonZero() int {
 // Predicted returns the class with the largest probability.
 func (s *Shown) Predicted() int { return softmax.Argmax(&s.P) }
 
-// Formulas returns chapter id's formulas, in Parse's TeX, with v's
-// numbers where they concern the current digit or model; words returns
-// the page's text for a catalog key, for the few words inside a formula.
-func Formulas(id string, v Live, words func(key string) string) []string {
-	n := func(x float64) string { return mathml.Number(x, 4) }
+// Each chapter's formulas (Chapter.Formulas), in mathml.Parse's TeX.
+
+// num formats a number for a formula, with four significant digits.
+func num(x float64) string { return mathml.Number(x, 4) }
+
+// taskFormulas returns the task chapter's formulas: the digit as 784
+// numbers and its label.
+func taskFormulas(v Live, words func(key string) string) []string {
 	ex := v.Example
-	switch id {
-	case "task":
-		out := []string{`x \in [0, 1]^{784},\quad y \in \{0, 1, \ldots, 9\}`}
-		if ex != nil && len(ex.Pixels) == 784 {
-			var vals []string
-			for _, p := range ex.Pixels {
-				if p != 0 && len(vals) < 3 {
-					vals = append(vals, n(float64(p)/255))
-				}
-			}
-			if len(vals) > 0 {
-				out = append(out, fmt.Sprintf(`x = (0, 0, \ldots, %s, \ldots),\quad y = %d`, strings.Join(vals, ", "), ex.Label))
+	out := []string{`x \in [0, 1]^{784},\quad y \in \{0, 1, \ldots, 9\}`}
+	if ex != nil && len(ex.Pixels) == 784 {
+		var vals []string
+		for _, p := range ex.Pixels {
+			if p != 0 && len(vals) < 3 {
+				vals = append(vals, num(float64(p)/255))
 			}
 		}
-		return out
-	case "model":
-		out := []string{
-			`z_c = \theta_c^\top x + b_c = \sum_{j=1}^{784} x_j \theta_{c,j} + b_c`,
-			`p(y = c \mid x; \theta) = \frac{e^{z_c}}{\sum_{k=0}^{9} e^{z_k}}`,
+		if len(vals) > 0 {
+			out = append(out, fmt.Sprintf(`x = (0, 0, \ldots, %s, \ldots),\quad y = %d`, strings.Join(vals, ", "), ex.Label))
 		}
-		if ex != nil && ex.Model {
-			c := ex.Predicted()
-			out = append(out, fmt.Sprintf(`z_{%d} = %s,\quad p(y = %d \mid x; \theta) = %s`, c, n(float64(ex.Z[c])), c, n(float64(ex.P[c]))))
-		}
-		return out
-	case "loss":
-		out := []string{`\ell(\theta) = -\log p(y \mid x; \theta)`}
-		if ex != nil && ex.Model {
-			p := float64(ex.P[ex.Label])
-			out = append(out, fmt.Sprintf(`-\log p_{%d} = -\log %s = %s`, ex.Label, n(p), n(-math.Log(p))))
-		}
-		out = append(out,
-			fmt.Sprintf(`J(\theta) = -\frac{1}{m} \sum_{i=1}^{m} \log p(y^{(i)} \mid x^{(i)}; \theta) + \frac{\lambda}{2} \|\theta\|^2 = %s`, n(v.Loss)),
-			fmt.Sprintf(`\left(\prod_{i} p(y^{(i)} \mid x^{(i)}; \theta)\right)^{1/m} = %s,\quad \text{%s} = %s`, n(v.Likelihood), words("lesson.word.error"), n(1-v.Accuracy)))
-		return out
-	case "update":
-		out := []string{
-			`\nabla_{\theta_c} J = (p_c - y_c)\, x + \lambda \theta_c`,
-			`\theta_c := \theta_c - \alpha \nabla_{\theta_c} J`,
-		}
-		if ex != nil && !math.IsNaN(v.PBefore) {
-			out = append(out, fmt.Sprintf(`\alpha = %s:\quad p_{%d} = %s \to %s`, n(v.InspectRate), ex.Label, n(v.PBefore), n(v.PAfter)))
-		}
-		return out
-	case "descent":
-		return []string{
-			`\theta := \theta - \alpha \left( \frac{1}{B} \sum_{i \in \text{batch}} \nabla_\theta \ell^{(i)}(\theta) + \lambda \theta \right)`,
-			fmt.Sprintf(`\alpha = %s,\quad B = %s,\quad \lambda = %s,\quad m = %s`, n(v.Rate), count(v.Batch), n(v.Lambda), count(v.TrainN)),
-		}
-	case "redundancy":
-		out := []string{
-			`\frac{e^{(\theta_c + \psi)^\top x}}{\sum_k e^{(\theta_k + \psi)^\top x}} = \frac{e^{\psi^\top x} e^{\theta_c^\top x}}{e^{\psi^\top x} \sum_k e^{\theta_k^\top x}} = p(y = c \mid x; \theta)`,
-			`\|\theta + \psi\|^2 - \|\theta\|^2 = 2 \sum_c \theta_c^\top \psi + 10 \|\psi\|^2`,
-		}
-		if !math.IsNaN(v.MaxDP) {
-			out = append(out, fmt.Sprintf(`\max_c |\Delta p_c| = %s,\quad \Delta \|\theta\|^2 = %s`, n(v.MaxDP), n(v.DNorm)))
-		}
-		return out
-	case "newton":
-		out := []string{
-			`H = \sum_i x^{(i)} x^{(i)\top} \otimes \left(\diag \mu^{(i)} - \mu^{(i)} \mu^{(i)\top}\right)`,
-			`\vec(W) := \vec(W) - H^{-1} \nabla J`,
-		}
-		if v.HessianZero >= 0 {
-			out = append(out, fmt.Sprintf(`\lambda = 0: %d,\quad \theta_0 = 0: %d,\quad \lambda > 0: %d \quad \text{%s}`,
-				v.HessianZero, v.HessianPinned, v.HessianL2, words("lesson.word.zeros")))
-		}
-		return out
-	case "yours":
-		out := []string{`\hat{y} = \argmax_c\, p(y = c \mid x; \theta)`}
-		if !math.IsNaN(v.Accuracy) {
-			out = append(out, fmt.Sprintf(`\text{%s} = %s`, words("lesson.word.accuracy"), n(v.Accuracy)))
-		}
-		return out
 	}
-	return nil
+	return out
+}
+
+// modelFormulas returns the model chapter's formulas: the scores and
+// probabilities, with the digit's.
+func modelFormulas(v Live, words func(key string) string) []string {
+	ex := v.Example
+	out := []string{
+		`z_c = \theta_c^\top x + b_c = \sum_{j=1}^{784} x_j \theta_{c,j} + b_c`,
+		`p(y = c \mid x; \theta) = \frac{e^{z_c}}{\sum_{k=0}^{9} e^{z_k}}`,
+	}
+	if ex != nil && ex.Model {
+		c := ex.Predicted()
+		out = append(out, fmt.Sprintf(`z_{%d} = %s,\quad p(y = %d \mid x; \theta) = %s`, c, num(float64(ex.Z[c])), c, num(float64(ex.P[c]))))
+	}
+	return out
+}
+
+// lossFormulas returns the loss chapter's formulas: the digit's loss, J
+// and the likelihood.
+func lossFormulas(v Live, words func(key string) string) []string {
+	ex := v.Example
+	out := []string{`\ell(\theta) = -\log p(y \mid x; \theta)`}
+	if ex != nil && ex.Model {
+		p := float64(ex.P[ex.Label])
+		out = append(out, fmt.Sprintf(`-\log p_{%d} = -\log %s = %s`, ex.Label, num(p), num(-math.Log(p))))
+	}
+	out = append(out,
+		fmt.Sprintf(`J(\theta) = -\frac{1}{m} \sum_{i=1}^{m} \log p(y^{(i)} \mid x^{(i)}; \theta) + \frac{\lambda}{2} \|\theta\|^2 = %s`, num(v.Loss)),
+		fmt.Sprintf(`\left(\prod_{i} p(y^{(i)} \mid x^{(i)}; \theta)\right)^{1/m} = %s,\quad \text{%s} = %s`, num(v.Likelihood), words("lesson.word.error"), num(1-v.Accuracy)))
+	return out
+}
+
+// updateFormulas returns the update chapter's formulas: the gradient and
+// the update, with the inspected image's p_y.
+func updateFormulas(v Live, words func(key string) string) []string {
+	ex := v.Example
+	out := []string{
+		`\nabla_{\theta_c} J = (p_c - y_c)\, x + \lambda \theta_c`,
+		`\theta_c := \theta_c - \alpha \nabla_{\theta_c} J`,
+	}
+	if ex != nil && !math.IsNaN(v.PBefore) {
+		out = append(out, fmt.Sprintf(`\alpha = %s:\quad p_{%d} = %s \to %s`, num(v.InspectRate), ex.Label, num(v.PBefore), num(v.PAfter)))
+	}
+	return out
+}
+
+// descentFormulas returns the descent chapter's formulas: the update on a
+// batch, with α, B, λ and m.
+func descentFormulas(v Live, words func(key string) string) []string {
+	return []string{
+		`\theta := \theta - \alpha \left( \frac{1}{B} \sum_{i \in \text{batch}} \nabla_\theta \ell^{(i)}(\theta) + \lambda \theta \right)`,
+		fmt.Sprintf(`\alpha = %s,\quad B = %s,\quad \lambda = %s,\quad m = %s`, num(v.Rate), count(v.Batch), num(v.Lambda), count(v.TrainN)),
+	}
+}
+
+// redundancyFormulas returns the redundancy chapter's formulas: why ψ
+// changes no probability, and what it changes.
+func redundancyFormulas(v Live, words func(key string) string) []string {
+	out := []string{
+		`\frac{e^{(\theta_c + \psi)^\top x}}{\sum_k e^{(\theta_k + \psi)^\top x}} = \frac{e^{\psi^\top x} e^{\theta_c^\top x}}{e^{\psi^\top x} \sum_k e^{\theta_k^\top x}} = p(y = c \mid x; \theta)`,
+		`\|\theta + \psi\|^2 - \|\theta\|^2 = 2 \sum_c \theta_c^\top \psi + 10 \|\psi\|^2`,
+	}
+	if !math.IsNaN(v.MaxDP) {
+		out = append(out, fmt.Sprintf(`\max_c |\Delta p_c| = %s,\quad \Delta \|\theta\|^2 = %s`, num(v.MaxDP), num(v.DNorm)))
+	}
+	return out
+}
+
+// newtonFormulas returns the newton chapter's formulas: H and Newton's
+// step, with the zero eigenvalues.
+func newtonFormulas(v Live, words func(key string) string) []string {
+	out := []string{
+		`H = \sum_i x^{(i)} x^{(i)\top} \otimes \left(\diag \mu^{(i)} - \mu^{(i)} \mu^{(i)\top}\right)`,
+		`\vec(W) := \vec(W) - H^{-1} \nabla J`,
+	}
+	if v.HessianZero >= 0 {
+		out = append(out, fmt.Sprintf(`\lambda = 0: %d,\quad \theta_0 = 0: %d,\quad \lambda > 0: %d \quad \text{%s}`,
+			v.HessianZero, v.HessianPinned, v.HessianL2, words("lesson.word.zeros")))
+	}
+	return out
+}
+
+// yoursFormulas returns the yours chapter's formulas: the prediction,
+// with the test accuracy.
+func yoursFormulas(v Live, words func(key string) string) []string {
+	out := []string{`\hat{y} = \argmax_c\, p(y = c \mid x; \theta)`}
+	if !math.IsNaN(v.Accuracy) {
+		out = append(out, fmt.Sprintf(`\text{%s} = %s`, words("lesson.word.accuracy"), num(v.Accuracy)))
+	}
+	return out
 }
 
 // count formats a whole number for a formula, "?" for none yet.

@@ -4,12 +4,15 @@
 // answer before the page shows the answer, and the live panels its point
 // needs.
 //
-// The chapters are one table, Chapters, in the notes' order; each has a
-// stable name (its ID), used by links (lesson=3 or lesson=loss) and tests.
-// What a chapter says lives in the catalogs under "lesson.<id>.…"; what it
-// shows, applies and asks is here, as plain data and pure functions, so
-// that it is tested natively. The page (wasm/ui, page-lesson.go) lays the
-// chapters out and runs their demonstrations.
+// The chapters are one table, Chapters (chapters.go), in the notes'
+// order; each has a stable name (its ID), used by links (lesson=3 or
+// lesson=loss) and tests. What a chapter says lives in the catalogs under
+// "lesson.<id>.…"; what it shows, sets, computes, asks and demonstrates is
+// its row, as plain data and pure functions, so that it is tested
+// natively, and nothing else in the page asks which chapter it is in. The
+// lesson's room (wasm/ui/lessonview) lays a chapter out, and the page
+// (wasm/ui) carries out the demonstrations that concern the instrument and
+// the plane.
 package lesson
 
 import (
@@ -44,125 +47,86 @@ const (
 	PlanePsi     Panel = "plane-psi"     // ψ added to every θ_c of the plane's model: no region changes
 )
 
-// A Chapter is one step of the notes' story.
+// A Chapter is one step of the notes' story: one row of the table
+// Chapters, which says everything the page does differently in it.
 type Chapter struct {
-	// ID is the chapter's stable name, for links and tests.
+	// ID is the chapter's stable name, for links and tests; its text is
+	// the catalogs' "lesson.<ID>.title", ".text" and ".try".
 	ID string
 	// Panels are the live panels it shows, in reading order.
 	Panels []Panel
 	// Under are live panels that stand under the text on a wide screen,
 	// where the text leaves room, and after Panels on a narrow one.
 	Under []Panel
+	// Bar is the row of run buttons under its formulas.
+	Bar Bar
+	// Inspected: the chapter's digit is the inspector's image, whose
+	// update it shows, not the gallery's.
+	Inspected bool
 	// Settings changes the Train panel's fields as entering the chapter
 	// applies them (the person may change them afterwards); nil leaves
 	// them as they are.
 	Settings func(f *params.Fields)
 	// Axes is what the loss chart shows in the chapter; nil leaves it.
 	Axes *chart.Axes
-	// Question is the chapter's predict-then-reveal question, if any.
+	// Formulas returns its formulas, in mathml.Parse's TeX, with v's
+	// numbers where they concern the current digit or model; words
+	// returns the page's text for a catalog key, for the few words inside
+	// a formula.
+	Formulas func(v Live, words func(key string) string) []string
+	// Question is its predict-then-reveal question, if any.
 	Question *Question
 }
 
+// A Bar is the row of run buttons a chapter shows.
+type Bar int
+
+const (
+	RunBar    Bar = iota // Train, Pause and Reset with the chapter's settings
+	NoBar                // none
+	DeskewBar            // those, and whether to straighten the digits
+)
+
 // A Question asks the class to predict before the page shows: its text,
 // choices and answer are the catalog's "lesson.<id>.q", ".q.c1" … and
-// ".q.a"; choosing runs the chapter's demonstration and shows the answer.
+// ".q.a"; choosing runs its demonstration and shows the answer.
 type Question struct {
 	Choices int
 	// Right returns the choice (from 0) that the live page shows to be
 	// right, or -1 while it cannot tell.
 	Right func(v Live) int
+	// Args returns the answer's arguments, with the live numbers; nil for
+	// an answer without any.
+	Args func(v Live) []any
+	// Demo is what choosing does, besides showing the answer.
+	Demo Demo
 }
 
-// Chapters is the lesson, in the notes' order.
-var Chapters = []Chapter{
-	{
-		ID:     "task",
-		Panels: []Panel{Digit},
-		Question: &Question{Choices: 3, Right: func(v Live) int {
-			switch n := v.Example.NonZero(); {
-			case v.Example == nil:
-				return -1
-			case n < 50:
-				return 0
-			case n <= 300:
-				return 1
-			}
-			return 2
-		}},
-	},
-	{ID: "model", Panels: []Panel{Templates, Draw}, Under: []Panel{PlaneRegions}},
-	{ID: "loss", Panels: []Panel{Example, Chart}},
-	{
-		ID:     "update",
-		Panels: []Panel{Inspector},
-		// The inspector's update is one SGD step, which a Newton run
-		// refuses.
-		Settings: descend,
-		Question: &Question{Choices: 3, Right: func(v Live) int {
-			switch {
-			case math.IsNaN(v.PAfter) || math.IsNaN(v.PBefore):
-				return -1
-			case v.PAfter > v.PBefore:
-				return 0
-			case v.PAfter < v.PBefore:
-				return 1
-			}
-			return 2
-		}},
-	},
-	{
-		ID:     "descent",
-		Panels: []Panel{Descent, Chart, PlaneSurface},
-		Settings: func(f *params.Fields) {
-			descend(f)
-			f.Pace = params.DefaultPace
-		},
-		Axes:     &chart.Axes{X: chart.AxisPasses, Y: chart.AxisLinear},
-		Question: &Question{Choices: 3, Right: func(Live) int { return 2 }},
-	},
-	{
-		ID:     "redundancy",
-		Panels: []Panel{PsiShift, PlanePsi, Templates},
-		// The freedom ψ shows only without L2 and with nothing pinned;
-		// the chapter then shows what each cure does.
-		Settings: func(f *params.Fields) {
-			descend(f)
-			f.L2, f.Pin = "0", false
-		},
-		Question: &Question{Choices: 3, Right: func(Live) int { return 2 }},
-	},
-	{
-		ID:     "newton",
-		Panels: []Panel{Hessian, Chart},
-		// Newton's method needs λ > 0 or a pinned class: H is singular
-		// without.
-		Settings: func(f *params.Fields) {
-			if l2, err := strconv.ParseFloat(f.L2, 64); (err != nil || l2 <= 0) && !f.Pin {
-				f.L2 = "0.0001"
-			}
-		},
-		Axes: &chart.Axes{X: chart.AxisPasses, Y: chart.AxisLog},
-		Question: &Question{Choices: 3, Right: func(v Live) int {
-			switch {
-			case v.HessianZero < 0:
-				return -1
-			case v.HessianZero == 0:
-				return 0
-			case v.HessianZero < 50:
-				return 1
-			}
-			return 2
-		}},
-	},
-	{ID: "yours", Panels: []Panel{Draw, MyDigits}},
+// A Demo is a question's demonstration: what the page does when the class
+// has chosen, so that the answer shows on the live model.
+type Demo struct {
+	// Step makes the inspector's update on its image; the answer compares
+	// p_y before and after it (Live.Stepped).
+	Step bool
+	// Run, if set, starts a run afresh with the fields it returns for a
+	// training set of m examples.
+	Run func(m int) params.Fields
+	// Psi adds a random ψ to every θ_c of the model.
+	Psi bool
+	// Hessian pauses a run in training and computes H.
+	Hessian bool
+	// Plane is what the plane's picture in the chapter shows beside it.
+	Plane PlaneDemo
 }
 
-// descend makes the method one of gradient descent's, if it is Newton's.
-func descend(f *params.Fields) {
-	if f.Method == "newton" {
-		f.Method = "sgd"
-	}
-}
+// A PlaneDemo is a demonstration on the plane's picture.
+type PlaneDemo string
+
+const (
+	PlaneNone       PlaneDemo = ""
+	PlaneAlphaAbove PlaneDemo = "above" // α above 2/λ_max: gradient descent overshoots at every step
+	PlaneAddPsi     PlaneDemo = "psi"   // ψ added to every θ_c: no region changes
+)
 
 // Find returns the number (from 1) of the chapter named id, and whether
 // there is one.

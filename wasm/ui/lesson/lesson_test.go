@@ -185,7 +185,7 @@ func TestFormulasTypeset(t *testing.T) {
 		words := func(k string) string { return l.T(k) }
 		for _, c := range Chapters {
 			for name, v := range map[string]Live{"nothing known": NoLive(), "everything known": full} {
-				fs := Formulas(c.ID, v, words)
+				fs := c.Formulas(v, words)
 				if len(fs) == 0 {
 					t.Errorf("%s has no formula", c.ID)
 				}
@@ -197,7 +197,8 @@ func TestFormulasTypeset(t *testing.T) {
 			}
 		}
 	}
-	loss := strings.Join(Formulas("loss", full, func(string) string { return "error" }), "\n")
+	n, _ := Find("loss")
+	loss := strings.Join(Chapters[n-1].Formulas(full, func(string) string { return "error" }), "\n")
 	if !strings.Contains(loss, `-\log 0.9 = 0.1054`) {
 		t.Errorf("the loss chapter does not show the digit's −log p_y:\n%s", loss)
 	}

@@ -247,3 +247,20 @@ func SameRun(run protocol.Config, f Fields, m int) bool {
 	}
 	return run == c
 }
+
+// PresetFields returns the fields of the preset name for a training set
+// of m examples, at pace ("" for the preset's own, or the default's). It
+// panics for a name that is no preset's, which is a bug in the caller.
+func PresetFields(name string, m int, pace string) Fields {
+	i := slices.IndexFunc(Presets, func(p Preset) bool { return p.Name == name })
+	if i < 0 {
+		panic("params: no preset " + name)
+	}
+	f := Presets[i].Fields(m)
+	if pace != "" {
+		f.Pace = pace
+	} else if f.Pace == "" {
+		f.Pace = DefaultPace
+	}
+	return f
+}

@@ -1,0 +1,437 @@
+// Package store holds the digits instrument's state and the actions that
+// change it. The state changes only through this package's methods:
+// worker events through State.Apply, a pure function of the event, so
+// the instrument's reaction to every message (stale runs, failures,
+// crashes) is tested natively, and the instrument's own decisions through
+// the methods named for them (state.go). Panels post the actions listed
+// in actions.go; the instrument (package digits) handles them.
+package store
+
+import (
+	"softmaxdemo/wasm/ui/chart"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/predict"
+	"strconv"
+
+	"fmt"
+	"math"
+
+	"softmaxdemo/core/dataset"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
+)
+
+// Page states, shown in #status's data-state attribute.
+const (
+	StatusLoading  = "loading"
+	StatusReady    = "ready"
+	StatusTraining = "training"
+	StatusPaused   = "paused"
+	StatusDone     = "done"
+	StatusError    = "error"
+)
+
+// What the error banner's button does.
+const (
+	RecoverNone    = ""
+	RecoverRetry   = "retry"   // fetch the data again
+	RecoverRestart = "restart" // start a new worker
+)
+
+// Error is an error a person can see, with how to recover, as text
+// that renders in the page's language.
+type Error struct {
+	Message i18n.Msg
+	Hint    i18n.Msg
+	Action  string
+}
+
+// FailureText is the page's text for a Failed event: the catalog's text
+// for its key, or, for a failure the page has no text of its own for, the
+// worker's English message inside a sentence of the page's language.
+func FailureText(f protocol.Failed) (message, hint i18n.Msg) {
+	if _, ok := i18n.Catalogs[i18n.Default][f.Key]; ok && f.Key != "" {
+		args := make([]any, len(f.Args))
+		for i, a := range f.Args {
+			args[i] = a
+		}
+		message = i18n.Text(f.Key, args...)
+	} else {
+		message = i18n.Text("err.worker", f.Message)
+	}
+	switch _, ok := i18n.Catalogs[i18n.Default][f.Hint]; {
+	case ok:
+		hint = i18n.Text(f.Hint)
+	case f.Hint != "":
+		hint = i18n.Text("raw", f.Hint)
+	}
+	return message, hint
+}
+
+// State is the instrument's whole state. Panels get read-only views of
+// it through their I-fields; only this package's methods write it.
+type State struct {
+	Status string
+	Err    *Error
+
+	Packs   []dataset.PackInfo // the packs that can be loaded here
+	Dataset string             // the selected pack's name
+	Loading protocol.Loading
+	Kernel  string // the worker's training kernel: "wasm-simd" or "go"
+	// KernelRefused says why the worker refused its SIMD kernel (it
+	// disagreed with the Go code), or is empty.
+	KernelRefused string
+	// The pool of workers that compute full passes (protocol.PoolState):
+	// how many run, how many were asked for, why not all, if not, and how
+	// many helpers were replaced after failing or falling silent.
+	Workers, WorkersAsked, WorkersReplaced int
+	WorkersRefused                         string
+	TrainN                                 int
+	TestN                                  int
+	// WorkerHeap and PageHeap are the worker's and the page's Go heap in
+	// bytes (protocol.HeapLive), measured when a run last came to rest;
+	// 0 until then.
+	WorkerHeap, PageHeap uint64
+	// HelpersHeap is the sum of the pool's helpers' heaps (the same).
+	HelpersHeap uint64
+	// Curvature is the worker's latest λ_max and 2/λ_max (#alpha-max).
+	Curvature *protocol.CurvatureIs
+
+	Run      int
+	Runs     []*Run          // this session's runs, the current one last
+	Pending  protocol.Config // the settings of the last Train, Step or Reset
+	Axes     chart.Axes
+	Progress protocol.Progress
+	Losses   []protocol.Point
+	Acc      []chart.AccPoint
+	Eval     *protocol.Evaluated
+
+	// doneHeld says the worker has reported the run done but the
+	// evaluation of its final step has not arrived yet: the worker sends
+	// Progress, then Weights, then Evaluated. Until it does, the status
+	// stays as it was, so that "done" never shows beside the previous
+	// epoch's accuracy, likelihood and confusion matrix.
+	doneHeld bool
+
+	Model *softmax.Model[float32] // the latest snapshot, nil before the first
+
+	// Snapshot is the current run's latest state from the worker, from
+	// which a new worker goes on if this one dies (WorkerReplaced); nil
+	// before the first and for a run that keeps none (Newton).
+	Snapshot *protocol.Snapshot
+	// Replacing: a new worker is loading the pack to take over the run
+	// of one that died, and its Loaded keeps the run.
+	Replacing bool
+	// Replaced counts the workers replaced; WorkerNotice says, once, what
+	// happened to the last (zero: nothing to say).
+	Replaced     int
+	WorkerNotice i18n.Msg
+	ResumedFrom  int // the step the last replaced worker's run went on from; 0: from the start
+
+	Hessian     *protocol.HessianView // the 7×7 problem's H, once asked for
+	HessianBusy bool                  // the worker is computing it
+
+	// ShownEval and ShownModel are what the confusion matrix and the
+	// gallery show: the latest evaluation and the weights it measured, as
+	// of the last showEval. The page calls it a few times a second at most:
+	// on the default pack an epoch takes 20 ms, and redrawing 160 table
+	// cells and 60 digits 50 times a second would freeze the page.
+	ShownEval  *protocol.Evaluated
+	ShownModel *softmax.Model[float32]
+	evalModel  *softmax.Model[float32]
+	Samples    protocol.Samples
+
+	// Inspect is the image the inspector looks inside one update on, nil
+	// before one is chosen; Applied counts the updates applied from it.
+	// CellExamples are the test images of the confusion cell last clicked.
+	Inspect      *predict.Example
+	Applied      int
+	CellExamples *protocol.Examples
+
+	// Versions grow when the corresponding data change, so components
+	// holding the same pointers still notice.
+	ChartVersion   int
+	WeightsVersion int
+}
+
+func New() *State {
+	return &State{Status: StatusLoading, Axes: chart.Axes{X: chart.AxisSteps, Y: chart.AxisLinear}}
+}
+
+// Apply changes the state for one worker event.
+func (s *State) Apply(m protocol.Msg) {
+	switch m := m.(type) {
+	case protocol.Loading:
+		s.Loading = m
+	case protocol.Loaded:
+		s.TrainN, s.TestN = m.Train, m.Test
+		s.Kernel, s.KernelRefused = m.Kernel, m.KernelRefused
+		s.Dataset = m.Name
+		if s.Replacing {
+			// A new worker with the pack of the one that died: the run
+			// goes on (Resume), and keeps what the page shows of it.
+			s.Status, s.Err = StatusPaused, nil
+			return
+		}
+		s.NewRun(0)
+		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
+		s.Eval, s.ShownEval = nil, nil
+		s.Status = StatusReady
+		s.Err = nil
+	case protocol.Samples:
+		s.Samples = m
+	case protocol.Snapshot:
+		if m.Run >= s.Run {
+			v := m
+			s.Snapshot = &v
+		}
+	case protocol.HessianView:
+		v := m
+		s.Hessian, s.HessianBusy = &v, false
+	case protocol.Progress:
+		if m.Heap != 0 {
+			s.WorkerHeap = m.Heap // the worker's own, even from a late message
+			s.HelpersHeap = m.HelpersHeap
+		}
+		if m.Run < s.Run {
+			return // a late message from a run that was replaced
+		}
+		if m.Run != s.Run {
+			s.NewRun(m.Run)
+		}
+		s.Progress = m
+		s.Losses = append(s.Losses, m.Losses...)
+		r := s.RunFor(m.Run)
+		r.Losses, r.State = s.Losses, m.State
+		switch {
+		case m.EpochLoss != 0:
+			r.Loss = m.EpochLoss
+		case len(s.Losses) > 0:
+			r.Loss = s.Losses[len(s.Losses)-1].Loss
+		}
+		s.ChartVersion++
+		state := m.State
+		s.doneHeld = state == StatusDone && !s.EvaluatedAt(m.Run, m.Step)
+		if s.doneHeld {
+			state = s.Status // until the final step's Evaluated arrives
+		}
+		switch state {
+		case StatusTraining, StatusPaused, StatusDone:
+			s.Status = state
+		}
+	case protocol.Weights:
+		if m.Run < s.Run || m.D != dataset.Pixels {
+			return
+		}
+		s.Model = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}
+		s.WeightsVersion++
+	case protocol.CurvatureIs:
+		c := m
+		s.Curvature = &c
+	case protocol.PoolState:
+		s.Workers, s.WorkersAsked, s.WorkersRefused, s.WorkersReplaced = m.Running, m.Asked, m.Refused, m.Replaced
+	case protocol.Evaluated:
+		if m.Run < s.Run {
+			return
+		}
+		e := m
+		s.Eval = &e
+		s.evalModel = s.Model
+		if n := len(s.Acc); n > 0 && s.Acc[n-1].Step == m.Step {
+			s.Acc[n-1].Acc = m.Accuracy
+		} else {
+			s.Acc = append(s.Acc, chart.AccPoint{Epoch: m.Epoch, Step: m.Step, Acc: m.Accuracy, T: m.T})
+		}
+		if m.Run > 0 {
+			r := s.RunFor(m.Run)
+			r.Acc, r.Accuracy = s.Acc, m.Accuracy
+		}
+		s.ChartVersion++
+		if s.doneHeld && s.EvaluatedAt(s.Progress.Run, s.Progress.Step) {
+			s.doneHeld = false
+			s.Status = StatusDone
+		}
+	case protocol.Examples:
+		if m.Run < s.Run {
+			return
+		}
+		e := m
+		s.CellExamples = &e
+	case protocol.Picked:
+		s.Inspect = &predict.Example{Source: predict.SourceTrain, Index: m.Index, Label: m.Label, Pixels: m.Pixels}
+		s.Applied = 0
+	case protocol.Failed:
+		message, hint := FailureText(m)
+		e := &Error{Message: message, Hint: hint}
+		if m.Unloaded {
+			// The pack Loaded announced lost its test images: no data.
+			s.TrainN, s.TestN = 0, 0
+			s.Samples = protocol.Samples{}
+		}
+		switch {
+		case m.Fatal:
+			e.Action = RecoverRestart
+			s.Status = StatusError
+		case s.Status == StatusLoading || s.TrainN == 0:
+			e.Action = RecoverRetry
+			s.Status = StatusError
+		}
+		s.Err = e
+		s.HessianBusy = false
+	}
+}
+
+// ShowEval makes the latest evaluation the one shown, and reports whether
+// that changed anything.
+func (s *State) ShowEval() bool {
+	if s.ShownEval == s.Eval && s.ShownModel == s.evalModel {
+		return false
+	}
+	s.ShownEval, s.ShownModel = s.Eval, s.evalModel
+	return true
+}
+
+// EvaluatedAt reports whether the latest evaluation measured run at step
+// (or later).
+func (s *State) EvaluatedAt(run, step int) bool {
+	return s.Eval != nil && s.Eval.Run == run && s.Eval.Step >= step
+}
+
+// AwaitingEval reports whether the run is done but its final evaluation
+// has not arrived, and for which run and step.
+func (s *State) AwaitingEval() (held bool, run, step int) {
+	return s.doneHeld, s.Progress.Run, s.Progress.Step
+}
+
+// Crashed records that the worker died, for the reason detail.
+func (s *State) Crashed(detail i18n.Msg) {
+	s.Status = StatusError
+	s.Err = &Error{
+		Message: i18n.Text("err.crashed", detail),
+		Hint:    i18n.Text("hint.crashed"),
+		Action:  RecoverRestart,
+	}
+}
+
+// Restarting resets what a new worker will send again.
+func (s *State) Restarting() {
+	*s = State{Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes,
+		Replaced: s.Replaced, WorkerNotice: s.WorkerNotice}
+}
+
+// WorkerReplaced prepares the state for a new worker that takes over from
+// one that died, for the reason detail. With a snapshot of the current run, the run goes on from it: the
+// chart drops the points after its step (the new worker takes those steps
+// again), the next Loaded keeps the run, and WorkerReplaced returns it.
+// Without one (none yet, or a Newton run), the state is reset as by
+// Restarting and it returns nil: a run that was training starts again. Either way
+// WorkerNotice says what happened.
+func (s *State) WorkerReplaced(detail i18n.Msg) *protocol.Snapshot {
+	snap := s.Snapshot
+	n := s.Replaced + 1
+	if snap == nil || snap.Run != s.Run || s.Run == 0 {
+		notice := i18n.Text("worker.replaced", detail)
+		if s.Status == StatusTraining {
+			notice = i18n.Text("worker.restarted", detail)
+		}
+		s.Restarting()
+		s.Replaced, s.WorkerNotice, s.ResumedFrom = n, notice, 0
+		return nil
+	}
+	s.Replaced, s.WorkerNotice, s.ResumedFrom = n, i18n.Text("worker.resumed", detail, i18n.Count(snap.Step)), snap.Step
+	s.Replacing, s.Status, s.Err, s.doneHeld = true, StatusLoading, nil, false
+	keep := func(n int, step func(int) int) int {
+		for n > 0 && step(n-1) > snap.Step {
+			n--
+		}
+		return n
+	}
+	s.Losses = s.Losses[:keep(len(s.Losses), func(i int) int { return s.Losses[i].Step })]
+	s.Acc = s.Acc[:keep(len(s.Acc), func(i int) int { return s.Acc[i].Step })]
+	if r := s.RunFor(s.Run); r != nil {
+		r.Losses, r.Acc = s.Losses, s.Acc
+	}
+	s.ChartVersion++
+	return snap
+}
+
+func (s *State) NewRun(run int) {
+	if s.Snapshot != nil && s.Snapshot.Run != run {
+		s.Snapshot = nil
+	}
+	s.Run = run
+	s.Progress = protocol.Progress{Run: run}
+	s.Losses = nil
+	s.Acc = nil
+	s.doneHeld = false
+	s.ChartVersion++
+}
+
+// TestAccuracy returns the latest test accuracy, or NaN before the first.
+func (s *State) TestAccuracy() float64 {
+	if s.Eval == nil {
+		return math.NaN()
+	}
+	return s.Eval.Accuracy
+}
+
+// Likelihood returns the latest Likelihood value (the geometric mean of
+// the test images' true-class probabilities), or NaN before the first.
+func (s *State) Likelihood() float64 {
+	if s.Eval == nil {
+		return math.NaN()
+	}
+	return s.Eval.Likelihood
+}
+
+// StatusText is the status line a person reads.
+func (s *State) StatusText() i18n.Msg {
+	switch s.Status {
+	case StatusLoading:
+		if s.Loading.Total > 0 {
+			return i18n.Text("status.loadingData", fmt.Sprintf("%.0f%%", 100*float64(s.Loading.Received)/float64(s.Loading.Total)))
+		}
+		return i18n.Text("status.loading")
+	case StatusReady:
+		return i18n.Text("status.ready", i18n.Count(s.TrainN), i18n.Count(s.TestN))
+	case StatusTraining:
+		if s.Progress.Method == "newton" {
+			return i18n.Text("status.newton", s.Progress.Iteration)
+		}
+		return i18n.Text("status.training")
+	case StatusPaused:
+		return i18n.Text("status.paused")
+	case StatusDone:
+		if s.Progress.Method == "newton" {
+			return newtonStop(s.Progress)
+		}
+		switch s.Progress.Stop {
+		case "diverged":
+			return i18n.Text("status.diverged")
+		case "converged":
+			return i18n.Text("status.converged")
+		}
+		return i18n.Text("status.done")
+	case StatusError:
+		return i18n.Text("status.error")
+	}
+	return i18n.Text("raw", s.Status)
+}
+
+// newtonStop is the status text of a Newton run that has ended.
+func newtonStop(p protocol.Progress) i18n.Msg {
+	g := strconv.FormatFloat(p.GradNorm, 'e', 2, 64)
+	switch p.Stop {
+	case "converged":
+		return i18n.Text("newton.stop.converged", g, p.Iteration)
+	case "budget":
+		return i18n.Text("newton.stop.budget", g, p.Iteration)
+	case "line search failed":
+		return i18n.Text("newton.stop.linesearch", g, p.Iteration)
+	case "not descent":
+		return i18n.Text("newton.stop.notdescent", g, p.Iteration)
+	case "singular":
+		return i18n.Text("newton.stop.singular", g, p.Iteration)
+	}
+	return i18n.Text("newton.stop.diverged", g, p.Iteration)
+}

@@ -1,0 +1,33 @@
+// Package kittest holds what the page's rooms' tests share: a component
+// mounted in go-app's test engine, and the element ids of its HTML.
+package kittest
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Render mounts c in go-app's test engine, runs what its mounting
+// dispatched, and returns its HTML.
+func Render(t testing.TB, c app.Composer) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	if err := e.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+var idAttr = regexp.MustCompile(` id="([^"]+)"`)
+
+// IDs returns how many times each element id occurs in html.
+func IDs(html string) map[string]int {
+	n := map[string]int{}
+	for _, m := range idAttr.FindAllStringSubmatch(html, -1) {
+		n[m[1]]++
+	}
+	return n
+}

@@ -1,0 +1,138 @@
+package planepanel
+
+import (
+	"softmaxdemo/core/plane"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// What the page may ask of the plane. A panel mounted takes them; each
+// waits, inside the panel, until it can be done.
+const (
+	// ActionPsi adds one ψ to every θ_c of the plane's model, once no run
+	// is in training (no value).
+	ActionPsi = "plane/psi"
+	// ActionAbove sets α at a multiple of 2/λ_max (float64), once the
+	// scene of the data and settings in force knows 2/λ_max.
+	ActionAbove = "plane/above"
+)
+
+// The panel's own actions: what its controls and canvases post.
+const (
+	actionData   = "plane/data"   // string: a data set's name
+	actionK      = "plane/k"      // int: the number of classes
+	actionClass  = "plane/class"  // int: the class a click adds
+	actionOption = "plane/option" // option: the bias or the pinning, on or off
+	actionTyped  = "plane/typed"  // typing: α, λ or B as typed
+	actionTrain  = "plane/train"  // no value: train, or pause
+	actionReset  = "plane/reset"  // no value: θ = 0
+	actionPoint  = "plane/point"  // click: a point added or removed
+	actionStart  = "plane/start"  // startAt: the paths' start moved
+)
+
+// option is a choice among the settings: which, and on or off.
+type option struct {
+	Name string // "bias" or "pin"
+	On   bool
+}
+
+// typing is one number field as typed.
+type typing struct {
+	Field string // fieldLR, fieldL2 or fieldBatch
+	Value string
+}
+
+// The number fields.
+const (
+	fieldLR    = "lr"
+	fieldL2    = "l2"
+	fieldBatch = "batch"
+)
+
+// click is a press on the plane: at, in the plane's units, and how near
+// a point must be to be taken for it.
+type click struct {
+	At     [2]float64
+	Radius float64
+}
+
+// startAt is the paths' start moved to At; Quick keeps the surface and
+// computes only the paths (a drag under way).
+type startAt struct {
+	At    [2]float64
+	Quick bool
+}
+
+// handle registers the panel's handlers (handlers) with go-app.
+func (p *Panel) handle(ctx app.Context) {
+	for name, do := range p.handlers() {
+		ctx.Handle(name, func(ctx app.Context, a app.Action) { do(a.Value) })
+	}
+}
+
+// handlers are the panel's handlers, one per action: each does one
+// change of state (state.go), and then whatever the page asked for that
+// the panel now can.
+func (p *Panel) handlers() map[string]func(v any) {
+	h := map[string]func(v any){
+		ActionPsi: func(any) { p.wants.psi++ },
+		ActionAbove: func(v any) {
+			if t, ok := v.(float64); ok && t > 0 {
+				p.wants.above = t
+			}
+		},
+		actionData: func(v any) {
+			if name, ok := v.(string); ok {
+				p.setData(name)
+			}
+		},
+		actionK: func(v any) {
+			if k, ok := v.(int); ok && !p.setK(k) {
+				putBack("plane-k", p.data.K) // the select shows the K in force
+			}
+		},
+		actionClass: func(v any) {
+			if c, ok := v.(int); ok {
+				p.setClass(c)
+			}
+		},
+		actionOption: func(v any) {
+			o, _ := v.(option)
+			switch o.Name {
+			case "bias":
+				p.setOption(func(s *plane.Settings) { s.Bias = o.On })
+			case "pin":
+				p.setOption(func(s *plane.Settings) { s.Pin = o.On })
+			}
+		},
+		actionTyped: func(v any) {
+			if t, ok := v.(typing); ok {
+				p.typed(t)
+			}
+		},
+		actionTrain: func(any) { p.trainOrPause() },
+		actionReset: func(any) { p.restart() },
+		actionPoint: func(v any) {
+			if c, ok := v.(click); ok {
+				p.clickAt(c.At, c.Radius)
+			}
+		},
+		actionStart: func(v any) {
+			if s, ok := v.(startAt); ok {
+				p.setStart(s.At, s.Quick)
+			}
+		},
+	}
+	for name, do := range h {
+		h[name] = func(v any) {
+			do(v)
+			p.takeWants()
+		}
+	}
+	return h
+}
+
+// post returns an event handler that posts the action with the value.
+func post(action string, v any) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(action, v) }
+}

@@ -1,0 +1,108 @@
+package planepanel
+
+import (
+	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/ui/kit"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The plane's pictures for a lesson: each is the panel with its own
+// state, showing one picture and the few controls its point needs, so
+// that it fits beside the digits on one screen. A page shows one of them
+// at a time, so that every element id stays unique.
+
+// View names the part of the plane a page mounts.
+type View string
+
+const (
+	Whole   View = ""        // the whole panel
+	Regions View = "regions" // regions and boundaries, K and Train
+	Surface View = "surface" // the loss surface, its three paths and α
+	Psi     View = "psi"     // the regions, and ψ added to every θ_c
+)
+
+// AboveCeiling is the multiple of 2/λ_max that shows a step too long:
+// enough for gradient descent to overshoot at every step and zig-zag
+// across the valley, not so much that it leaves the picture at once.
+const AboveCeiling = 1.5
+
+// setUpFor is how a view starts: its data set, K and settings, and
+// whether it trains at once.
+type setUpFor struct {
+	data string
+	k    int
+	set  plane.Settings
+	warm bool // train to the end at full pace as soon as it is shown
+}
+
+// start returns how view v starts. The whole panel and the surface start
+// from the exact surface's settings (K = 2, class 0 pinned, no bias), the
+// surface on overlap, whose J has a minimum. The regions start with three
+// classes and a bias, so that three straight boundaries cut the plane
+// anywhere, and a little λ, so that training on blobs ends at a finite θ.
+// ψ needs class 0 free and no λ, and a trained model, whose regions are
+// worth keeping.
+func start(v View) setUpFor {
+	s := plane.Defaults()
+	switch v {
+	case Regions:
+		s.Pin, s.Bias, s.Lambda = false, true, 0.01
+		return setUpFor{data: "blobs", k: 3, set: s}
+	case Surface:
+		return setUpFor{data: "overlap", k: 2, set: s}
+	case Psi:
+		s.Pin, s.Bias = false, true
+		return setUpFor{data: "blobs", k: 3, set: s, warm: true}
+	}
+	return setUpFor{data: "blobs", k: 2, set: s}
+}
+
+// regionsView is the regions and boundaries, the classes, and Train.
+func (p *Panel) regionsView() app.UI {
+	l := p.ILang
+	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-regions").Aria("label", l.T("plane.region")).Body(
+		p.regions(),
+		app.Div().Class("plane-lesson-side").Body(
+			app.H2().Text(l.T("plane.lesson.regions")),
+			app.Div().Class("plane-lesson-choices").Body(p.kChoice(), p.classChoice()),
+			p.trainButtons(),
+			p.status(true),
+			p.refusal(),
+		),
+	)
+}
+
+// surfaceView is J over θ's two numbers, the paths of gradient descent,
+// SGD and Newton's method from one start, and α beside 2/λ_max.
+func (p *Panel) surfaceView() app.UI {
+	l := p.ILang
+	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-surface").Aria("label", l.T("plane.region")).Body(
+		app.H2().Text(l.T("plane.lesson.surfaceTitle")),
+		app.P().ID("plane-surface-note").Class("note").Body(kit.Rich(l.T("plane.lesson.surface"))...),
+		app.Div().Class("plane-lesson-row").Body(
+			p.surfaceCanvas(),
+			app.Div().Class("plane-lesson-side").Body(
+				p.rateField(),
+				p.alphaMax(true),
+				p.refusal(),
+			),
+		),
+		&pathList{ILang: l, IScene: p.scene, IShort: true},
+		p.noMinimum(),
+	)
+}
+
+// psiView is the trained regions, and ψ added to every θ_c, which
+// changes none of them.
+func (p *Panel) psiView() app.UI {
+	l := p.ILang
+	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-psi").Aria("label", l.T("plane.region")).Body(
+		app.H2().Text(l.T("plane.lesson.psi")),
+		p.regions(),
+		p.psiButton("plane.lesson.psiAdd"),
+		p.psiResult(true),
+		p.status(true),
+		p.refusal(),
+	)
+}
