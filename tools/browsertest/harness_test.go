@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,10 +54,54 @@ func needBrowser(t testing.TB) {
 
 // logCPU heads a benchmark's figures with the processor they are figures
 // of (its model, family and model number, from /proc/cpuinfo): the same
-// build runs at different speeds on different CPU families.
+// build runs at different speeds on different CPU families; and with the
+// machine's load average as it starts and, once it is done, as it ends.
+// It prints them rather than logging them, so that they head the output
+// whether or not the benchmark has sub-benchmarks, or -v.
 func logCPU(b *testing.B) {
 	b.Helper()
-	b.Logf("CPU: %s", cpuinfo.This())
+	fmt.Printf("%s: CPU: %s; load average at the start: %s\n", b.Name(), cpuinfo.This(), loadAverage())
+	b.Cleanup(func() { fmt.Printf("%s: load average at the end: %s\n", b.Name(), loadAverage()) })
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes, as
+// /proc/loadavg says it, or why it cannot be read.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// openBrowsers counts the browsers the harness started and has not closed.
+var openBrowsers atomic.Int32
+
+// browserKey keys a browser's handle in its context.
+type browserKey struct{}
+
+// browserHandle is one browser the harness started: closed once.
+type browserHandle struct{ closed atomic.Bool }
+
+// close counts the browser closed, the first time only.
+func (h *browserHandle) close() {
+	if h.closed.CompareAndSwap(false, true) {
+		openBrowsers.Add(-1)
+	}
+}
+
+// alone fails the benchmark unless the browser of ctx is the only one the
+// harness has open: a figure timed beside an earlier visit's browser, its
+// page still working, is a figure of both.
+func alone(b *testing.B, ctx context.Context) {
+	b.Helper()
+	if n := openBrowsers.Load(); n != 1 || ctx.Value(browserKey{}) == nil {
+		b.Fatalf("%d browsers are open while one run is timed: close each before the next (closeBrowser)", n)
+	}
 }
 
 // server is a running tools/serve.
@@ -168,7 +213,10 @@ func lessonBrowser(t testing.TB, timeout time.Duration) context.Context {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	h := &browserHandle{}
+	openBrowsers.Add(1)
+	ctx = context.WithValue(ctx, browserKey{}, h)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA(); h.close() })
 	beforeScripts(t, ctx, commandLog)
 	return ctx
 }
@@ -188,6 +236,9 @@ func closeBrowser(tb testing.TB, ctx context.Context) {
 	tb.Helper()
 	if err := chromedp.Cancel(ctx); err != nil {
 		tb.Logf("closing the browser: %v", err)
+	}
+	if h, ok := ctx.Value(browserKey{}).(*browserHandle); ok {
+		h.close()
 	}
 }
 

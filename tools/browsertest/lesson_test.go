@@ -688,8 +688,10 @@ func TestLessonHasNoAccessibilityViolations(t *testing.T) {
 //	go test -run '^$' -bench LessonKey -benchtime 20x ./tools/browsertest/
 func BenchmarkLessonKey(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	srv := startServer(b)
 	ctx := lessonBrowser(b, 10*time.Minute)
+	alone(b, ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate(lessonURL(srv, 2, "&epochs=1&pace=full&lang=en"))); err != nil {
 		b.Fatal(err)
 	}
@@ -737,6 +739,7 @@ func BenchmarkLessonKey(b *testing.B) {
 //	go test -run '^$' -bench FirstChapterNetwork -benchtime 3x ./tools/browsertest/
 func BenchmarkFirstChapterNetwork(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	srv := startServer(b)
 	for _, n := range classroomNetworks {
 		b.Run(n.name, func(b *testing.B) {
@@ -746,6 +749,7 @@ func BenchmarkFirstChapterNetwork(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				ctx := lessonBrowser(b, 3*time.Minute)
+				alone(b, ctx)
 				probeReady(b, ctx)
 				beforeScripts(b, ctx, `new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.identifier === "chapter" && !globalThis.softmaxChapterAt) globalThis.softmaxChapterAt = e.renderTime || e.loadTime; }).observe({type: "element", buffered: true});`)
 				sh.reset()
@@ -766,6 +770,7 @@ func BenchmarkFirstChapterNetwork(b *testing.B) {
 				textBytes = append(textBytes, float64(sh.sentBy(wall(chapter))))
 				ready = append(ready, math.Round(at["ready"]))
 				readyBytes = append(readyBytes, float64(sh.sentBy(wall(at["ready"]))))
+				closeBrowser(b, ctx)
 				b.StartTimer()
 			}
 			b.ReportMetric(median(text), "ms-to-chapter")

@@ -61,6 +61,7 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 					i := (k + round) % len(urls)
 					b.StopTimer()
 					ctx := openReady(b, urls[i]+"#lang=en&pace=full&"+run.link)
+					alone(b, ctx)
 					if _, err := eval[bool](ctx, duringRun); err != nil {
 						b.Fatal(err)
 					}

@@ -87,6 +87,7 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 					i := (k + round) % len(sites)
 					b.StopTimer()
 					ctx := newBrowser(b, 3*time.Minute)
+					alone(b, ctx)
 					probeReady(b, ctx)
 					logs[i].take()
 					shapers[i].reset()
@@ -626,6 +627,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 		for k := range urls {
 			i := (k + round) % len(urls) // the order rotates from round to round
 			ctx := newBrowser(b, 2*time.Minute)
+			alone(b, ctx)
 			probeReady(b, ctx)
 			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
 				b.Fatal(err)
@@ -669,6 +671,7 @@ func BenchmarkPageReady(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		ctx := newBrowser(b, 2*time.Minute)
+		alone(b, ctx)
 		probeReady(b, ctx)
 		log.take()
 		b.StartTimer()

@@ -151,6 +151,7 @@ func percentile(v []float64, p float64) float64 {
 //	go test -run '^$' -bench PlaneFrames -benchtime 5x ./tools/browsertest/
 func BenchmarkPlaneFrames(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	url := startServer(b).URL + "#lang=en"
 	for _, pace := range []string{"50", "200"} {
 		b.Run("pace="+pace, func(b *testing.B) {
@@ -159,6 +160,7 @@ func BenchmarkPlaneFrames(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				ctx := openPlane(b, url)
+				alone(b, ctx)
 				choose(b, ctx, "pace", pace)
 				v := sceneVersion(b, ctx)
 				selectValue(b, ctx, "plane-data", "ring")
@@ -188,6 +190,7 @@ func BenchmarkPlaneFrames(b *testing.B) {
 						over++
 					}
 				}
+				closeBrowser(b, ctx)
 				b.StartTimer()
 			}
 			b.Logf("pace %s: %d frames, between frames median %.1f ms, 95th percentile %.1f ms, longest %.1f ms; longest main-thread task per run %v ms; tasks over 16 ms: %d in %d runs",
@@ -212,6 +215,7 @@ func BenchmarkPlaneFrames(b *testing.B) {
 //	go test -run '^$' -bench PlaneScene -benchtime 3x ./tools/browsertest/
 func BenchmarkPlaneScene(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	url := startServer(b).URL + "#lang=en"
 	for _, c := range []struct {
 		name, data, k string
@@ -222,6 +226,7 @@ func BenchmarkPlaneScene(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				ctx := openPlane(b, url)
+				alone(b, ctx)
 				v := waitScene(b, ctx, 0)
 				selectValue(b, ctx, "plane-data", c.data)
 				selectValue(b, ctx, "plane-k", c.k)
@@ -245,6 +250,7 @@ func BenchmarkPlaneScene(b *testing.B) {
 						ms, frames = append(ms, d), append(frames, f)
 					}
 				}
+				closeBrowser(b, ctx)
 				b.StartTimer()
 			}
 			b.Logf("%s: a scene after a click: median %.0f ms over %.0f frames; all %v ms", c.name, median(ms), median(frames), ms)

@@ -35,6 +35,7 @@ import (
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench 'TrainToDone/lecture' -benchtime 5x ./tools/browsertest/
 func BenchmarkTrainToDone(b *testing.B) {
 	needBrowser(b)
+	logCPU(b)
 	sites := benchSites()
 	workers := []int{1, 2}
 	if s := os.Getenv("BENCH_WORKERS"); s != "" {
@@ -80,6 +81,7 @@ func BenchmarkTrainToDone(b *testing.B) {
 					v := vs[i]
 					b.StopTimer()
 					ctx := openReady(b, fmt.Sprintf("%s/#%s&workers=%d", urls[v.site], c.link, v.workers))
+					alone(b, ctx)
 					if c.preset != "" {
 						choose(b, ctx, "preset", c.preset)
 						choose(b, ctx, "pace", "full")
@@ -93,6 +95,7 @@ func BenchmarkTrainToDone(b *testing.B) {
 					ms := timeToDone(b, ctx)
 					took[i] = append(took[i], ms)
 					acc[i] = attr(b, ctx, "#test-accuracy", "data-value")
+					closeBrowser(b, ctx)
 					b.StartTimer()
 				}
 			}
