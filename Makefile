@@ -148,7 +148,7 @@ test-wasm:
 	   if [ "$$CI" = true ]; then echo "test-wasm: node is missing (apt-get install -y nodejs)"; exit 1; fi; \
 	   echo "test-wasm: SKIPPED: node is not installed (apt-get install -y nodejs) so core was not tested as WebAssembly"; \
 	 else \
-	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/... ./wasm/protocol/ ./wasm/session/ ./wasm/worker/; \
+	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/... ./wasm/protocol/ ./wasm/session/ ./wasm/planework/ ./wasm/worker/; \
 	 fi
 
 fuzz:
@@ -156,6 +156,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV3Parts$$' -fuzztime $(FUZZN) ./core/dataset/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
+	$(GO) test -run '^$$' -fuzz '^FuzzSceneBytes$$' -fuzztime $(FUZZN) ./core/plane/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/mathml/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/

@@ -11,7 +11,9 @@
 // itself (tools/bench). Started as worker.js#helper (named "helper") by
 // the training worker, it is a helper of the training worker's pool
 // (wasm/session/pool.go): it waits for the program the same way and runs
-// wasm/worker's HelpMain (self.softmaxRole). Every worker keeps its
+// wasm/worker's HelpMain (self.softmaxRole). Started as worker.js#plane
+// (named "plane") by the page, it is the plane's worker
+// (wasm/planework), run by wasm/worker's PlaneMain. Every worker keeps its
 // compiled program in self.softmaxModule, from which the training worker
 // starts its helpers without compiling it again.
 //
@@ -30,7 +32,7 @@
 // response's URL), so a helper started as worker.js#helper would take
 // itself for a training worker and never answer.
 const role = self.name || self.location.hash.slice(1);
-self.softmaxRole = role === "helper" ? "helper" : "training";
+self.softmaxRole = role === "helper" || role === "plane" ? role : "training";
 self.goQueue = [];
 let givenProgram;
 const program = new Promise((resolve) => {
@@ -177,7 +179,7 @@ async function start() {
   const simd = guarded(new URL("kernels.wasm", self.location.href).href)
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
-  const given = role === "page" || role === "helper" ? await program : "fetch";
+  const given = role === "page" || role === "helper" || role === "plane" ? await program : "fetch";
   let instance;
   if (given instanceof WebAssembly.Module) {
     fetchWanted();

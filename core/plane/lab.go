@@ -1,6 +1,7 @@
 package plane
 
 import (
+	"fmt"
 	"math"
 
 	"softmaxdemo/core/metrics"
@@ -31,6 +32,29 @@ func NewLab(d Data, s Settings) (*Lab, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// NewLabFrom returns a Lab for d with s that goes on from the model m, its
+// budget of steps starting afresh: a new worker taking over the plane of
+// one that stopped. A model of another shape than d's (2 features, d.K
+// classes) is an error, as NewLab's are.
+func NewLabFrom(d Data, s Settings, m *softmax.Model[float32]) (*Lab, error) {
+	if m == nil || m.D != 2 || m.Classes() != d.K {
+		return nil, fmt.Errorf("plane: a model of %d classes to go on from, for %d", classesOf(m), d.K)
+	}
+	l := &Lab{}
+	if err := l.reset(d, s, m); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// classesOf is m's number of classes, 0 for no model.
+func classesOf(m *softmax.Model[float32]) int {
+	if m == nil {
+		return 0
+	}
+	return m.Classes()
 }
 
 // reset makes a new trainer for d and s, going on from from (nil: zero).

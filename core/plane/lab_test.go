@@ -168,3 +168,40 @@ func TestPsiChangesNothingButTheNorm(t *testing.T) {
 		t.Errorf("with class 0 pinned: %v", err)
 	}
 }
+
+// TestLabGoesOnFromAModel: a Lab made from another's model draws the same
+// regions and goes on training from there; a model of another shape is
+// refused.
+func TestLabGoesOnFromAModel(t *testing.T) {
+	d, err := Generate("blobs", 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Defaults()
+	s.Pin, s.Bias = false, true
+	a, err := NewLab(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		a.Step()
+	}
+	b, err := NewLabFrom(d, s, a.Model())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa, sb := a.Status(), b.Status(); sa.Loss != sb.Loss || sa.ThetaNorm != sb.ThetaNorm || sb.Steps != 0 {
+		t.Errorf("the Lab taken over: %+v, from %+v", sb, sa)
+	}
+	b.Step()
+	if b.Status().Loss >= a.Status().Loss {
+		t.Errorf("a step from the model taken over did not lower J: %v, %v", b.Status().Loss, a.Status().Loss)
+	}
+	d2, _ := Generate("blobs", 2, 1)
+	if _, err := NewLabFrom(d2, s, a.Model()); err == nil {
+		t.Error("a 3-class model was taken for 2 classes")
+	}
+	if _, err := NewLabFrom(d, s, nil); err == nil {
+		t.Error("no model was taken")
+	}
+}

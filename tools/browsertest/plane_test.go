@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
@@ -474,4 +475,134 @@ func TestPlaneSceneWaitsOffScreen(t *testing.T) {
 	}
 	seePlane(t, ctx)
 	waitScene(t, ctx, 0)
+}
+
+// sceneSum is the checksum the page shows of a scene (#plane-surface's
+// data-scene): FNV-1a of core/plane's bytes of it.
+func sceneSum(t testing.TB, sc *plane.Scene) string {
+	t.Helper()
+	b, err := sc.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	h.Write(b)
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// TestPlaneSceneIsCoresBitForBit: the scene the plane's worker computes
+// in the browser, drawn on the page, is the one core/plane computes
+// natively for the same points and settings, bit for bit.
+func TestPlaneSceneIsCoresBitForBit(t *testing.T) {
+	ctx := openPage(t)
+	seePlane(t, ctx)
+	v := waitScene(t, ctx, 0)
+	for _, c := range []struct {
+		data string
+		k    int
+		set  func(*plane.Settings)
+		do   func()
+	}{
+		{"blobs", 2, func(*plane.Settings) {}, func() {}},
+		{"overlap", 3, func(s *plane.Settings) { s.Bias, s.Pin = true, false }, func() {
+			choose(t, ctx, "plane-data", "overlap")
+			v = waitScene(t, ctx, v)
+			choose(t, ctx, "plane-k", "3")
+			v = waitScene(t, ctx, v)
+			click(t, ctx, "plane-bias")
+			v = waitScene(t, ctx, v)
+			click(t, ctx, "plane-pin")
+			v = waitScene(t, ctx, v)
+		}},
+	} {
+		c.do()
+		d, err := plane.Generate(c.data, c.k, planeSeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := plane.Defaults()
+		c.set(&s)
+		sc, err := plane.Build(d, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := attr(t, ctx, "#plane-surface", "data-scene"), sceneSum(t, sc); got != want {
+			t.Errorf("%s, K = %d: the page's scene is %s, core/plane's %s", c.data, c.k, got, want)
+		}
+	}
+}
+
+// TestPlanePointsAddedQuicklyWhileItTrains: points clicked faster than
+// the plane's worker answers, while it trains, are all kept, once each,
+// of the class chosen; and once the run is done the regions drawn are
+// the final θ's.
+func TestPlanePointsAddedQuicklyWhileItTrains(t *testing.T) {
+	ctx := openPage(t)
+	seePlane(t, ctx)
+	choose(t, ctx, "pace", "50")
+	waitScene(t, ctx, 0)
+	d, err := plane.Generate("blobs", 2, planeSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	choose(t, ctx, "plane-class", "1")
+	click(t, ctx, "plane-train")
+	waitPlane(t, ctx, 10*time.Second, "training")
+	r := viewRect(t, ctx, "plane-points", false)
+	f := planeview.Frame{W: r.Width, H: r.Height}
+	var clicks []chromedp.Action[chromedp.Void]
+	for i := range 20 {
+		at := [2]float64{-3.6 + 0.35*float64(i%10), 3.6 - 0.35*float64(i/10)} // a corner without points, none within a click of another
+		px := f.ToCanvas(at)
+		clicks = append(clicks, chromedp.MouseClickXY(r.Left+px.X, r.Top+px.Y))
+		d.Points = append(d.Points, plane.Point{X: f.FromCanvas(px.X, px.Y), Class: 1})
+	}
+	if err := chromedp.Do(ctx, clicks...); err != nil { // one after another, without waiting for the page
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 20*time.Second, "#plane-status", "data-points", is(strconv.Itoa(len(d.Points))))
+	if got := attr(t, ctx, "#plane-status", "data-counts"); got != "60,80" {
+		t.Errorf("after 20 clicks with class 1 chosen the classes have %q points, want 60,80", got)
+	}
+	choose(t, ctx, "pace", "full")
+	waitPlane(t, ctx, time.Minute, "done")
+	waitAttr(t, ctx, 10*time.Second, "#plane", "data-drawn-step", is(attr(t, ctx, "#plane-status", "data-steps")))
+	checkRegions(t, ctx, d)
+}
+
+// TestPlaneWorkerDiesAndThePlaneGoesOn: the plane's worker terminated in
+// the middle of a run (as a browser may end a worker) is replaced within
+// seconds: the plane keeps its points and its picture, and trains on from
+// the model it showed, to the end.
+func TestPlaneWorkerDiesAndThePlaneGoesOn(t *testing.T) {
+	needBrowser(t)
+	srv := startServer(t)
+	ctx := openWith(t, 3*time.Minute, srv.URL, keepWorkers)
+	seePlane(t, ctx)
+	choose(t, ctx, "pace", "10")
+	waitScene(t, ctx, 0)
+	r := viewRect(t, ctx, "plane-points", false)
+	at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{3.5, -3.5})
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(r.Left+at.X, r.Top+at.Y)); err != nil {
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 10*time.Second, "#plane-status", "data-points", is("121"))
+	click(t, ctx, "plane-train")
+	waitAttr(t, ctx, 20*time.Second, "#plane-status", "data-steps", func(v string) bool { n, _ := strconv.Atoi(v); return n >= 10 })
+	loss, _ := strconv.ParseFloat(attr(t, ctx, "#plane-status", "data-loss"), 64)
+	if _, err := eval[bool](ctx, `globalThis.softmaxPlaneWorkers.at(-1).terminate(), true`); err != nil {
+		t.Fatal(err)
+	}
+	if !eventually(10*time.Second, func() bool {
+		n, _ := eval[int](ctx, `globalThis.softmaxPlaneWorkers.length`)
+		return n == 2
+	}) {
+		t.Fatal("the plane's worker was not replaced")
+	}
+	choose(t, ctx, "pace", "full")
+	waitPlane(t, ctx, time.Minute, "done")
+	after, _ := strconv.ParseFloat(attr(t, ctx, "#plane-status", "data-loss"), 64)
+	if got := attr(t, ctx, "#plane-status", "data-points"); got != "121" || !(after < loss) {
+		t.Errorf("after the worker died: %s points, J %v, from %v before", got, after, loss)
+	}
 }

@@ -11,14 +11,21 @@ import (
 
 var workerKills = flag.Int("worker-kills", 10, "how many times TestWorkerDiesAndRunResumes kills the training worker during one run (the issue's figure is 100)")
 
-// keepWorkers runs in every page before its scripts: it keeps each Worker
-// the page starts in globalThis.softmaxWorkers, so that a test can
-// terminate one as the browser would (memory pressure, a tab put to sleep).
+// keepWorkers runs in every page before its scripts: it keeps each
+// training Worker the page starts in globalThis.softmaxWorkers, and each
+// of the plane's (named "plane") in globalThis.softmaxPlaneWorkers, so
+// that a test can terminate one as the browser would (memory pressure, a
+// tab put to sleep).
 const keepWorkers = `(() => {
   const W = globalThis.Worker;
   globalThis.softmaxWorkers = [];
+  globalThis.softmaxPlaneWorkers = [];
   globalThis.Worker = class extends W {
-    constructor(...args) { super(...args); globalThis.softmaxWorkers.push(this); }
+    constructor(...args) {
+      super(...args);
+      const plane = args[1] && args[1].name === "plane";
+      (plane ? globalThis.softmaxPlaneWorkers : globalThis.softmaxWorkers).push(this);
+    }
   };
 })();`
 

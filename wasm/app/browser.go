@@ -12,15 +12,19 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// main runs the page, or, in a Web Worker, the training worker
-// (wasm/worker): the page hands its worker this same program
+// main runs the page, or, in a Web Worker, the training worker, one of
+// its helpers or the plane's worker (wasm/worker): the page hands its
+// workers this same program
 // (web/worker.js), so a first visit downloads and compiles one program
 // instead of two (0.8 MB less with brotli than a separate worker program). The static-site generator is left
 // out of this build (main.go), which keeps app.wasm 0.5 MB smaller.
 func main() {
 	if js.Global().Get("document").IsUndefined() {
-		if js.Global().Get("softmaxRole").String() == "helper" {
+		switch js.Global().Get("softmaxRole").String() {
+		case "helper":
 			worker.HelpMain() // a helper of the training worker's pool; never returns
+		case "plane":
+			worker.PlaneMain() // the plane's worker; never returns
 		}
 		worker.Main() // never returns
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 )
 
 // messages is the protocol's one list of messages: each type's wire name
@@ -50,6 +51,24 @@ var messages = []entry{
 	plain[ShardHeld]("shardHeld"),
 	bulky("pass", packPass, readPass),
 	bulky("passDone", packPassDone, readPassDone),
+	// Between the page and the plane's worker (plane.go).
+	plain[PlaneSetUp]("planeSetUp"),
+	plain[PlaneData]("planeData"),
+	plain[PlaneClasses]("planeClasses"),
+	plain[PlaneOption]("planeOption"),
+	plain[PlaneNumbers]("planeNumbers"),
+	plain[PlaneTrain]("planeTrain"),
+	plain[PlaneRestart]("planeRestart"),
+	plain[PlanePsi]("planePsi"),
+	plain[PlaneAbove]("planeAbove"),
+	plain[PlanePoint]("planePoint"),
+	plain[PlaneStart]("planeStart"),
+	plain[PlanePace]("planePace"),
+	plain[PlaneGrid]("planeGrid"),
+	bulky("planeResume", packPlaneResume, readPlaneResume),
+	bulky("planeState", packPlaneState, readPlaneState),
+	bulky("planeFrame", packPlaneFrame, readPlaneFrame),
+	bulky("planeScene", packPlaneScene, readPlaneScene),
 }
 
 // entry is one message type in messages.
@@ -158,6 +177,24 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 		return nil, nil, fmt.Errorf("protocol: encoding %s: %w", e.name, err)
 	}
 	return env, bulk, nil
+}
+
+// EnvelopeType returns the type an envelope names, without decoding its
+// body: for a page that handles some messages (the plane's frames) only
+// once it has time to. It returns "" for what is not an envelope.
+func EnvelopeType(env string) string {
+	const head = `{"v":` // Encode writes v, then type
+	if i := strings.Index(env, `,"type":"`); strings.HasPrefix(env, head) && i > 0 {
+		rest := env[i+len(`,"type":"`):]
+		if j := strings.IndexByte(rest, '"'); j > 0 {
+			return rest[:j]
+		}
+	}
+	var e envelope
+	if json.Unmarshal([]byte(env), &e) != nil {
+		return ""
+	}
+	return e.Type
 }
 
 // Decode parses a message from its envelope and bulk bytes and returns it

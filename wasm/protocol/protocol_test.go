@@ -1,10 +1,12 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
 	"reflect"
+	"softmaxdemo/core/plane"
 	"strings"
 	"testing"
 )
@@ -67,7 +69,43 @@ func allMessages() []Msg {
 		PassDone{ID: 17, Shards: []int{1, 3}, Out: [][]float64{{1, 2.5}, {-3, 1e300}}},
 		PassDone{ID: 19, Shards: []int{0, 4}, N32: 3, Out: [][]float64{{0.25}, {7}}, Out32: [][]float32{{1, -2, 3}, {0.5, 0, -0}}},
 		PassDone{ID: 18, Shards: []int{7}, Failed: "shard 7 of set 1 is not here"},
+		PlaneSetUp{Data: "blobs", K: 3, Settings: plane.Settings{Bias: true, Lambda: 0.01, Rate: 1, Batch: 1, Start: [2]float64{-2, 2}, Seed: 1}, Warm: true},
+		PlaneData{Name: "ring"},
+		PlaneClasses{K: 4},
+		PlaneOption{Name: "bias", On: true},
+		PlaneNumbers{Rate: 0.5, Lambda: 1e-3, Batch: 10},
+		PlaneTrain{On: true},
+		PlaneRestart{},
+		PlanePsi{},
+		PlaneAbove{Times: 1.5},
+		PlanePoint{At: [2]float64{1.5, -0.25}, Radius: 0.05, Class: 2},
+		PlaneStart{At: [2]float64{-1, 1}, Quick: true},
+		PlanePace{StepsPerSecond: 50},
+		PlaneGrid{N: 96},
+		PlaneResume{Name: "blobs", Edited: true, Data: plane.Data{K: 2, Points: []plane.Point{{X: [2]float64{1, 2}, Class: 1}}},
+			Settings: plane.Defaults(), Training: true, W: []float32{0, 0, 0.5, -0.25}, B: []float32{0, 0}},
+		PlaneState{Seq: 3, State: "done", Name: "blobs", Data: plane.Data{K: 2, Points: []plane.Point{{X: [2]float64{1, 2}}}},
+			Settings: plane.Defaults(), Refused: &PlaneRefusal{Problem: 2, X: [2]string{"NaN", "1"}, Value: "+Inf"}, Psis: 1, Building: true, Scenes: 2,
+			Psi: &plane.Psi{Psi: [3]float64{0.5, -1, 0}, NormBefore: 1, NormAfter: math.Inf(1), MaxDP: 1e-8, MaxDZ: 0.25}},
+		PlaneFrame{Seq: 3, State: "training", N: 2, Status: plane.Status{Steps: 7, Points: 120, Accuracy: 0.9, Loss: math.Inf(1), ThetaNorm: 2, Separated: true},
+			W: []float32{0, 0, 0.5, -0.25}, B: []float32{0, 0.125}, Image: make([]byte, 16), Boundaries: []float64{-4, 4, 4, -4}},
+		PlaneScene{Seq: 3, MS: 12.5, Scene: planeScene()},
 	}
+}
+
+// planeScene is a scene of blobs with K = 2, as the plane's worker sends it.
+func planeScene() *plane.Scene {
+	d, err := plane.Generate("blobs", 2, 1)
+	if err != nil {
+		panic(err)
+	}
+	s := plane.Defaults()
+	s.Steps = 5
+	sc, err := plane.Build(d, s)
+	if err != nil {
+		panic(err)
+	}
+	return sc
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -300,5 +338,76 @@ func TestShardDataRefusesCorruption(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestPlaneBulkRefusesCorruption: the plane's bulk bytes that do not fit
+// their message are refused with an error that names it, never a panic.
+func TestPlaneBulkRefusesCorruption(t *testing.T) {
+	frame := PlaneFrame{Seq: 1, State: "training", N: 2, W: []float32{0, 0, 1, 1}, B: []float32{0, 0}, Image: make([]byte, 16), Boundaries: []float64{0, 1, 2, 3}}
+	env, good, err := Encode(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(env, good); err != nil {
+		t.Fatalf("a good frame: %v", err)
+	}
+	other := func(f PlaneFrame) []byte {
+		_, b, err := Encode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	wrongImage := frame
+	wrongImage.Image = make([]byte, 12)
+	oddTheta := frame
+	oddTheta.W = []float32{0, 1, 2}
+	oneClass := frame
+	oneClass.W, oneClass.B = []float32{0, 1}, []float32{0}
+	sceneEnv, sceneBulk, err := Encode(PlaneScene{Seq: 1, Scene: planeScene()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateEnv, _, err := Encode(PlaneState{Seq: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		env, bulk []byte
+		want      string
+	}{
+		{"a frame cut short", env, good[:len(good)-3], "planeFrame"},
+		{"a frame with a byte too many", env, append(bytes.Clone(good), 0), "planeFrame"},
+		{"an image of another size", env, other(wrongImage), "planeFrame"},
+		{"weights not two a class", env, other(oddTheta), "planeFrame"},
+		{"one class", env, other(oneClass), "planeFrame"},
+		{"a scene cut short", sceneEnv, sceneBulk[:len(sceneBulk)/2], "planeScene"},
+		{"no scene", sceneEnv, nil, "planeScene"},
+		{"a ψ cut short", stateEnv, make([]byte, 20), "planeState"},
+	} {
+		if _, err := Decode(c.env, c.bulk); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestEnvelopeType: the type of every message's envelope reads back
+// without its body; what is not an envelope has none.
+func TestEnvelopeType(t *testing.T) {
+	for _, m := range allMessages() {
+		env, _, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := EnvelopeType(string(env)); got != Name(m) {
+			t.Errorf("%T: %q", m, got)
+		}
+	}
+	for _, s := range []string{"", "{", `{"v":1}`, `[1,2]`, `{"type":"progress","v":1}`} {
+		if got, want := EnvelopeType(s), map[bool]string{true: "progress"}[strings.Contains(s, "progress")]; got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
 	}
 }

@@ -23,7 +23,8 @@ type page struct {
 	app.Compo
 
 	digits *digits.Instrument
-	tasks  *kit.Tasks // the page's queue of tasks of their own (kit.Tasks)
+	plane  *planepanel.Worker // the plane's worker, which outlives the panels that show it
+	tasks  *kit.Tasks         // the page's queue of tasks of their own (kit.Tasks)
 
 	lang    i18n.Lang
 	chapter int  // the lesson's chapter, from 1; 0 for the whole instrument
@@ -39,7 +40,7 @@ type page struct {
 }
 
 func newPage() *page {
-	p := &page{lang: i18n.Default, chapter: 1} // what a bare link opens (bareView), and what index.html shows
+	p := &page{lang: i18n.Default, chapter: 1, plane: planepanel.NewWorker()} // chapter 1: what a bare link opens (bareView), and what index.html shows
 	p.digits = digits.New(p)
 	return p
 }
@@ -112,7 +113,7 @@ func (p *page) Render() app.UI {
 	if inLesson {
 		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(), ISlots: p.slots()}
 	} else {
-		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace))
+		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace).Worker(p.plane))
 	}
 	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Class(map[bool]string{true: "lesson-on"}[inLesson]).Attr("lang", l.Tag()).Body(
 		app.Header().Class("top").Body(append(append([]app.UI{

@@ -110,7 +110,7 @@ func (p *page) slots() map[lesson.Panel]app.UI {
 			out[k] = p.digits.Panel(dk, p.lang)
 		}
 		if v, ok := planeViews[k]; ok {
-			out[k] = planepanel.New().Lang(p.lang).Pace(p.digits.Settings().Fields.Pace).View(v)
+			out[k] = planepanel.New().Lang(p.lang).Pace(p.digits.Settings().Fields.Pace).View(v).Worker(p.plane)
 		}
 	}
 	return out

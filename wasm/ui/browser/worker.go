@@ -28,6 +28,9 @@ type Worker struct {
 	Warmed bool
 
 	heard atomic.Int64 // when the worker last sent anything, in Unix nanoseconds
+
+	rawType string          // events of this wire type go to raw, undecoded (OnRaw)
+	raw     func(app.Value) // ...
 }
 
 // Silent returns how long ago the worker last sent anything (a
@@ -47,6 +50,55 @@ func (c *Worker) Heard() { c.heard.Store(time.Now().UnixNano()) }
 // If web/boot.js started a worker while the page loaded, StartWorker adopts
 // it instead, and replays the events it received meanwhile.
 func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *Worker {
+	c, decode := listenTo(onEvent, onCrash)
+	boot := app.Window().Get("softmaxBoot")
+	app.Window().Set("softmaxBoot", nil) // a restart starts afresh
+	// The worker runs this same program (web/worker.js): it is handed the
+	// module the page compiled, or told to fetch it.
+	give := app.Window().Get("softmaxGiveProgram")
+	if boot.Truthy() && boot.Get("worker").Truthy() {
+		c.w = boot.Get("worker")
+		c.Preloaded = boot.Get("loading").String()
+		if !boot.Get("given").Truthy() && give.Truthy() {
+			give.Invoke(c.w)
+		}
+	} else if give.Truthy() {
+		c.w = app.Window().Get("Worker").New(url+"#page", map[string]any{"name": "page"})
+		give.Invoke(c.w)
+	} else {
+		c.w = app.Window().Get("Worker").New(url)
+	}
+	c.attach()
+	if boot.Truthy() {
+		events := boot.Get("events")
+		for i := range events.Length() {
+			onEvent(decode(events.Index(i)))
+		}
+		if crashed := boot.Get("crashed"); crashed.Truthy() {
+			onCrash(crashed.String())
+		}
+	}
+	return c
+}
+
+// StartPlaneWorker starts the plane's worker (wasm/planework) from the
+// worker script at url, handing it the program the page compiled; its
+// events and its death reach onEvent and onCrash, as StartWorker's do.
+func StartPlaneWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *Worker {
+	c, _ := listenTo(onEvent, onCrash)
+	c.w = app.Window().Get("Worker").New(url+"#plane", map[string]any{"name": "plane"})
+	if give := app.Window().Get("softmaxGiveProgram"); give.Truthy() {
+		give.Invoke(c.w)
+	} else {
+		c.w.Call("postMessage", map[string]any{"wasm": "fetch"})
+	}
+	c.attach()
+	return c
+}
+
+// listenTo returns a Worker, not yet started, whose handlers decode each
+// message for onEvent and report a death to onCrash, and its decoder.
+func listenTo(onEvent func(protocol.Msg), onCrash func(string)) (*Worker, func(app.Value) protocol.Msg) {
 	c := &Worker{}
 	uint8Array := app.Window().Get("Uint8Array")
 	decode := func(data app.Value) protocol.Msg {
@@ -66,7 +118,14 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 	c.Heard()
 	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
 		c.Heard()
-		onEvent(decode(args[0].Get("data")))
+		data := args[0].Get("data")
+		if c.raw != nil {
+			if env := data.Get("env"); env.Type() == app.TypeString && protocol.EnvelopeType(env.String()) == c.rawType {
+				c.raw(data)
+				return nil
+			}
+		}
+		onEvent(decode(data))
 		return nil
 	})
 	onError := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -80,36 +139,42 @@ func StartWorker(url string, onEvent func(protocol.Msg), onCrash func(string)) *
 		return nil
 	})
 	c.funcs = append(c.funcs, onMessage, onError)
-	boot := app.Window().Get("softmaxBoot")
-	app.Window().Set("softmaxBoot", nil) // a restart starts afresh
-	// The worker runs this same program (web/worker.js): it is handed the
-	// module the page compiled, or told to fetch it.
-	give := app.Window().Get("softmaxGiveProgram")
-	if boot.Truthy() && boot.Get("worker").Truthy() {
-		c.w = boot.Get("worker")
-		c.Preloaded = boot.Get("loading").String()
-		if !boot.Get("given").Truthy() && give.Truthy() {
-			give.Invoke(c.w)
+	return c, decode
+}
+
+// OnRaw hands the events of wire type typ to f as they arrive, {env,
+// bulk} undecoded, instead of to onEvent: a page that draws only the
+// latest of many decodes only that one (DecodeInto).
+func (c *Worker) OnRaw(typ string, f func(app.Value)) { c.rawType, c.raw = typ, f }
+
+// DecodeInto decodes an event OnRaw handed over, its bulk bytes copied
+// into *buf, which it grows as needed and reuses: the message's slices
+// alias *buf until the next call. An event that cannot be read is a
+// Failed, as StartWorker's are.
+func (c *Worker) DecodeInto(data app.Value, buf *[]byte) protocol.Msg {
+	var bulk []byte
+	if b := data.Get("bulk"); b.Truthy() {
+		u8 := app.Window().Get("Uint8Array").New(b)
+		n := u8.Length()
+		if cap(*buf) < n {
+			*buf = make([]byte, n)
 		}
-	} else if give.Truthy() {
-		c.w = app.Window().Get("Worker").New(url+"#page", map[string]any{"name": "page"})
-		give.Invoke(c.w)
-	} else {
-		c.w = app.Window().Get("Worker").New(url)
+		bulk = (*buf)[:n]
+		app.CopyBytesToGo(bulk, u8)
 	}
-	c.w.Set("onmessage", onMessage)
-	c.w.Set("onerror", onError)
-	c.w.Set("onmessageerror", onError)
-	if boot.Truthy() {
-		events := boot.Get("events")
-		for i := range events.Length() {
-			onEvent(decode(events.Index(i)))
-		}
-		if crashed := boot.Get("crashed"); crashed.Truthy() {
-			onCrash(crashed.String())
-		}
+	m, err := protocol.Decode([]byte(data.Get("env").String()), bulk)
+	if err != nil {
+		return protocol.Failed{Message: "the page could not read a message from the worker: " + err.Error(),
+			Key: "err.pageDecode", Args: []string{err.Error()}}
 	}
-	return c
+	return m
+}
+
+// attach gives the started worker the handlers of listenTo.
+func (c *Worker) attach() {
+	c.w.Set("onmessage", c.funcs[0])
+	c.w.Set("onerror", c.funcs[1])
+	c.w.Set("onmessageerror", c.funcs[1])
 }
 
 // BootManifest returns the manifest web/boot.js fetched, once: nil if it

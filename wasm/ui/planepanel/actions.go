@@ -2,12 +2,13 @@ package planepanel
 
 import (
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// What the page may ask of the plane. A panel mounted takes them; each
-// waits, inside the panel, until it can be done.
+// What the page may ask of the plane. A panel mounted takes them, and its
+// worker does each as soon as it can.
 const (
 	// ActionPsi adds one ψ to every θ_c of the plane's model, once no run
 	// is in training (no value).
@@ -70,66 +71,61 @@ func (p *Panel) handle(ctx app.Context) {
 	}
 }
 
-// handlers are the panel's handlers, one per action: each does one
-// change of state (state.go), and then whatever the page asked for that
-// the panel now can.
+// handlers are the panel's handlers, one per action: each sends the
+// plane's worker what the person (or the page) asked, or keeps what is
+// the page's alone (the class a click adds, the fields as typed).
 func (p *Panel) handlers() map[string]func(v any) {
-	h := map[string]func(v any){
-		ActionPsi: func(any) { p.wants.psi++ },
+	scene := func(m protocol.Msg) {
+		p.timing.asked = now()
+		p.send(m)
+	}
+	return map[string]func(v any){
+		ActionPsi: func(any) { p.send(protocol.PlanePsi{}) },
 		ActionAbove: func(v any) {
 			if t, ok := v.(float64); ok && t > 0 {
-				p.wants.above = t
+				scene(protocol.PlaneAbove{Times: t})
 			}
 		},
 		actionData: func(v any) {
 			if name, ok := v.(string); ok {
-				p.setData(name)
+				scene(protocol.PlaneData{Name: name})
 			}
 		},
 		actionK: func(v any) {
-			if k, ok := v.(int); ok && !p.setK(k) {
-				putBack("plane-k", p.data.K) // the select shows the K in force
+			if k, ok := v.(int); ok {
+				scene(protocol.PlaneClasses{K: k})
 			}
 		},
 		actionClass: func(v any) {
-			if c, ok := v.(int); ok {
-				p.setClass(c)
+			if c, ok := v.(int); ok && c >= 0 && c < max(p.data.K, plane.MinClasses) {
+				p.add = c
 			}
 		},
 		actionOption: func(v any) {
-			o, _ := v.(option)
-			switch o.Name {
-			case "bias":
-				p.setOption(func(s *plane.Settings) { s.Bias = o.On })
-			case "pin":
-				p.setOption(func(s *plane.Settings) { s.Pin = o.On })
+			if o, ok := v.(option); ok && (o.Name == "bias" || o.Name == "pin") {
+				scene(protocol.PlaneOption{Name: o.Name, On: o.On})
 			}
 		},
 		actionTyped: func(v any) {
 			if t, ok := v.(typing); ok {
-				p.typed(t)
+				if n, ok := p.f.typed(t, len(p.data.Points)); ok {
+					scene(n)
+				}
 			}
 		},
-		actionTrain: func(any) { p.trainOrPause() },
-		actionReset: func(any) { p.restart() },
+		actionTrain: func(any) { p.send(protocol.PlaneTrain{On: p.state != stateTraining}) },
+		actionReset: func(any) { p.send(protocol.PlaneRestart{}) },
 		actionPoint: func(v any) {
 			if c, ok := v.(click); ok {
-				p.clickAt(c.At, c.Radius)
+				scene(protocol.PlanePoint{At: c.At, Radius: c.Radius, Class: p.add})
 			}
 		},
 		actionStart: func(v any) {
 			if s, ok := v.(startAt); ok {
-				p.setStart(s.At, s.Quick)
+				scene(protocol.PlaneStart{At: s.At, Quick: s.Quick})
 			}
 		},
 	}
-	for name, do := range h {
-		h[name] = func(v any) {
-			do(v)
-			p.takeWants()
-		}
-	}
-	return h
 }
 
 // post returns an event handler that posts the action with the value.

@@ -1,10 +1,14 @@
 package planepanel
 
 import (
+	"errors"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 
@@ -82,7 +86,7 @@ func (p *Panel) trainButtons() app.UI {
 	trainKey := map[bool]string{false: "plane.train", true: "plane.pause"}[training]
 	return app.Div().Class("buttons").Body(
 		app.Button().ID("plane-train").Class("primary").Title(l.T("plane.trainWhy")).Text(l.T(trainKey)).
-			Disabled(!training && !p.msg.IsZero()).OnClick(post(actionTrain, nil)),
+			Disabled(!training && !p.refused.IsZero()).OnClick(post(actionTrain, nil)),
 		app.Button().ID("plane-reset").Title(l.T("plane.resetWhy")).Text(l.T("plane.reset")).OnClick(post(actionReset, nil)),
 	)
 }
@@ -151,8 +155,87 @@ func (p *Panel) number(id, name, label, value string, reason i18n.Msg) app.UI {
 		app.Input().ID(id).Type("text").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(value).
 			Aria("invalid", !reason.IsZero()).Aria("describedby", id+"-error").
 			OnInput(func(ctx app.Context, e app.Event) {
-				ctx.NewActionWithValue(actionTyped, typing{Field: name, Value: ctx.JSSrc().Get("value").String()})
+				// What is typed is the field's own: kept at once, so that a
+				// render before the action is handled shows it, not what was
+				// typed before it.
+				v := ctx.JSSrc().Get("value").String()
+				p.f.show(name, v)
+				ctx.NewActionWithValue(actionTyped, typing{Field: name, Value: v})
 			}),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
 	)
+}
+
+// show keeps v as what field name holds.
+func (f *fields) show(name, v string) {
+	switch name {
+	case fieldLR:
+		f.LR = v
+	case fieldL2:
+		f.L2 = v
+	case fieldBatch:
+		f.Batch = v
+	}
+}
+
+// typed takes one field as typed and reads all three: if all are numbers
+// in range, it returns them for the worker; otherwise each refused one
+// says why, and the plane keeps its last good settings. m is the number of
+// points, the most B may be.
+func (f *fields) typed(t typing, m int) (protocol.PlaneNumbers, bool) {
+	f.show(t.Field, t.Value)
+	f.LRErr, f.L2Err, f.BatchErr = i18n.Msg{}, i18n.Msg{}, i18n.Msg{}
+	var n protocol.PlaneNumbers
+	var ok bool
+	if n.Rate, ok = parseNumber(f.LR, &f.LRErr); ok {
+		f.LRErr = fieldReason(plane.Settings{Rate: n.Rate, Batch: 1}.Validate(1))
+	}
+	if n.Lambda, ok = parseNumber(f.L2, &f.L2Err); ok {
+		f.L2Err = fieldReason(plane.Settings{Rate: 1, Lambda: n.Lambda, Batch: 1}.Validate(1))
+	}
+	if b, ok := parseNumber(f.Batch, &f.BatchErr); ok {
+		n.Batch = int(b)
+		if b != math.Trunc(b) || b < 1 || b > float64(m) {
+			f.BatchErr = i18n.Text("plane.badBatch", strings.TrimSpace(f.Batch), m)
+		}
+	}
+	return n, f.LRErr.IsZero() && f.L2Err.IsZero() && f.BatchErr.IsZero()
+}
+
+// follow shows s in the fields where it differs from what they read (α
+// set by the page, say), unless a field is refused: what a person typed
+// and the plane has not taken stays, with its reason.
+func (f *fields) follow(s plane.Settings) {
+	if !f.LRErr.IsZero() || !f.L2Err.IsZero() || !f.BatchErr.IsZero() {
+		return
+	}
+	g := fieldsOf(s)
+	read := func(v string) float64 { x, _ := strconv.ParseFloat(strings.TrimSpace(v), 64); return x }
+	if read(f.LR) != s.Rate {
+		f.LR = g.LR
+	}
+	if read(f.L2) != s.Lambda {
+		f.L2 = g.L2
+	}
+	if read(f.Batch) != float64(max(s.Batch, 1)) {
+		f.Batch = g.Batch
+	}
+}
+
+// parseNumber reads a number, or sets why it is not one.
+func parseNumber(s string, why *i18n.Msg) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		*why = i18n.Text("plane.notNumber", s)
+		return 0, false
+	}
+	return v, true
+}
+
+// fieldReason is the reason a field's value is refused, or the zero msg.
+func fieldReason(err error) i18n.Msg {
+	if err == nil {
+		return i18n.Msg{}
+	}
+	return refusal(err)
 }

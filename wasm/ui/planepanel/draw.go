@@ -1,6 +1,7 @@
 package planepanel
 
 import (
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/planeview"
@@ -12,8 +13,8 @@ import (
 	"softmaxdemo/core/plane"
 )
 
-// canvas holds the plane's canvases' sizes and drawing buffers, and
-// what needs drawing again.
+// canvas holds the plane's canvases' sizes and buffers, the latest
+// frame's image and boundaries, and what needs drawing again.
 type canvas struct {
 	plane, points, surface paint.Size
 
@@ -22,10 +23,11 @@ type canvas struct {
 	surfaceDirty bool
 	draws        int // region drawings so far
 
-	class []uint8
-	prob  []float32
-	rgba  []byte
-	buf   []byte
+	image  []byte    // the regions, imageN×imageN RGBA, as the worker drew them
+	imageN int       //
+	bounds []float64 // the boundaries: segments of 4 numbers, in the plane's coordinates
+	segs   []chart.Pt
+	buf    []byte
 }
 
 // reset measures the canvases again at the next drawing, and redraws all.
@@ -40,6 +42,15 @@ func (c *canvas) reset() {
 // computed on; the image is stretched smoothly over the canvas and the
 // boundaries drawn exactly on top.
 const regionCell = 3
+
+// measure tells the worker the regions' image the canvas wants: a cell
+// every regionCell pixels, 32 to 256 a side.
+func (p *Panel) measure() {
+	_, w, _, _ := p.cv.plane.Context("plane")
+	if w > 0 {
+		p.send(protocol.PlaneGrid{N: min(max(int(w)/regionCell, 32), 256)})
+	}
+}
 
 func (p *Panel) redraw() {
 	p.cv.regionsDirty, p.cv.pointsDirty, p.cv.surfaceDirty = true, true, true
@@ -62,22 +73,23 @@ func (p *Panel) draw() {
 	}
 }
 
-// drawRegions paints the live model's regions and boundaries on #plane,
-// and notes on it (data-drawn-step) the step of the model it shows.
+// drawRegions paints the regions and boundaries of the latest frame on
+// #plane, and notes on it (data-drawn-step) the step of the model it
+// shows.
 func (p *Panel) drawRegions() {
 	c, w, h, ratio := p.cv.plane.Context("plane")
-	if !c.Truthy() || p.lab == nil || w == 0 {
+	n := p.cv.imageN
+	if !c.Truthy() || w == 0 || n == 0 || len(p.cv.image) != 4*n*n {
 		return
 	}
-	m := p.lab.Model()
-	n := min(max(int(w)/regionCell, 32), 256)
-	if len(p.cv.class) != n*n {
-		p.cv.class, p.cv.prob, p.cv.rgba = make([]uint8, n*n), make([]float32, n*n), make([]byte, 4*n*n)
+	paint.PutScaled(c, p.cv.image, n, n, w, h)
+	f := planeview.Frame{W: w, H: h}
+	segs := p.cv.segs[:0]
+	for i := 0; i+3 < len(p.cv.bounds); i += 4 {
+		b := p.cv.bounds[i : i+4]
+		segs = append(segs, f.ToCanvas([2]float64{b[0], b[1]}), f.ToCanvas([2]float64{b[2], b[3]}))
 	}
-	plane.Regions(p.cv.class, p.cv.prob, m, n, n)
-	planeview.RegionImage(p.cv.rgba, p.cv.class, p.cv.prob, m.Classes())
-	paint.PutScaled(c, p.cv.rgba, n, n, w, h)
-	segs := planeview.Frame{W: w, H: h}.Segments(plane.Boundaries(m))
+	p.cv.segs = segs
 	paint.Helpers().Call("segments", c, paint.Points(&p.cv.buf, segs), len(segs), planeview.Boundary, 2*ratio)
 	p.cv.draws++
 	canvas, _ := paint.Context2D("plane")
@@ -144,10 +156,10 @@ func classCSS(c int) string {
 // modelText returns the live model's weights and biases, comma-separated
 // (#plane-status's data-theta).
 func (p *Panel) modelText() string {
-	if p.lab == nil {
+	m := p.model
+	if m == nil {
 		return ""
 	}
-	m := p.lab.Model()
 	var b strings.Builder
 	for i, v := range append(append([]float32(nil), m.W...), m.B...) {
 		if i > 0 {

@@ -51,8 +51,8 @@ func (p *Panel) notes() app.UI {
 func (p *Panel) refusal() app.UI {
 	l := p.ILang
 	return app.Div().ID("plane-error").Class("field-error").Attr("role", "alert").Body(
-		app.If(!p.msg.IsZero(), func() app.UI {
-			return app.Text(l.M(p.msg) + " " + l.T("plane.kept"))
+		app.If(!p.refused.IsZero(), func() app.UI {
+			return app.Text(l.M(p.refused) + " " + l.T("plane.kept"))
 		}),
 	)
 }

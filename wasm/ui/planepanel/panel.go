@@ -1,18 +1,21 @@
-// Package planepanel is softmax regression on points in the plane: the
-// plane cut into regions by the live model, its points, its controls and
-// status, and the loss surface with the paths of gradient descent, SGD
-// and Newton's method. The model, its trainer and the scene are
-// core/plane's; this package shows them and takes the person's input.
+// Package planepanel is softmax regression on points in the plane, as the
+// page shows it: the plane cut into regions by the live model, its
+// points, its controls and status, and the loss surface with the paths of
+// gradient descent, SGD and Newton's method.
 //
-// Panel owns the plane's state. Its controls and canvases post the
-// panel's actions (actions.go) and its handlers are the only place the
-// state changes (state.go), besides the frames that train and compute
-// (loop.go). What the page asks of it comes the same way: ActionPsi and
-// ActionAbove. It imports none of the page's other rooms.
+// The plane's data, model and scene live in a worker of their own
+// (wasm/planework), off the page's main thread; Worker is the page's side
+// of it. Panel sends it what the person did, through the panel's actions
+// (actions.go), and draws what it says (took.go, draw.go): the panel's
+// copy of the plane changes only as the worker's events arrive. What the
+// page asks of the plane comes the same way: ActionPsi and ActionAbove. It
+// imports none of the page's other rooms.
 package planepanel
 
 import (
 	"softmaxdemo/core/plane"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 
@@ -21,62 +24,58 @@ import (
 
 // Panel is the plane: the regions of the live model (#plane, points on
 // #plane-points), its controls, its status (#plane-status), and the loss
-// surface with the three paths (#plane-surface, #plane-paths). It keeps
-// its own state, so that a page mounts it wherever it wants it, given
-// only the language and the pace; it trains and computes in frames of a
-// few milliseconds (loop.go). A lesson's chapter mounts one of its
-// pictures instead of the whole (IView, views.go).
+// surface with the three paths (#plane-surface, #plane-paths). A page
+// mounts it wherever it wants it, given the language, the pace and the
+// page's plane Worker. A lesson's chapter mounts one of its pictures
+// instead of the whole (IView, views.go).
 type Panel struct {
 	app.Compo
 
-	ILang i18n.Lang
-	IPace string // the page's pace: "full" or steps per second (params.Paces)
-	IView View   // the part shown: the whole panel, or one picture of it
+	ILang   i18n.Lang
+	IPace   string  // the page's pace: "full" or steps per second (params.Paces)
+	IView   View    // the part shown: the whole panel, or one picture of it
+	IWorker *Worker // the page's plane worker; nil draws nothing live (natively)
 
 	lineCtx *app.Context // the status line's, while it is mounted (statusLine)
 	renders int          // renders so far, for the status line
+	view    View         // the view the panel shows the start of (showStart)
+	setDone bool         // the worker was set up for view
+	setup   int          // the set-up's id: events of another are dropped
+	pace    string       // the pace the worker was last told
 
-	view    View // the view the state was set up for
-	warming bool // training at full pace until done, whatever the page's pace (Psi)
-	wants   wants
+	// The plane as the worker last said it (took.go).
+	seq      int // the version of the data and settings
+	state    string
+	name     string
+	edited   bool
+	data     plane.Data
+	set      plane.Settings
+	refused  i18n.Msg // the last refusal, with its reason
+	psi      *plane.Psi
+	building bool
+	st       plane.Status
+	model    *softmax.Model[float32]
+	scene    *plane.Scene
+	sceneSum string // the scene's checksum (sceneSum)
+	timing   sceneTiming
 
-	name   string     // the data set chosen
-	edited bool       // points were added or removed since it was chosen
-	data   plane.Data // the points, as drawn
-	set    plane.Settings
-	f      fields // α, λ and B as typed, with their reasons
-	add    int    // the class a click adds
-	lab    *plane.Lab
-	st     plane.Status
-	state  string   // ready, training or done
-	msg    i18n.Msg // the last refusal, with its reason
-	psi    *plane.Psi
-	psis   int // ψ added so far
-
-	dataV  int            // grows whenever data or settings are applied
-	build  *plane.Builder // the scene being computed, or nil
-	buildV int            // the dataV it is computed for
-	scene  *plane.Scene   // the last complete scene
-	sceneV int            // the dataV it was computed for
-	scenes int            // scenes completed
-	timing sceneTiming    // how long the last scene took, and the one in progress
-
-	loop loop    // the frame loop (loop.go)
+	// What is the page's alone: the fields as typed, the class a click
+	// adds, the canvases.
+	f    fields
+	add  int
 	cv   canvas  // the canvases' sizes and buffers (draw.go)
 	drag dragged // the start being dragged on the surface (pointer.go)
+	seen watcher // whether the panel is near the viewport (visible.go)
 }
 
-// wants is what the page asked for that waits until the panel can do it:
-// ψ once no run is in training, α above the ceiling once the scene knows
-// 2/λ_max.
-type wants struct {
-	psi   int     // ψ asked for and not yet added
-	above float64 // the multiple of 2/λ_max α is asked at; 0 for none
+// sceneTiming is how long the last scene took from the page's command
+// that asked for it to the scene drawn (#plane-surface's data-build-ms,
+// for the benchmarks; no test asserts a time).
+type sceneTiming struct {
+	asked  float64 // when the command that asks for a scene was sent, ms
+	ms     float64
+	scenes int // scenes drawn so far
 }
-
-// seed is the seed of the data sets the panel makes: the page's data
-// sets are always the same points.
-const seed = 1
 
 // The panel's states, as #plane-status's data-state.
 const (
@@ -86,41 +85,65 @@ const (
 )
 
 // New returns a plane panel showing the whole of it.
-func New() *Panel { return &Panel{} }
+func New() *Panel { return &Panel{state: stateReady} }
 
 func (p *Panel) Lang(l i18n.Lang) *Panel { p.ILang = l; return p }
 func (p *Panel) Pace(v string) *Panel    { p.IPace = v; return p }
 func (p *Panel) View(v View) *Panel      { p.IView = v; return p }
+func (p *Panel) Worker(w *Worker) *Panel { p.IWorker = w; return p }
 
-// OnInit sets the panel up for its view (start).
-func (p *Panel) OnInit() { p.setUp() }
+// OnInit shows the view's start until the worker says more (views.go).
+func (p *Panel) OnInit() { p.showStart() }
 
+// OnMount takes the worker's events, and sets the worker up for the view
+// once the panel is near the viewport (visible.go).
 func (p *Panel) OnMount(ctx app.Context) {
 	p.handle(ctx)
+	if w := p.IWorker; w != nil {
+		w.attach(p, ctx)
+	}
 	p.cv.reset()
-	p.loop.start(ctx, p)
-	ctx.Defer(func(app.Context) { p.redraw() })
+	ctx.Defer(func(app.Context) {
+		p.watch(ctx)
+		if p.seen.near && !p.setDone {
+			p.setUp()
+		}
+		p.measure()
+		p.redraw()
+	})
 }
 
-// OnUpdate sets the panel up again if the page now shows another of its
-// views in its place.
+// OnUpdate sets the worker up again if the page now shows another of the
+// panel's views in its place, and tells it a new pace.
 func (p *Panel) OnUpdate(ctx app.Context) {
 	if p.IView != p.view {
-		p.setUp()
+		p.showStart()
 		p.cv.reset()
 		ctx.Defer(func(app.Context) {
-			p.loop.watch(p.JSValue()) // the view's element replaced the last one
+			p.watch(ctx) // the view's element replaced the last one
+			if p.seen.near && !p.setDone {
+				p.setUp()
+			}
+			p.measure()
 			p.redraw()
 		})
 	}
+	p.sendPace()
 }
 
-func (p *Panel) OnDismount() { p.loop.stop() }
+// OnDismount pauses the plane: nobody sees it train.
+func (p *Panel) OnDismount() {
+	p.unwatch()
+	p.send(protocol.PlaneTrain{On: false})
+	if w := p.IWorker; w != nil {
+		w.detach(p)
+	}
+}
 
 // OnResize measures the canvases again and redraws them.
 func (p *Panel) OnResize(ctx app.Context) {
 	p.cv.reset()
-	ctx.Defer(func(app.Context) { p.redraw() })
+	ctx.Defer(func(app.Context) { p.measure(); p.redraw() })
 }
 
 func (p *Panel) Render() app.UI {
@@ -162,4 +185,11 @@ func (p *Panel) regions() app.UI {
 // status is #plane-status; short for a lesson's picture.
 func (p *Panel) status(short bool) app.UI {
 	return &statusLine{IPanel: p, IShort: short, IRender: p.renders}
+}
+
+// send sends a command to the plane's worker, if there is one.
+func (p *Panel) send(m protocol.Msg) {
+	if w := p.IWorker; w != nil {
+		w.send(m)
+	}
 }

@@ -1,41 +1,89 @@
 package planepanel
 
 import (
-	"softmaxdemo/wasm/ui/i18n"
-	"softmaxdemo/wasm/ui/kit/kittest"
-
+	"context"
 	"html"
-	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/planework"
+	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/kit/kittest"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// settle runs the plane's frames until its scene is computed and no run
-// is in training, as the browser's animation frames would.
-func settle(t *testing.T, p *Panel) {
-	t.Helper()
-	for range 100000 {
-		if p.build == nil && p.state != stateTraining {
-			return
-		}
-		p.frame(now())
-	}
-	t.Fatal("the plane never settled")
+// rig is a panel with the plane's worker running in a goroutine, as the
+// browser runs it in a Web Worker: the panel's commands go to it, and
+// pump hands its events to the panel.
+type rig struct {
+	p   *Panel
+	in  chan protocol.Msg
+	out chan protocol.Msg
 }
 
-// TestPlanePanelRendersItsParts: the panel has the elements the page's
+// mount renders p with a worker of its own and sets the worker up for its
+// view, as mounting it in a page does.
+func mount(t *testing.T, p *Panel) *rig {
+	t.Helper()
+	r := &rig{p: p, in: make(chan protocol.Msg, 256), out: make(chan protocol.Msg, 4096)}
+	p.IWorker = &Worker{post: func(m protocol.Msg) { r.in <- m }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		planework.Run(ctx, r.in, r.out, planework.Native{})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		for {
+			select {
+			case <-done:
+				return
+			case <-r.out:
+			}
+		}
+	})
+	kittest.Render(t, p)
+	p.setUp()
+	return r
+}
+
+// pump hands the worker's events to the panel until ok says so.
+func (r *rig) pump(t *testing.T, ok func(p *Panel) bool) {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for !ok(r.p) {
+		select {
+		case m := <-r.out:
+			r.p.took(m)
+		case <-deadline:
+			t.Fatalf("the panel never got there: %q at step %d, %d points, seq %d", r.p.state, r.p.st.Steps, len(r.p.data.Points), r.p.seq)
+		}
+	}
+}
+
+// settled: the worker has no work left, and the panel shows its last
+// scene and frame.
+func settled(p *Panel) bool {
+	return p.seq > 0 && !p.building && p.state != stateTraining && p.scene != nil && p.timing.scenes > 0 && p.model != nil
+}
+
+// do runs the panel's handler of an action, as go-app does when a
+// control posts it.
+func (r *rig) do(name string, v any) { r.p.handlers()[name](v) }
+
+// TestPanelShowsWhatTheWorkerSays: the panel has the elements the page's
 // tests and lessons rely on, in both languages, with the status and the
-// three paths once the scene is computed.
-func TestPlanePanelRendersItsParts(t *testing.T) {
+// three paths once the worker's scene is in.
+func TestPanelShowsWhatTheWorkerSays(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.EN, i18n.ZH} {
-		p := New().Lang(l).Pace("full")
-		kittest.Render(t, p)
-		settle(t, p)
-		page := app.HTMLString(p.Render())
+		r := mount(t, New().Lang(l).Pace("full"))
+		r.pump(t, settled)
+		page := app.HTMLString(r.p.Render())
 		for _, want := range []string{`id="plane"`, `id="plane-points"`, `id="plane-data"`, `value="overlap"`, `value="separable"`,
 			`value="ring"`, `id="plane-k"`, `id="plane-train"`, `id="plane-reset"`, `id="plane-psi"`, `data-state="ready"`,
 			`data-points="120"`, `id="plane-surface"`, `data-kind="exact"`, `data-method="gd"`, `data-method="sgd"`,
@@ -50,129 +98,82 @@ func TestPlanePanelRendersItsParts(t *testing.T) {
 	}
 }
 
-// TestPlanePanelRefusesBadFields: α, λ and B that are not numbers or out
-// of range are refused beside their fields, the last good settings and
-// scene stay, and a good value then applies.
-func TestPlanePanelRefusesBadFields(t *testing.T) {
-	p := New().Lang(i18n.EN)
-	kittest.Render(t, p)
-	settle(t, p)
-	scene, set := p.scene, p.set
+// TestPanelRefusesBadFields: α, λ and B that are not numbers or out of
+// range are refused beside their fields, and nothing goes to the worker;
+// good ones go, and the worker's next scene has them.
+func TestPanelRefusesBadFields(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN))
+	r.pump(t, settled)
+	scene := r.p.scene
 	for _, c := range []struct {
 		lr, l2, batch string
-		field         *i18n.Msg
+		field         func(f fields) i18n.Msg
 		key           string
 	}{
-		{"NaN", "0", "1", &p.f.LRErr, "plane.badRate"},
-		{"1e999", "0", "1", &p.f.LRErr, "plane.badRate"},
-		{"abc", "0", "1", &p.f.LRErr, "plane.notNumber"},
-		{"1", "-1", "1", &p.f.L2Err, "plane.badLambda"},
-		{"1", "0", "0", &p.f.BatchErr, "plane.badBatch"},
-		{"1", "0", "2.5", &p.f.BatchErr, "plane.badBatch"},
-		{"1", "0", "121", &p.f.BatchErr, "plane.badBatch"},
+		{"NaN", "0", "1", func(f fields) i18n.Msg { return f.LRErr }, "plane.badRate"},
+		{"1e999", "0", "1", func(f fields) i18n.Msg { return f.LRErr }, "plane.badRate"},
+		{"abc", "0", "1", func(f fields) i18n.Msg { return f.LRErr }, "plane.notNumber"},
+		{"1", "-1", "1", func(f fields) i18n.Msg { return f.L2Err }, "plane.badLambda"},
+		{"1", "0", "0", func(f fields) i18n.Msg { return f.BatchErr }, "plane.badBatch"},
+		{"1", "0", "2.5", func(f fields) i18n.Msg { return f.BatchErr }, "plane.badBatch"},
+		{"1", "0", "121", func(f fields) i18n.Msg { return f.BatchErr }, "plane.badBatch"},
 	} {
-		p.f.L2, p.f.Batch = c.l2, c.batch
-		p.typed(typing{Field: fieldLR, Value: c.lr})
-		if c.field.Key != c.key || p.set != set || p.build != nil || p.scene != scene {
-			t.Errorf("α %q, λ %q, B %q: reason %q, want %q; the settings or scene changed", c.lr, c.l2, c.batch, c.field.Key, c.key)
+		r.p.f.L2, r.p.f.Batch = c.l2, c.batch
+		r.do(actionTyped, typing{Field: fieldLR, Value: c.lr})
+		if got := c.field(r.p.f); got.Key != c.key || len(r.in) != 0 {
+			t.Errorf("α %q, λ %q, B %q: reason %q, want %q; %d commands sent", c.lr, c.l2, c.batch, got.Key, c.key, len(r.in))
 		}
 	}
-	p.typed(typing{Field: fieldLR, Value: "2"})
-	p.typed(typing{Field: fieldL2, Value: "0.01"})
-	p.typed(typing{Field: fieldBatch, Value: "4"})
-	settle(t, p)
-	if p.set.Rate != 2 || p.set.Lambda != 0.01 || p.set.Batch != 4 || p.scene == scene || p.scene.Settings.Rate != 2 {
-		t.Errorf("good fields were not applied: %+v", p.set)
+	r.do(actionTyped, typing{Field: fieldLR, Value: "2"})
+	r.do(actionTyped, typing{Field: fieldL2, Value: "0.01"})
+	r.do(actionTyped, typing{Field: fieldBatch, Value: "4"})
+	r.pump(t, func(p *Panel) bool { return settled(p) && p.scene != scene && p.scene.Settings.Batch == 4 })
+	if s := r.p.scene.Settings; s.Rate != 2 || s.Lambda != 0.01 || r.p.set != s {
+		t.Errorf("good fields were not applied: %+v, the panel shows %+v", s, r.p.set)
 	}
 }
 
-// TestPlanePanelEditsPoints: a click adds a point of the chosen class, a
-// click on it removes it; K cannot drop a class that has points, which
-// stay, and can once they are gone; the plane trains on what it shows.
-func TestPlanePanelEditsPoints(t *testing.T) {
-	p := New().Lang(i18n.EN)
-	kittest.Render(t, p)
-	if !p.setK(3) || p.data.K != 3 || len(p.data.Points) != 3*plane.PerClass || p.edited {
-		t.Fatalf("K = 3 on an unedited data set: K = %d, %d points", p.data.K, len(p.data.Points))
+// TestPanelEditsPoints: a click adds a point of the chosen class, a click
+// on it removes it; K cannot drop a class that has points, which stay,
+// and the refusal says why.
+func TestPanelEditsPoints(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN))
+	r.pump(t, settled)
+	r.do(actionK, 3)
+	r.pump(t, func(p *Panel) bool { return p.data.K == 3 && settled(p) })
+	if len(r.p.data.Points) != 3*plane.PerClass || r.p.edited {
+		t.Fatalf("K = 3 on an unedited data set: %d points", len(r.p.data.Points))
 	}
-	p.add = 2
-	p.clickAt([2]float64{3.9, -3.9}, 0.05)
-	if len(p.data.Points) != 3*plane.PerClass+1 || p.data.Points[len(p.data.Points)-1].Class != 2 || !p.edited {
-		t.Fatalf("the click did not add a point of class 2")
+	r.do(actionClass, 2)
+	r.do(actionClass, 7) // no such class: kept at 2
+	r.do(actionPoint, click{At: [2]float64{3.9, -3.9}, Radius: 0.05})
+	r.pump(t, func(p *Panel) bool { return len(p.data.Points) == 3*plane.PerClass+1 && settled(p) })
+	if last := r.p.data.Points[len(r.p.data.Points)-1]; last.Class != 2 || !r.p.edited || r.p.st.Points != 3*plane.PerClass+1 {
+		t.Fatalf("the click added %+v; the model trains on %d points", last, r.p.st.Points)
 	}
-	settle(t, p)
-	if st := p.lab.Status(); st.Points != 3*plane.PerClass+1 {
-		t.Errorf("the model trains on %d points", st.Points)
+	r.do(actionK, 2)
+	r.pump(t, func(p *Panel) bool { return !p.refused.IsZero() })
+	if r.p.data.K != 3 || r.p.refused.Key != "plane.removed" {
+		t.Errorf("K = 2 dropped class 2's points: K = %d, message %q", r.p.data.K, r.p.refused.Key)
 	}
-	if p.setK(2) || p.data.K != 3 || p.msg.Key != "plane.removed" {
-		t.Errorf("K = 2 dropped class 2's points: K = %d, message %q", p.data.K, p.msg.Key)
-	}
-	p.clickAt([2]float64{3.88, -3.9}, 0.05)
-	if len(p.data.Points) != 3*plane.PerClass {
-		t.Errorf("the second click did not remove the point: %d points", len(p.data.Points))
-	}
+	r.do(actionPoint, click{At: [2]float64{3.88, -3.9}, Radius: 0.05})
+	r.pump(t, func(p *Panel) bool { return len(p.data.Points) == 3*plane.PerClass && settled(p) })
 }
 
-// TestPlanePanelTrainsAtFullPace: Train runs the live model to the end of
-// its budget; on separable data without λ it separates the points and
-// the panel says J has no minimum.
-func TestPlanePanelTrainsAtFullPace(t *testing.T) {
-	p := New().Lang(i18n.EN).Pace("full")
-	kittest.Render(t, p)
-	p.setData("separable")
-	settle(t, p)
-	p.trainOrPause()
-	if p.state != stateTraining {
-		t.Fatalf("state %q after Train", p.state)
+// TestPanelTrainsAtFullPace: Train runs the live model to the end of its
+// budget; on separable data without λ it separates the points and the
+// panel says J has no minimum.
+func TestPanelTrainsAtFullPace(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).Pace("full"))
+	r.do(actionData, "separable")
+	r.pump(t, func(p *Panel) bool { return p.name == "separable" && settled(p) })
+	r.do(actionTrain, nil)
+	r.pump(t, func(p *Panel) bool { return p.state == stateDone && p.st.Steps == plane.DefaultSteps })
+	if r.p.st.Accuracy != 1 {
+		t.Errorf("after training: %+v", r.p.st)
 	}
-	settle(t, p)
-	if p.state != stateDone || p.st.Steps != plane.DefaultSteps || p.st.Accuracy != 1 {
-		t.Errorf("after training: %q, %+v", p.state, p.st)
-	}
-	if html := app.HTMLString(p.Render()); !strings.Contains(html, `data-note="plane.separated"`) {
+	if html := app.HTMLString(r.p.Render()); !strings.Contains(html, `data-note="plane.separated"`) {
 		t.Error("separable data without λ do not say that J has no minimum")
-	}
-}
-
-// TestPlanePanelDragsTheStart: dragging the start computes only the
-// paths, on the surface already drawn; once α has changed, the surface
-// drawn is not the settings' any more, and a drag computes all of it.
-func TestPlanePanelDragsTheStart(t *testing.T) {
-	p := New().Lang(i18n.EN)
-	kittest.Render(t, p)
-	settle(t, p)
-	first := p.scene
-	p.setStart([2]float64{-1, -1}, true)
-	settle(t, p)
-	if p.scene == first || &p.scene.J[0] != &first.J[0] || p.scene.Settings.Start != [2]float64{-1, -1} {
-		t.Fatal("a drag did not keep the surface while moving the start")
-	}
-	if p.scene.Paths[plane.GD].Points[0] != [2]float64{-1, -1} {
-		t.Errorf("gradient descent starts at %v", p.scene.Paths[plane.GD].Points[0])
-	}
-	p.typed(typing{Field: fieldLR, Value: "3"})
-	p.setStart([2]float64{-1.5, 0}, true)
-	settle(t, p)
-	if &p.scene.J[0] == &first.J[0] || p.scene.Settings.Rate != 3 || p.scene.Settings.Start != [2]float64{-1.5, 0} {
-		t.Errorf("after α changed, a drag kept the old surface, or lost α or the start: %+v", p.scene.Settings)
-	}
-}
-
-// TestPlanePanelIsReadyAfterNewData: a run that is done is ready again
-// once the data or settings change (its model goes on with a new budget,
-// or starts again for a new K): "done" is never a finished run's left
-// over.
-func TestPlanePanelIsReadyAfterNewData(t *testing.T) {
-	p := New().Lang(i18n.EN).Pace("full")
-	kittest.Render(t, p)
-	p.trainOrPause()
-	settle(t, p)
-	if p.state != stateDone {
-		t.Fatalf("state %q after a run", p.state)
-	}
-	p.setK(3)
-	if p.state != stateReady || p.st.Steps != 0 {
-		t.Errorf("after K = 3: %q at step %d", p.state, p.st.Steps)
 	}
 }
 
@@ -204,10 +205,9 @@ func TestPlaneViewsShowTheirPictures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, l := range i18n.Langs {
-			p := New().Lang(l).Pace("1").View(tt.view)
-			kittest.Render(t, p)
-			settle(t, p)
-			html := app.HTMLString(p.Render())
+			r := mount(t, New().Lang(l).Pace("1").View(tt.view))
+			r.pump(t, func(p *Panel) bool { return settled(p) && tt.start(p) })
+			html := app.HTMLString(r.p.Render())
 			n := kittest.IDs(html)
 			for _, id := range tt.want {
 				if n[id] != 1 {
@@ -224,9 +224,6 @@ func TestPlaneViewsShowTheirPictures(t *testing.T) {
 					t.Errorf("view %q, %s: %d paths", tt.view, l, c)
 				}
 			}
-			if !tt.start(p) {
-				t.Errorf("view %q starts with %s, K = %d, %+v, %q at step %d", tt.view, p.name, p.data.K, p.set, p.state, p.st.Steps)
-			}
 			if strings.Contains(html, "NaN") || strings.Contains(html, "plane.") {
 				t.Errorf("view %q, %s shows NaN or a catalog key", tt.view, l)
 			}
@@ -234,146 +231,54 @@ func TestPlaneViewsShowTheirPictures(t *testing.T) {
 	}
 }
 
-// TestPlaneViewChangesStartAfresh: a panel that the page shows as another
-// view in its place starts that view's data and settings afresh, its run
-// stopped.
-func TestPlaneViewChangesStartAfresh(t *testing.T) {
-	p := New().Lang(i18n.EN).Pace("1").View(Regions)
-	kittest.Render(t, p)
-	p.trainOrPause()
-	p.frame(now())
-	if p.state != stateTraining || p.st.Steps == 0 {
-		t.Fatalf("the regions' run did not start: %q at step %d", p.state, p.st.Steps)
+// TestPanelTakesWhatThePageAsks: α asked at a multiple of 2/λ_max and a
+// ψ asked while the model trains go to the worker, which does each as
+// soon as it can; the fields show the α set.
+func TestPanelTakesWhatThePageAsks(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).View(Surface))
+	r.do(ActionAbove, AboveCeiling)
+	r.pump(t, func(p *Panel) bool { return settled(p) && p.set.Rate != plane.Defaults().Rate })
+	if gd := r.p.scene.Paths[plane.GD]; gd.ZigZags < gd.Steps-5 || r.p.f.LR != fieldsOf(r.p.set).LR {
+		t.Errorf("α above 2/λ_max: %d zig-zags in %d steps; the field shows %q", gd.ZigZags, gd.Steps, r.p.f.LR)
 	}
-	p.IView = Surface
-	p.setUp()
-	if p.view != Surface || p.state != stateReady || p.st.Steps != 0 || p.name != "overlap" || p.data.K != 2 || p.set != plane.Defaults() {
-		t.Errorf("after the change: view %q, %q at step %d, %s with K = %d, %+v", p.view, p.state, p.st.Steps, p.name, p.data.K, p.set)
-	}
-	settle(t, p)
-	if !p.scene.Exact {
-		t.Error("the surface is not J itself")
-	}
-}
-
-// TestPlaneTakesWhatThePageAsks: α asked at a multiple of 2/λ_max
-// (ActionAbove) is set once the scene knows 2/λ_max, and makes gradient
-// descent overshoot and zig-zag; asked again, it is set again. A ψ asked
-// for (ActionPsi) while the model trains is added once it has trained,
-// and changes no probability; each ask adds one.
-func TestPlaneTakesWhatThePageAsks(t *testing.T) {
-	p := New().Lang(i18n.EN).View(Surface)
-	kittest.Render(t, p)
-	do := p.handlers()
-	do[ActionAbove](AboveCeiling)
-	if p.set.Rate != plane.Defaults().Rate {
-		t.Fatalf("α is %v before the scene knows 2/λ_max", p.set.Rate)
-	}
-	settle(t, p)
-	ceiling := p.scene.AlphaMax
-	if want, _ := strconv.ParseFloat(strconv.FormatFloat(AboveCeiling*ceiling, 'g', 3, 64), 64); p.set.Rate != want || p.scene.Settings.Rate != want {
-		t.Fatalf("α = %v (the scene's %v), want %v = %v·2/λ_max", p.set.Rate, p.scene.Settings.Rate, want, AboveCeiling)
-	}
-	gd := p.scene.Paths[plane.GD]
-	if gd.Stop == plane.Converged || gd.ZigZags < gd.Steps-5 {
-		t.Errorf("α above 2/λ_max: gradient descent %v with %d zig-zags in %d steps", gd.Stop, gd.ZigZags, gd.Steps)
-	}
-	if html := app.HTMLString(p.Render()); !strings.Contains(html, `data-above="yes"`) {
+	if html := app.HTMLString(r.p.Render()); !strings.Contains(html, `data-above="yes"`) {
 		t.Error("#plane-alpha-max does not say α is above 2/λ_max")
 	}
-	p.typed(typing{Field: fieldLR, Value: "1"})
-	settle(t, p)
-	p.takeWants()
-	if p.set.Rate != 1 {
-		t.Errorf("the ask was taken twice: α = %v", p.set.Rate)
-	}
-	do[ActionAbove](AboveCeiling)
-	settle(t, p)
-	if p.set.Rate == 1 {
-		t.Error("a new ask was not taken")
-	}
-
-	q := New().Lang(i18n.EN).Pace("1").View(Psi)
-	kittest.Render(t, q)
-	take := q.handlers()
-	take[ActionPsi](nil)
-	if q.psi != nil || q.state != stateTraining {
-		t.Fatalf("ψ was added to a model in training (%q)", q.state)
-	}
-	settle(t, q)
-	if q.psi == nil || q.psi.MaxDP > 1e-5 || q.psi.NormAfter == q.psi.NormBefore {
-		t.Fatalf("ψ asked for: %+v", q.psi)
-	}
-	first := q.psi
-	q.takeWants()
-	if q.psi != first {
-		t.Error("one ask added ψ twice")
-	}
-	take[ActionPsi](nil)
-	if q.psi == first || q.psis != 2 {
-		t.Errorf("a second ask did not add a second ψ: %d added", q.psis)
+	q := mount(t, New().Lang(i18n.EN).Pace("1").View(Psi))
+	q.do(ActionPsi, nil)
+	q.pump(t, func(p *Panel) bool { return p.psi != nil })
+	if q.p.state != stateDone || q.p.psi.MaxDP > 1e-5 {
+		t.Errorf("ψ added in state %q: %+v", q.p.state, q.p.psi)
 	}
 }
 
-// TestPlaneHandlesItsActions: each of the panel's actions, as its
-// controls post them, changes what it says; a refused value changes
-// nothing.
-func TestPlaneHandlesItsActions(t *testing.T) {
-	p := New().Lang(i18n.EN).Pace("full")
-	kittest.Render(t, p)
-	do := p.handlers()
-	for _, a := range []struct {
-		name  string
-		value any
-		check func() bool
-	}{
-		{actionData, "ring", func() bool { return p.name == "ring" }},
-		{actionK, 4, func() bool { return p.data.K == 4 }},
-		{actionClass, 3, func() bool { return p.add == 3 }},
-		{actionClass, 9, func() bool { return p.add == 3 }},
-		{actionOption, option{Name: "bias", On: true}, func() bool { return p.set.Bias }},
-		{actionOption, option{Name: "pin", On: false}, func() bool { return !p.set.Pin }},
-		{actionTyped, typing{Field: fieldL2, Value: "0.5"}, func() bool { return p.set.Lambda == 0.5 }},
-		{actionPoint, click{At: [2]float64{3.9, 3.9}, Radius: 0.01}, func() bool { return p.edited && p.data.Points[len(p.data.Points)-1].Class == 3 }},
-		{actionTrain, nil, func() bool { return p.state == stateTraining }},
-		{actionTrain, nil, func() bool { return p.state == stateReady }},
-		{actionReset, nil, func() bool { return p.st.Steps == 0 }},
-	} {
-		do[a.name](a.value)
-		if !a.check() {
-			t.Errorf("%s %v: not taken", a.name, a.value)
-		}
+// TestPanelDropsWhatIsStale: a scene or a frame for data older than the
+// panel shows, or of another set-up, is not taken; a frame that moves only the numbers asks for
+// the status line alone.
+func TestPanelDropsWhatIsStale(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).Pace("1"))
+	r.pump(t, settled)
+	scene, seq, setup := r.p.scene, r.p.seq, r.p.setup
+	if r.p.took(protocol.PlaneScene{Setup: setup, Seq: seq - 1, Scene: &plane.Scene{}}) || r.p.scene != scene {
+		t.Error("a scene for older data was taken")
 	}
-	settle(t, p)
-	do[actionStart](startAt{At: [2]float64{0.5, -0.5}})
-	settle(t, p)
-	if p.scene.Settings.Start != [2]float64{0.5, -0.5} {
-		t.Errorf("the start is %v", p.scene.Settings.Start)
+	if r.p.took(protocol.PlaneScene{Setup: setup - 1, Seq: seq, Scene: &plane.Scene{}}) || r.p.scene != scene {
+		t.Error("a scene of an earlier set-up was taken")
 	}
-}
-
-// TestPlaneFrameRendersTheLineAlone: a frame of a run in training that
-// moves only the numbers says so (the status line renders alone); one
-// that ends the run says the panel changed.
-func TestPlaneFrameRendersTheLineAlone(t *testing.T) {
-	p := New().Lang(i18n.EN).Pace("1").View(Regions)
-	kittest.Render(t, p)
-	settle(t, p)
-	p.trainOrPause()
-	if got := p.frame(now()); got != changedNumbers {
-		t.Fatalf("the run's first step: frame says %d, want the numbers alone (%d)", got, changedNumbers)
+	if r.p.took(protocol.PlaneState{Setup: setup + 1, Seq: seq + 1, State: stateDone}) || r.p.state == stateDone {
+		t.Error("a state of another set-up was taken")
 	}
-	if got := p.frame(now()); got != changedNothing {
-		t.Errorf("a frame with no step due says %d", got)
+	f := protocol.PlaneFrame{Setup: setup, Seq: seq, State: stateTraining, N: 1, Image: make([]byte, 4), W: []float32{0, 0, 1, 1}, B: []float32{0, 0}}
+	if !r.p.takeFrame(f) {
+		t.Error("a frame that starts a run does not render the panel")
 	}
-	p.IPace = "full"
-	for range 100000 {
-		if got := p.frame(now()); p.state == stateDone {
-			if got != changedPanel {
-				t.Errorf("the frame that ends the run says %d", got)
-			}
-			return
-		}
+	f.Status.Steps = 5
+	if r.p.takeFrame(f) {
+		t.Error("a frame that moves only the numbers renders the panel")
 	}
-	t.Fatal("the run never ended")
+	f.Seq = seq - 1
+	f.Status.Steps = 9
+	if r.p.takeFrame(f); r.p.st.Steps != 5 {
+		t.Error("a frame for older data was taken")
+	}
 }

@@ -45,8 +45,10 @@ func (p *Panel) surfacePart() app.UI {
 }
 
 // surfaceCanvas is #plane-surface: data-kind exact or slice, data-minimum
-// found or none, data-version the scenes computed so far, data-computing
-// whether one is being computed; a press or a drag moves the start.
+// found or none, data-version the scenes drawn so far, data-computing
+// whether one is being computed, data-build-ms how long the last took
+// from the command that asked for it to its drawing, data-scene its
+// checksum; a press or a drag moves the start.
 func (p *Panel) surfaceCanvas() app.UI {
 	exact, hasMin := false, false
 	if sc := p.scene; sc != nil {
@@ -54,9 +56,9 @@ func (p *Panel) surfaceCanvas() app.UI {
 	}
 	return app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", p.ILang.T("plane.surfaceCanvas")).
 		Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
-		Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.scenes).
-		Attr("data-computing", kit.YesNo(p.build != nil)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
-		Attr("data-build-frames", p.timing.msFrames).
+		Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.timing.scenes).
+		Attr("data-computing", kit.YesNo(p.building)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
+		Attr("data-scene", p.sceneSum).
 		On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
 		On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp)
 }

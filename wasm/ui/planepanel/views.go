@@ -2,7 +2,10 @@ package planepanel
 
 import (
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/planework"
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/kit"
+	"softmaxdemo/wasm/ui/params"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -56,6 +59,43 @@ func start(v View) setUpFor {
 		return setUpFor{data: "blobs", k: 3, set: s, warm: true}
 	}
 	return setUpFor{data: "blobs", k: 2, set: s}
+}
+
+// showStart shows the view's start until the worker says more: the data
+// set's name and points (made from the same seed as the worker makes
+// them), K and the settings, with no model yet.
+func (p *Panel) showStart() {
+	s := start(p.IView)
+	d, _ := plane.Generate(s.data, s.k, planework.Seed)
+	*p = Panel{Compo: p.Compo, ILang: p.ILang, IPace: p.IPace, IView: p.IView, IWorker: p.IWorker,
+		lineCtx: p.lineCtx, renders: p.renders, pace: p.pace, cv: p.cv, seen: p.seen, view: p.IView, setup: -1,
+		state: stateReady, name: s.data, data: d, set: s.set, f: fieldsOf(s.set),
+		building: true} // until the worker has the view's scene
+}
+
+// setUp asks the worker for the view's start.
+func (p *Panel) setUp() {
+	s := start(p.IView)
+	p.view, p.setDone = p.IView, true
+	if w := p.IWorker; w != nil {
+		p.setup = w.nextSetup()
+	}
+	p.timing.asked = now()
+	p.send(protocol.PlaneSetUp{Setup: p.setup, Data: s.data, K: s.k, Settings: s.set, Warm: s.warm})
+	p.sendPace()
+}
+
+// sendPace tells the worker the page's pace, when it changed.
+func (p *Panel) sendPace() {
+	if p.IPace == p.pace && p.pace != "" {
+		return
+	}
+	p.pace = p.IPace
+	rate, ok := params.PaceRate(p.pace)
+	if !ok {
+		rate, _ = params.PaceRate(params.DefaultPace)
+	}
+	p.send(protocol.PlanePace{StepsPerSecond: rate})
 }
 
 // regionsView is the regions and boundaries, the classes, and Train.
