@@ -79,6 +79,20 @@ globalThis.softmaxCanvas = {
   },
 };
 
+// inkOn is the text colour for a cell shaded rgb at alpha a over the
+// panel's white: black where the shade is light, white where it is dark,
+// whichever has the higher contrast (WCAG 2 relative luminance). Black and
+// white cross at a luminance where both give 4.58:1, so every count reads
+// at 4.5:1 or better, whatever its shade.
+function inkOn(rgb, a) {
+  const lin = (c) => {
+    const v = (a * c + (1 - a) * 255) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  const L = 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
+}
+
 // The confusion matrix's counts (wasm/ui/confusion.go): one call writes
 // all of them, where going through go-app cost a call per attribute.
 globalThis.softmaxConfusion = {
@@ -99,13 +113,17 @@ globalThis.softmaxConfusion = {
         const n = counts.getUint16(2 * (y * k + p), true), td = cells[y * k + p], s = String(n);
         if (td.dataset.count === s && td.dataset.total === String(total)) continue;
         const share = total > 0 ? n / total : 0;
-        let bg = "transparent";
-        if (n > 0 && y === p) bg = `rgba(27, 120, 55, ${(0.15 + 0.75 * share).toFixed(2)})`;
-        else if (n > 0) bg = `rgba(178, 24, 43, ${(0.1 + 0.9 * Math.min(1, 4 * share)).toFixed(2)})`;
+        let bg = "transparent", ink = "";
+        if (n > 0) {
+          const [rgb, a] = y === p ? [[27, 120, 55], 0.15 + 0.75 * share] : [[178, 24, 43], 0.1 + 0.9 * Math.min(1, 4 * share)];
+          bg = `rgba(${rgb.join(", ")}, ${a.toFixed(2)})`;
+          ink = inkOn(rgb, +a.toFixed(2));
+        }
         td.dataset.count = s;
         td.dataset.total = String(total);
         td.textContent = n > 0 ? s : "";
         td.style.background = bg;
+        td.style.color = ink;
         td.classList.toggle("pick", n > 0);
         if (n > 0) {
           td.tabIndex = 0;
