@@ -21,11 +21,18 @@
 ;; Layout (see core/softmax): weights are rows×10, a pixel's ten weights
 ;; adjacent. A float32 row is three vectors: classes 0-3, 4-7 and 8-9 (the
 ;; last loaded and stored as 64 bits); a float64 row is five, two classes
-;; each. Nothing is read back from memory that was just written wider or
-;; narrower: lanes stay in registers (a narrow load of a wide store, or the
-;; reverse, stalls some CPUs for tens of cycles).
+;; each. grad, neval and hv take their examples as core/softmax.Blocks,
+;; the pixels cut into pairs of neighbours (j, j+1) and singles: a pair's
+;; two rows, twenty adjacent numbers, are five float32 vectors (the third
+;; holds classes 8-9 of row j and 0-1 of row j+1) or ten float64 ones.
+;; Within a call, nothing is read back from memory that the same example
+;; just wrote wider or narrower: lanes stay in registers (a narrow load of
+;; a wide store, or the reverse, stalls some CPUs for tens of cycles).
 (module
   (import "env" "mem" (memory 0))
+
+  ;; touched keeps what grad reads ahead, so that no engine drops the reads.
+  (global $touched (mut i32) (i32.const 0))
 
   ;; exp is fmath.Exp: e**x, +Inf above 709.78, 0 below -708.40.
   (func $exp (param $x f64) (result f64)
@@ -314,230 +321,209 @@
   ;; grad adds into gw (rows×10) and gb (10) the unnormalised gradient of
   ;; the cross-entropy of the examples at positions batch[0..n) and writes
   ;; their summed cross-entropy, Σ (max z + log Σ exp(z − max z)) − z_y in
-  ;; batch order, at out (f64). Examples are Go's softmax.Examples:
-  ;; start int32[], index uint16[], value float32[], labels uint8[]. It
-  ;; returns -1, or the k of the first example with a pixel index not below
-  ;; rows (then nothing of that example is written, nor the loss).
+  ;; batch order, at out (f64). The examples come as Go's softmax.Blocks,
+  ;; cut into pairs and singles: pstart int32[], pairs {u16 j, f32 v1 at 4,
+  ;; f32 v2 at 8}[], sstart int32[], singles {u16 j, f32 v at 4}[]; labels
+  ;; uint8[]. It returns -1, or the k of the first example with a pixel
+  ;; not below rows (then nothing of that example is written, nor the loss).
   ;;
-  ;; An epoch of SGD takes its examples from all over memory, and waits on
-  ;; each one's first pixels: such examples go in pairs through the forward
-  ;; pass, their pixels interleaved, so that two examples' loads are under
-  ;; way at once. Examples that follow each other in memory, as a
-  ;; full-batch pass takes them, go one at a time. Each z is still added
-  ;; pixel by pixel in its example's order, and the rest (the softmax, the
-  ;; scatter) runs for one example after the other, so every sum is the
-  ;; scalar code's, in its order. Under Node on an EPYC, a shuffled epoch
-  ;; at B = 100 takes 0.85–0.94 of the time of one example at a time, and
-  ;; a full pass 0.94–0.97 (tools/kernelprof).
+  ;; The logits are softmax's pairLogits: the singles add into b's three
+  ;; vectors, then a pair's two rows of weights, twenty adjacent floats,
+  ;; are five vectors against (v1 v1 v1 v1), (v1 v1 v1 v1), (v1 v1 v2 v2),
+  ;; (v2 v2 v2 v2), (v2 v2 v2 v2): the first pixels' sums go on in the
+  ;; singles' vectors (classes 0-3, 4-7, and 8-9 in lanes 0 and 1), the
+  ;; second pixels' in lanes 2 and 3 of the third (classes 0 and 1) and in
+  ;; two more vectors (2-5, 6-9); z = firsts + seconds. The scatter takes a
+  ;; pair the same way, with d laid out as (0-3), (4-7), (8 9 0 1), (2-5),
+  ;; (6-9): each gradient entry still gets one rounded product per example,
+  ;; in batch order, as the Go code adds them. Ten lanes of twelve do work
+  ;; for a single, twenty of twenty for a pair, and a pair takes one index,
+  ;; one address and one turn of its loop for two pixels.
+  ;;
+  ;; An epoch of SGD takes its examples from all over memory: while one is
+  ;; computed, the pairs of the one two places on in the batch are read
+  ;; once, a byte per cache line, so that they are on their way by the time
+  ;; it comes (WebAssembly has no prefetch instruction).
   (func (export "grad")
     (param $w i32) (param $b i32) (param $gw i32) (param $gb i32)
-    (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
+    (param $pstart i32) (param $pairs i32) (param $sstart i32) (param $singles i32) (param $labels i32)
     (param $batch i32) (param $n i32) (param $rows i32) (param $out i32)
     (result i32)
-    (local $k i32) (local $ex i32) (local $j i32) (local $i i32) (local $bad i32) (local $two i32)
-    (local $p i32) (local $pEnd i32) (local $pv i32) (local $q i32) (local $qEnd i32) (local $qv i32)
-    (local $t i32) (local $u i32) (local $uEnd i32)
-    (local $v v128) (local $x v128) (local $z0 v128) (local $z1 v128) (local $z2 v128)
-    (local $a0 v128) (local $a1 v128) (local $a2 v128)
-    (local $y i32) (local $o i32)
+    (local $k i32) (local $ex i32) (local $j i32) (local $o i32) (local $rows1 i32)
+    (local $p i32) (local $pEnd i32) (local $s i32) (local $sEnd i32)
+    (local $q i32) (local $qEnd i32) (local $touch i32)
+    (local $v v128) (local $x v128) (local $vx v128)
+    (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $a3 v128) (local $a4 v128)
     (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
     (local $e01 v128) (local $e23 v128) (local $e45 v128) (local $e67 v128) (local $e89 v128) (local $inv v128)
-    (local $m f32) (local $zy f32) (local $s f64) (local $loss f64)
+    (local $m f32) (local $zy f32) (local $sum f64) (local $loss f64)
+    (local.set $rows1 (i32.sub (local.get $rows) (i32.const 1)))
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
-        ;; The first example's pixels are at index+2p, value+4p for p in
-        ;; t..end; the pair's second's (if any) likewise for u..uEnd.
         (local.set $ex (i32.load (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))
-        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
-        (local.set $p (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1))))
-        (local.set $pv (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2))))
-        (local.set $pEnd (i32.add (local.get $index) (i32.shl
-          (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 1))))
-        (local.set $u (i32.const 0))
-        (local.set $uEnd (i32.const 0))
-        (local.set $two (i32.const 0))
-        (if (i32.lt_u (i32.add (local.get $k) (i32.const 1)) (local.get $n))
-          (then
-            (local.set $i (i32.load offset=4 (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))
-            ;; An example that starts where this one ends, as in a full
-            ;; pass, is not paired: one stream through memory is then
-            ;; faster than two.
-            (if (i32.ne (i32.load (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2))))
-                  (i32.shr_u (i32.sub (local.get $pEnd) (local.get $index)) (i32.const 1)))
-              (then
-                (local.set $two (i32.const 1))
-                (local.set $u (i32.load (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))
-                (local.set $uEnd (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))))))
-        (local.set $q (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 1))))
-        (local.set $qv (i32.add (local.get $value) (i32.shl (local.get $u) (i32.const 2))))
-        (local.set $qEnd (i32.add (local.get $index) (i32.shl (local.get $uEnd) (i32.const 1))))
-        (local.set $bad (i32.const 0))
+        (local.set $o (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $p (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $o)) (i32.const 12))))
+        (local.set $pEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $o)) (i32.const 12))))
+        (local.set $o (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $s (i32.add (local.get $singles) (i32.shl (i32.load (local.get $o)) (i32.const 3))))
+        (local.set $sEnd (i32.add (local.get $singles) (i32.shl (i32.load offset=4 (local.get $o)) (i32.const 3))))
 
-        ;; z = b + Σ value·w[index], for both. A pixel index not below rows
-        ;; in the first ends the call before anything of it is written; in
-        ;; the second, it ends the second's pass (bad = 1), and the call
-        ;; returns once the first is added in.
+        ;; Read the pairs and the first singles of example k+2.
+        (if (i32.lt_u (i32.add (local.get $k) (i32.const 2)) (local.get $n)) (then
+          (local.set $o (i32.load offset=8 (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))
+          (local.set $q (i32.add (local.get $pstart) (i32.shl (local.get $o) (i32.const 2))))
+          (local.set $qEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $q)) (i32.const 12))))
+          (local.set $q (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $q)) (i32.const 12))))
+          (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (i32.add (local.get $singles) (i32.shl
+            (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $o) (i32.const 2)))) (i32.const 3))))))
+          (block $touched
+            (loop $touching
+              (br_if $touched (i32.ge_u (local.get $q) (local.get $qEnd)))
+              (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (local.get $q))))
+              (local.set $q (i32.add (local.get $q) (i32.const 64)))
+              (br $touching)))))
+
+        ;; z = b + the singles, then the pairs (see above).
         (local.set $z0 (v128.load (local.get $b)))
         (local.set $z1 (v128.load offset=16 (local.get $b)))
         (local.set $z2 (v128.load64_zero offset=32 (local.get $b)))
-        (local.set $a0 (local.get $z0))
-        (local.set $a1 (local.get $z1))
-        (local.set $a2 (local.get $z2))
-        (block $pairDone
-          (loop $pair
-            (br_if $pairDone (i32.ge_u (local.get $p) (local.get $pEnd)))
-            (br_if $pairDone (i32.ge_u (local.get $q) (local.get $qEnd)))
-            (local.set $j (i32.load16_u (local.get $p)))
+        (block $fwd1Done
+          (loop $fwd1
+            (br_if $fwd1Done (i32.ge_u (local.get $s) (local.get $sEnd)))
+            (local.set $j (i32.load16_u (local.get $s)))
             (if (i32.ge_u (local.get $j) (local.get $rows)) (then (return (local.get $k))))
-            (local.set $i (i32.load16_u (local.get $q)))
-            (if (i32.ge_u (local.get $i) (local.get $rows)) (then
-              (local.set $bad (i32.const 1))
-              (br $pairDone)))
-            (local.set $v (v128.load32_splat (local.get $pv)))
-            (local.set $x (v128.load32_splat (local.get $qv)))
-            (local.set $j (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
-            (local.set $i (i32.add (local.get $w) (i32.mul (local.get $i) (i32.const 40))))
-            (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $j)))))
-            (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $x) (v128.load (local.get $i)))))
-            (local.set $z1 (f32x4.add (local.get $z1) (f32x4.mul (local.get $v) (v128.load offset=16 (local.get $j)))))
-            (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $x) (v128.load offset=16 (local.get $i)))))
-            (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $v) (v128.load64_zero offset=32 (local.get $j)))))
-            (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $x) (v128.load64_zero offset=32 (local.get $i)))))
-            (local.set $p (i32.add (local.get $p) (i32.const 2)))
-            (local.set $pv (i32.add (local.get $pv) (i32.const 4)))
-            (local.set $q (i32.add (local.get $q) (i32.const 2)))
-            (local.set $qv (i32.add (local.get $qv) (i32.const 4)))
-            (br $pair)))
-        (block $fwdDone
-          (loop $fwd
-            (br_if $fwdDone (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $o (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $s)))
+            (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $o)))))
+            (local.set $z1 (f32x4.add (local.get $z1) (f32x4.mul (local.get $v) (v128.load offset=16 (local.get $o)))))
+            (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $v) (v128.load64_zero offset=32 (local.get $o)))))
+            (local.set $s (i32.add (local.get $s) (i32.const 8)))
+            (br $fwd1)))
+        (local.set $z2 (v128.and (local.get $z2) (v128.const i32x4 -1 -1 0 0)))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
+        (local.set $a4 (v128.const i32x4 0 0 0 0))
+        (block $fwd2Done
+          (loop $fwd2
+            (br_if $fwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
             (local.set $j (i32.load16_u (local.get $p)))
-            (if (i32.ge_u (local.get $j) (local.get $rows)) (then (return (local.get $k))))
-            (local.set $v (v128.load32_splat (local.get $pv)))
-            (local.set $j (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
-            (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $j)))))
-            (local.set $z1 (f32x4.add (local.get $z1) (f32x4.mul (local.get $v) (v128.load offset=16 (local.get $j)))))
-            (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $v) (v128.load64_zero offset=32 (local.get $j)))))
-            (local.set $p (i32.add (local.get $p) (i32.const 2)))
-            (local.set $pv (i32.add (local.get $pv) (i32.const 4)))
-            (br $fwd)))
-        (if (i32.eqz (local.get $bad)) (then
-          (block $fwd2Done
-            (loop $fwd2
-              (br_if $fwd2Done (i32.ge_u (local.get $q) (local.get $qEnd)))
-              (local.set $i (i32.load16_u (local.get $q)))
-              (if (i32.ge_u (local.get $i) (local.get $rows)) (then
-                (local.set $bad (i32.const 1))
-                (br $fwd2Done)))
-              (local.set $x (v128.load32_splat (local.get $qv)))
-              (local.set $i (i32.add (local.get $w) (i32.mul (local.get $i) (i32.const 40))))
-              (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $x) (v128.load (local.get $i)))))
-              (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $x) (v128.load offset=16 (local.get $i)))))
-              (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $x) (v128.load64_zero offset=32 (local.get $i)))))
-              (local.set $q (i32.add (local.get $q) (i32.const 2)))
-              (local.set $qv (i32.add (local.get $qv) (i32.const 4)))
-              (br $fwd2)))))
+            (if (i32.ge_u (local.get $j) (local.get $rows1)) (then (return (local.get $k))))
+            (local.set $o (i32.add (local.get $w) (i32.mul (local.get $j) (i32.const 40))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $p)))
+            (local.set $x (v128.load32_splat offset=8 (local.get $p)))
+            (local.set $vx (i8x16.shuffle 0 1 2 3 0 1 2 3 16 17 18 19 16 17 18 19 (local.get $v) (local.get $x)))
+            (local.set $z0 (f32x4.add (local.get $z0) (f32x4.mul (local.get $v) (v128.load (local.get $o)))))
+            (local.set $z1 (f32x4.add (local.get $z1) (f32x4.mul (local.get $v) (v128.load offset=16 (local.get $o)))))
+            (local.set $z2 (f32x4.add (local.get $z2) (f32x4.mul (local.get $vx) (v128.load offset=32 (local.get $o)))))
+            (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
+            (local.set $a4 (f32x4.add (local.get $a4) (f32x4.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $fwd2)))
+        (local.set $z0 (f32x4.add (local.get $z0)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $z2) (local.get $a3))))
+        (local.set $z1 (f32x4.add (local.get $z1)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $a3) (local.get $a4))))
+        (local.set $z2 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $z2) (v128.const i32x4 0 0 0 0))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $a4) (v128.const i32x4 0 0 0 0))))
 
-        ;; The rest, for the first example and then the second: the pair's
-        ;; scatters one after the other.
-        (local.set $y (i32.load8_u (i32.add (local.get $labels) (local.get $ex))))
-        (local.set $p (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1))))
-        (local.set $pv (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2))))
-        (block $halvesDone
-          (loop $halves
-            ;; m = max z. Any order gives the same m but for the sign of a
-            ;; zero, which changes neither exp(z − m) nor the loss.
-            (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
-            (local.set $mv (f32x4.pmax (local.get $mv)
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
-            (local.set $mv (f32x4.pmax (local.get $mv)
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
-            (local.set $mv (f32x4.pmax (local.get $mv)
-              (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
-            (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
-            (local.set $mv (f32x4.splat (local.get $m)))
+        ;; m = max z. Any order gives the same m but for the sign of a
+        ;; zero, which changes neither exp(z − m) nor the loss.
+        (local.set $mv (f32x4.pmax (local.get $z0) (local.get $z1)))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $z2) (local.get $z2))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mv) (local.get $mv))))
+        (local.set $mv (f32x4.pmax (local.get $mv)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mv) (local.get $mv))))
+        (local.set $m (f32x4.extract_lane 0 (local.get $mv)))
+        (local.set $mv (f32x4.splat (local.get $m)))
 
-            ;; The true class's lane, by masks: a lane of z is never read back
-            ;; from memory, where a narrow load after a wide store stalls.
-            (local.set $yv (i32x4.splat (local.get $y)))
-            (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
-            (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
-            (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
-            (local.set $v (v128.or (v128.or
-              (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
-              (v128.and (local.get $z2) (local.get $y2))))
-            (local.set $v (v128.or (local.get $v)
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
-            (local.set $v (v128.or (local.get $v)
-              (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
-            (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
+        ;; The true class's lane, by masks: a lane of z is never read back
+        ;; from memory, where a narrow load after a wide store stalls.
+        (local.set $yv (i32x4.splat (i32.load8_u (i32.add (local.get $labels) (local.get $ex)))))
+        (local.set $y0 (i32x4.eq (v128.const i32x4 0 1 2 3) (local.get $yv)))
+        (local.set $y1 (i32x4.eq (v128.const i32x4 4 5 6 7) (local.get $yv)))
+        (local.set $y2 (i32x4.eq (v128.const i32x4 8 9 -1 -1) (local.get $yv)))
+        (local.set $v (v128.or (v128.or
+          (v128.and (local.get $z0) (local.get $y0)) (v128.and (local.get $z1) (local.get $y1)))
+          (v128.and (local.get $z2) (local.get $y2))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v))))
+        (local.set $v (v128.or (local.get $v)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $v) (local.get $v))))
+        (local.set $zy (f32x4.extract_lane 0 (local.get $v)))
 
-            ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
-            (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
-            (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
-            (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
-            (call $exp10 (f64x2.promote_low_f32x4 (local.get $z0))
-              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))
-              (f64x2.promote_low_f32x4 (local.get $z1))
-              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))
-              (f64x2.promote_low_f32x4 (local.get $z2)))
-            (local.set $e89)
-            (local.set $e67)
-            (local.set $e45)
-            (local.set $e23)
-            (local.set $e01)
-            (local.set $s (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
-            (local.set $loss (f64.add (local.get $loss) (f64.sub
-              (f64.add (f64.promote_f32 (local.get $m)) (call $log (local.get $s)))
-              (f64.promote_f32 (local.get $zy)))))
+        ;; e_c = exp(z_c − m), two classes at a time, s = Σ e_c in class order.
+        (local.set $z0 (f32x4.sub (local.get $z0) (local.get $mv)))
+        (local.set $z1 (f32x4.sub (local.get $z1) (local.get $mv)))
+        (local.set $z2 (f32x4.sub (local.get $z2) (local.get $mv)))
+        (call $exp10 (f64x2.promote_low_f32x4 (local.get $z0))
+          (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z0) (local.get $z0)))
+          (f64x2.promote_low_f32x4 (local.get $z1))
+          (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z1) (local.get $z1)))
+          (f64x2.promote_low_f32x4 (local.get $z2)))
+        (local.set $e89)
+        (local.set $e67)
+        (local.set $e45)
+        (local.set $e23)
+        (local.set $e01)
+        (local.set $sum (call $sum10 (local.get $e01) (local.get $e23) (local.get $e45) (local.get $e67) (local.get $e89)))
+        (local.set $loss (f64.add (local.get $loss) (f64.sub
+          (f64.add (f64.promote_f32 (local.get $m)) (call $log (local.get $sum)))
+          (f64.promote_f32 (local.get $zy)))))
 
-            ;; h_c = e_c/s (0 below 2**-100), then h − [c = y]: the error signal.
-            (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $s))))
-            (local.set $z0 (call $probs (local.get $e01) (local.get $e23) (local.get $inv)))
-            (local.set $z1 (call $probs (local.get $e45) (local.get $e67) (local.get $inv)))
-            (local.set $z2 (call $probs (local.get $e89) (local.get $e89) (local.get $inv)))
-            (local.set $z0 (f32x4.sub (local.get $z0) (v128.and (local.get $y0) (v128.const f32x4 1 1 1 1))))
-            (local.set $z1 (f32x4.sub (local.get $z1) (v128.and (local.get $y1) (v128.const f32x4 1 1 1 1))))
-            (local.set $z2 (f32x4.sub (local.get $z2) (v128.and (local.get $y2) (v128.const f32x4 1 1 1 1))))
+        ;; h_c = e_c/s (0 below 2**-100), then d = h − [c = y]: the error signal.
+        (local.set $inv (f64x2.splat (f64.div (f64.const 1) (local.get $sum))))
+        (local.set $z0 (call $probs (local.get $e01) (local.get $e23) (local.get $inv)))
+        (local.set $z1 (call $probs (local.get $e45) (local.get $e67) (local.get $inv)))
+        (local.set $z2 (call $probs (local.get $e89) (local.get $e89) (local.get $inv)))
+        (local.set $z0 (f32x4.sub (local.get $z0) (v128.and (local.get $y0) (v128.const f32x4 1 1 1 1))))
+        (local.set $z1 (f32x4.sub (local.get $z1) (v128.and (local.get $y1) (v128.const f32x4 1 1 1 1))))
+        (local.set $z2 (f32x4.sub (local.get $z2) (v128.and (local.get $y2) (v128.const f32x4 1 1 1 1))))
 
-            ;; gw[index] += value·d
-            (block $bwdDone
-              (loop $bwd
-                (br_if $bwdDone (i32.ge_u (local.get $p) (local.get $pEnd)))
-                (local.set $v (v128.load32_splat (local.get $pv)))
-                (local.set $o (i32.add (local.get $gw) (i32.mul (i32.load16_u (local.get $p)) (i32.const 40))))
-                (v128.store (local.get $o)
-                  (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $v) (local.get $z0))))
-                (v128.store offset=16 (local.get $o)
-                  (f32x4.add (v128.load offset=16 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z1))))
-                (v128.store64_lane offset=32 0 (local.get $o)
-                  (f32x4.add (v128.load64_zero offset=32 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z2))))
-                (local.set $p (i32.add (local.get $p) (i32.const 2)))
-                (local.set $pv (i32.add (local.get $pv) (i32.const 4)))
-                (br $bwd)))
-
-            ;; gb += d
-            (v128.store (local.get $gb) (f32x4.add (v128.load (local.get $gb)) (local.get $z0)))
-            (v128.store offset=16 (local.get $gb) (f32x4.add (v128.load offset=16 (local.get $gb)) (local.get $z1)))
-            (v128.store64_lane offset=32 0 (local.get $gb)
-              (f32x4.add (v128.load64_zero offset=32 (local.get $gb)) (local.get $z2)))
-
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (if (local.get $bad) (then (return (local.get $k))))
-            (br_if $halvesDone (i32.eqz (local.get $two)))
-            (local.set $two (i32.const 0))
-            (local.set $z0 (local.get $a0))
-            (local.set $z1 (local.get $a1))
-            (local.set $z2 (local.get $a2))
-            (local.set $y (i32.load8_u (i32.add (local.get $labels)
-              (i32.load (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))))
-            (local.set $p (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 1))))
-            (local.set $pv (i32.add (local.get $value) (i32.shl (local.get $u) (i32.const 2))))
-            (local.set $pEnd (local.get $qEnd))
-            (br $halves)))
+        ;; gw[j] += v·d for the singles, gb += d, then for the pairs.
+        (local.set $s (i32.add (local.get $singles) (i32.shl
+          (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 3))))
+        (block $bwd1Done
+          (loop $bwd1
+            (br_if $bwd1Done (i32.ge_u (local.get $s) (local.get $sEnd)))
+            (local.set $o (i32.add (local.get $gw) (i32.mul (i32.load16_u (local.get $s)) (i32.const 40))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $s)))
+            (v128.store (local.get $o) (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $v) (local.get $z0))))
+            (v128.store offset=16 (local.get $o) (f32x4.add (v128.load offset=16 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z1))))
+            (v128.store64_lane offset=32 0 (local.get $o)
+              (f32x4.add (v128.load64_zero offset=32 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z2))))
+            (local.set $s (i32.add (local.get $s) (i32.const 8)))
+            (br $bwd1)))
+        (v128.store (local.get $gb) (f32x4.add (v128.load (local.get $gb)) (local.get $z0)))
+        (v128.store offset=16 (local.get $gb) (f32x4.add (v128.load offset=16 (local.get $gb)) (local.get $z1)))
+        (v128.store64_lane offset=32 0 (local.get $gb)
+          (f32x4.add (v128.load64_zero offset=32 (local.get $gb)) (local.get $z2)))
+        (local.set $z2 (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $z2) (local.get $z0)))
+        (local.set $a3 (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $z0) (local.get $z1)))
+        (local.set $a4 (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $z1) (local.get $z2)))
+        (local.set $p (i32.add (local.get $pairs) (i32.mul
+          (i32.load (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 12))))
+        (block $bwd2Done
+          (loop $bwd2
+            (br_if $bwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $o (i32.add (local.get $gw) (i32.mul (i32.load16_u (local.get $p)) (i32.const 40))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $p)))
+            (local.set $x (v128.load32_splat offset=8 (local.get $p)))
+            (local.set $vx (i8x16.shuffle 0 1 2 3 0 1 2 3 16 17 18 19 16 17 18 19 (local.get $v) (local.get $x)))
+            (v128.store (local.get $o) (f32x4.add (v128.load (local.get $o)) (f32x4.mul (local.get $v) (local.get $z0))))
+            (v128.store offset=16 (local.get $o) (f32x4.add (v128.load offset=16 (local.get $o)) (f32x4.mul (local.get $v) (local.get $z1))))
+            (v128.store offset=32 (local.get $o) (f32x4.add (v128.load offset=32 (local.get $o)) (f32x4.mul (local.get $vx) (local.get $z2))))
+            (v128.store offset=48 (local.get $o) (f32x4.add (v128.load offset=48 (local.get $o)) (f32x4.mul (local.get $x) (local.get $a3))))
+            (v128.store offset=64 (local.get $o) (f32x4.add (v128.load offset=64 (local.get $o)) (f32x4.mul (local.get $x) (local.get $a4))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $bwd2)))
+        ;; the next example
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $examples)))
     (f64.store (local.get $out) (local.get $loss))
+    (global.set $touched (local.get $touch))
     (i32.const -1))
 
   ;; update is core/softmax.Update: w[i] := w[i] − a·(g[i]·inv + λ·w[i]),
@@ -785,10 +771,12 @@
   ;; pixel index not below rows (nothing of it written).
   (func (export "neval")
     (param $v i32) (param $g i32) (param $h i32) (param $mu i32) (param $out i32)
-    (param $start i32) (param $index i32) (param $value i32) (param $labels i32)
+    (param $pstart i32) (param $pairs i32) (param $sstart i32) (param $singles i32) (param $labels i32)
     (param $n i32) (param $rows i32)
     (result i32)
-    (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32) (local $bias i32)
+    (local $ex i32) (local $o i32) (local $bias i32) (local $rows1 i32) (local $jo i32)
+    (local $p i32) (local $pEnd i32) (local $sp i32) (local $sEnd i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a4 v128) (local $w v128) (local $ww v128)
     (local $x v128) (local $xx v128) (local $m v128) (local $inv v128) (local $one v128)
     (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $z3 v128) (local $z4 v128)
     (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128)
@@ -796,32 +784,66 @@
     (local $s f64) (local $zy f64)
     (local.set $bias (i32.add (local.get $v) (i32.mul (local.get $rows) (i32.const 80))))
     (local.set $one (v128.const f64x2 1 1))
+    (local.set $rows1 (i32.sub (local.get $rows) (i32.const 1)))
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $ex) (local.get $n)))
-        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
-        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $o (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $p (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $o)) (i32.const 12))))
+        (local.set $pEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $o)) (i32.const 12))))
+        (local.set $o (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $sp (i32.add (local.get $singles) (i32.shl (i32.load (local.get $o)) (i32.const 3))))
+        (local.set $sEnd (i32.add (local.get $singles) (i32.shl (i32.load offset=4 (local.get $o)) (i32.const 3))))
         (local.set $z0 (v128.load (local.get $bias)))
         (local.set $z1 (v128.load offset=16 (local.get $bias)))
         (local.set $z2 (v128.load offset=32 (local.get $bias)))
         (local.set $z3 (v128.load offset=48 (local.get $bias)))
         (local.set $z4 (v128.load offset=64 (local.get $bias)))
-        (local.set $j (local.get $t))
-        (block $fwdDone
-          (loop $fwd
-            (br_if $fwdDone (i32.ge_u (local.get $j) (local.get $end)))
-            (local.set $o (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $j) (i32.const 1)))))
+        (block $fwd1Done
+          (loop $fwd1
+            (br_if $fwd1Done (i32.ge_u (local.get $sp) (local.get $sEnd)))
+            (local.set $o (i32.load16_u (local.get $sp)))
             (if (i32.ge_u (local.get $o) (local.get $rows)) (then (return (local.get $ex))))
-            (local.set $x (f64x2.splat (f64.promote_f32
-              (f32.load (i32.add (local.get $value) (i32.shl (local.get $j) (i32.const 2)))))))
+            (local.set $x (f64x2.splat (f64.promote_f32 (f32.load offset=4 (local.get $sp)))))
             (local.set $o (i32.add (local.get $v) (i32.mul (local.get $o) (i32.const 80))))
             (local.set $z0 (f64x2.add (local.get $z0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
             (local.set $z1 (f64x2.add (local.get $z1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
             (local.set $z2 (f64x2.add (local.get $z2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
             (local.set $z3 (f64x2.add (local.get $z3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
             (local.set $z4 (f64x2.add (local.get $z4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (br $fwd)))
+            (local.set $sp (i32.add (local.get $sp) (i32.const 8)))
+            (br $fwd1)))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $a2 (v128.const i32x4 0 0 0 0))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
+        (local.set $a4 (v128.const i32x4 0 0 0 0))
+        (block $fwd2Done
+          (loop $fwd2
+            (br_if $fwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $o (i32.load16_u (local.get $p)))
+            (if (i32.ge_u (local.get $o) (local.get $rows1)) (then (return (local.get $ex))))
+            (local.set $x (f64x2.promote_low_f32x4 (v128.load64_zero offset=4 (local.get $p))))
+            (local.set $xx (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x)))
+            (local.set $x (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
+            (local.set $o (i32.add (local.get $v) (i32.mul (local.get $o) (i32.const 80))))
+            (local.set $z0 (f64x2.add (local.get $z0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
+            (local.set $z1 (f64x2.add (local.get $z1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
+            (local.set $z2 (f64x2.add (local.get $z2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
+            (local.set $z3 (f64x2.add (local.get $z3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
+            (local.set $z4 (f64x2.add (local.get $z4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
+            (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $xx) (v128.load offset=80 (local.get $o)))))
+            (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $xx) (v128.load offset=96 (local.get $o)))))
+            (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $xx) (v128.load offset=112 (local.get $o)))))
+            (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $xx) (v128.load offset=128 (local.get $o)))))
+            (local.set $a4 (f64x2.add (local.get $a4) (f64x2.mul (local.get $xx) (v128.load offset=144 (local.get $o)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $fwd2)))
+        (local.set $z0 (f64x2.add (local.get $z0) (local.get $a0)))
+        (local.set $z1 (f64x2.add (local.get $z1) (local.get $a1)))
+        (local.set $z2 (f64x2.add (local.get $z2) (local.get $a2)))
+        (local.set $z3 (f64x2.add (local.get $z3) (local.get $a3)))
+        (local.set $z4 (f64x2.add (local.get $z4) (local.get $a4)))
         ;; zy, m, e = exp(z − m), s: softmax.Softmax in float64.
         (local.set $yv (i64x2.splat (i64.extend_i32_u (i32.load8_u (i32.add (local.get $labels) (local.get $ex))))))
         (local.set $y0 (i64x2.eq (v128.const i64x2 0 1) (local.get $yv)))
@@ -872,27 +894,65 @@
         (local.set $z2 (f64x2.sub (local.get $z2) (v128.and (local.get $y2) (local.get $one))))
         (local.set $z3 (f64x2.sub (local.get $z3) (v128.and (local.get $y3) (local.get $one))))
         (local.set $z4 (f64x2.sub (local.get $z4) (v128.and (local.get $y4) (local.get $one))))
-        (block $bwdDone
-          (loop $bwd
-            (br_if $bwdDone (i32.ge_u (local.get $t) (local.get $end)))
-            (local.set $x (f64x2.splat (f64.promote_f32
-              (f32.load (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2)))))))
+        ;; g[j] += x r and h[j] += x² q for the singles, then for both
+        ;; pixels of the pairs.
+        (local.set $p (i32.add (local.get $pairs) (i32.mul
+          (i32.load (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 12))))
+        (local.set $sp (i32.add (local.get $singles) (i32.shl
+          (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 3))))
+        (block $bwd1Done
+          (loop $bwd1
+            (br_if $bwd1Done (i32.ge_u (local.get $sp) (local.get $sEnd)))
+            (local.set $x (f64x2.splat (f64.promote_f32 (f32.load offset=4 (local.get $sp)))))
             (local.set $xx (f64x2.mul (local.get $x) (local.get $x)))
-            (local.set $j (i32.mul (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1)))) (i32.const 80)))
-            (local.set $o (i32.add (local.get $g) (local.get $j)))
+            (local.set $jo (i32.mul (i32.load16_u (local.get $sp)) (i32.const 80)))
+            (local.set $o (i32.add (local.get $g) (local.get $jo)))
             (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $z0))))
             (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z1))))
             (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z2))))
             (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z3))))
             (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z4))))
-            (local.set $o (i32.add (local.get $h) (local.get $j)))
+            (local.set $o (i32.add (local.get $h) (local.get $jo)))
             (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q0))))
             (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q1))))
             (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q2))))
             (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q3))))
             (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q4))))
-            (local.set $t (i32.add (local.get $t) (i32.const 1)))
-            (br $bwd)))
+            (local.set $sp (i32.add (local.get $sp) (i32.const 8)))
+            (br $bwd1)))
+        (block $bwd2Done
+          (loop $bwd2
+            (br_if $bwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $x (f64x2.promote_low_f32x4 (v128.load64_zero offset=4 (local.get $p))))
+            (local.set $w (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x)))
+            (local.set $x (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
+            (local.set $xx (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $ww (f64x2.mul (local.get $w) (local.get $w)))
+            (local.set $jo (i32.mul (i32.load16_u (local.get $p)) (i32.const 80)))
+            (local.set $o (i32.add (local.get $g) (local.get $jo)))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $z0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $z4))))
+            (v128.store offset=80 (local.get $o) (f64x2.add (v128.load offset=80 (local.get $o)) (f64x2.mul (local.get $w) (local.get $z0))))
+            (v128.store offset=96 (local.get $o) (f64x2.add (v128.load offset=96 (local.get $o)) (f64x2.mul (local.get $w) (local.get $z1))))
+            (v128.store offset=112 (local.get $o) (f64x2.add (v128.load offset=112 (local.get $o)) (f64x2.mul (local.get $w) (local.get $z2))))
+            (v128.store offset=128 (local.get $o) (f64x2.add (v128.load offset=128 (local.get $o)) (f64x2.mul (local.get $w) (local.get $z3))))
+            (v128.store offset=144 (local.get $o) (f64x2.add (v128.load offset=144 (local.get $o)) (f64x2.mul (local.get $w) (local.get $z4))))
+            (local.set $o (i32.add (local.get $h) (local.get $jo)))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $q4))))
+            (v128.store offset=80 (local.get $o) (f64x2.add (v128.load offset=80 (local.get $o)) (f64x2.mul (local.get $ww) (local.get $q0))))
+            (v128.store offset=96 (local.get $o) (f64x2.add (v128.load offset=96 (local.get $o)) (f64x2.mul (local.get $ww) (local.get $q1))))
+            (v128.store offset=112 (local.get $o) (f64x2.add (v128.load offset=112 (local.get $o)) (f64x2.mul (local.get $ww) (local.get $q2))))
+            (v128.store offset=128 (local.get $o) (f64x2.add (v128.load offset=128 (local.get $o)) (f64x2.mul (local.get $ww) (local.get $q3))))
+            (v128.store offset=144 (local.get $o) (f64x2.add (v128.load offset=144 (local.get $o)) (f64x2.mul (local.get $ww) (local.get $q4))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $bwd2)))
         (local.set $o (i32.add (local.get $g) (i32.mul (local.get $rows) (i32.const 80))))
         (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (local.get $z0)))
         (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (local.get $z1)))
@@ -917,74 +977,133 @@
   ;; hv is core/newton's hvRange on float32 pixels, widened: for the
   ;; examples 0..n−1 with probabilities μ at mu+80i it adds into out
   ;; (rows×10 then 10, float64) x ⊗ a, a = μ ⊙ (u − μ·u), u = Vᵀx the
-  ;; "logits" of the vector vec (the same layout). It returns -1, or the
-  ;; first example with a pixel index not below rows (nothing of it
-  ;; written).
+  ;; "logits" of the vector vec (the same layout), in the order of newton's
+  ;; logits: the examples come as softmax.Blocks (see grad), a single's
+  ;; row of ten float64 is five vectors, a pair's two rows ten, against
+  ;; (x1 x1) and (x2 x2). It returns -1, or the first example with a pixel
+  ;; index not below rows (nothing of it written).
   (func (export "hv")
     (param $vec i32) (param $out i32) (param $mu i32)
-    (param $start i32) (param $index i32) (param $value i32) (param $n i32) (param $rows i32)
+    (param $pstart i32) (param $pairs i32) (param $sstart i32) (param $singles i32) (param $n i32) (param $rows i32)
     (result i32)
-    (local $ex i32) (local $t i32) (local $end i32) (local $j i32) (local $o i32) (local $bias i32)
-    (local $x v128) (local $sv v128)
+    (local $ex i32) (local $o i32) (local $bias i32) (local $rows1 i32)
+    (local $p i32) (local $pEnd i32) (local $s i32) (local $sEnd i32)
+    (local $x v128) (local $xx v128) (local $sv v128)
     (local $u0 v128) (local $u1 v128) (local $u2 v128) (local $u3 v128) (local $u4 v128)
-    (local $m0 v128) (local $m1 v128) (local $m2 v128) (local $m3 v128) (local $m4 v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a4 v128)
     (local.set $bias (i32.add (local.get $vec) (i32.mul (local.get $rows) (i32.const 80))))
+    (local.set $rows1 (i32.sub (local.get $rows) (i32.const 1)))
     (block $done
       (loop $examples
         (br_if $done (i32.ge_u (local.get $ex) (local.get $n)))
-        (local.set $t (i32.load (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
-        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $ex) (i32.const 2)))))
+        (local.set $o (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $p (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $o)) (i32.const 12))))
+        (local.set $pEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $o)) (i32.const 12))))
+        (local.set $o (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2))))
+        (local.set $s (i32.add (local.get $singles) (i32.shl (i32.load (local.get $o)) (i32.const 3))))
+        (local.set $sEnd (i32.add (local.get $singles) (i32.shl (i32.load offset=4 (local.get $o)) (i32.const 3))))
         (local.set $u0 (v128.load (local.get $bias)))
         (local.set $u1 (v128.load offset=16 (local.get $bias)))
         (local.set $u2 (v128.load offset=32 (local.get $bias)))
         (local.set $u3 (v128.load offset=48 (local.get $bias)))
         (local.set $u4 (v128.load offset=64 (local.get $bias)))
-        (local.set $j (local.get $t))
-        (block $fwdDone
-          (loop $fwd
-            (br_if $fwdDone (i32.ge_u (local.get $j) (local.get $end)))
-            (local.set $o (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $j) (i32.const 1)))))
+        (block $fwd1Done
+          (loop $fwd1
+            (br_if $fwd1Done (i32.ge_u (local.get $s) (local.get $sEnd)))
+            (local.set $o (i32.load16_u (local.get $s)))
             (if (i32.ge_u (local.get $o) (local.get $rows)) (then (return (local.get $ex))))
-            (local.set $x (f64x2.splat (f64.promote_f32
-              (f32.load (i32.add (local.get $value) (i32.shl (local.get $j) (i32.const 2)))))))
+            (local.set $x (f64x2.splat (f64.promote_f32 (f32.load offset=4 (local.get $s)))))
             (local.set $o (i32.add (local.get $vec) (i32.mul (local.get $o) (i32.const 80))))
             (local.set $u0 (f64x2.add (local.get $u0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
             (local.set $u1 (f64x2.add (local.get $u1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
             (local.set $u2 (f64x2.add (local.get $u2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
             (local.set $u3 (f64x2.add (local.get $u3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
             (local.set $u4 (f64x2.add (local.get $u4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (br $fwd)))
-        (local.set $o (i32.add (local.get $mu) (i32.mul (local.get $ex) (i32.const 80))))
-        (local.set $m0 (v128.load (local.get $o)))
-        (local.set $m1 (v128.load offset=16 (local.get $o)))
-        (local.set $m2 (v128.load offset=32 (local.get $o)))
-        (local.set $m3 (v128.load offset=48 (local.get $o)))
-        (local.set $m4 (v128.load offset=64 (local.get $o)))
+            (local.set $s (i32.add (local.get $s) (i32.const 8)))
+            (br $fwd1)))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $a2 (v128.const i32x4 0 0 0 0))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
+        (local.set $a4 (v128.const i32x4 0 0 0 0))
+        (block $fwd2Done
+          (loop $fwd2
+            (br_if $fwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $o (i32.load16_u (local.get $p)))
+            (if (i32.ge_u (local.get $o) (local.get $rows1)) (then (return (local.get $ex))))
+            (local.set $x (f64x2.promote_low_f32x4 (v128.load64_zero offset=4 (local.get $p))))
+            (local.set $xx (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x)))
+            (local.set $x (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
+            (local.set $o (i32.add (local.get $vec) (i32.mul (local.get $o) (i32.const 80))))
+            (local.set $u0 (f64x2.add (local.get $u0) (f64x2.mul (local.get $x) (v128.load (local.get $o)))))
+            (local.set $u1 (f64x2.add (local.get $u1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $o)))))
+            (local.set $u2 (f64x2.add (local.get $u2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $o)))))
+            (local.set $u3 (f64x2.add (local.get $u3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $o)))))
+            (local.set $u4 (f64x2.add (local.get $u4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $o)))))
+            (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $xx) (v128.load offset=80 (local.get $o)))))
+            (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $xx) (v128.load offset=96 (local.get $o)))))
+            (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $xx) (v128.load offset=112 (local.get $o)))))
+            (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $xx) (v128.load offset=128 (local.get $o)))))
+            (local.set $a4 (f64x2.add (local.get $a4) (f64x2.mul (local.get $xx) (v128.load offset=144 (local.get $o)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $fwd2)))
+        (local.set $u0 (f64x2.add (local.get $u0) (local.get $a0)))
+        (local.set $u1 (f64x2.add (local.get $u1) (local.get $a1)))
+        (local.set $u2 (f64x2.add (local.get $u2) (local.get $a2)))
+        (local.set $u3 (f64x2.add (local.get $u3) (local.get $a3)))
+        (local.set $u4 (f64x2.add (local.get $u4) (local.get $a4)))
         ;; s = Σ μ_c u_c in class order; a = μ ⊙ (u − s).
+        (local.set $o (i32.add (local.get $mu) (i32.mul (local.get $ex) (i32.const 80))))
+        (local.set $a0 (v128.load (local.get $o)))
+        (local.set $a1 (v128.load offset=16 (local.get $o)))
+        (local.set $a2 (v128.load offset=32 (local.get $o)))
+        (local.set $a3 (v128.load offset=48 (local.get $o)))
+        (local.set $a4 (v128.load offset=64 (local.get $o)))
         (local.set $sv (f64x2.splat (call $sum10
-          (f64x2.mul (local.get $m0) (local.get $u0)) (f64x2.mul (local.get $m1) (local.get $u1))
-          (f64x2.mul (local.get $m2) (local.get $u2)) (f64x2.mul (local.get $m3) (local.get $u3))
-          (f64x2.mul (local.get $m4) (local.get $u4)))))
-        (local.set $u0 (f64x2.mul (local.get $m0) (f64x2.sub (local.get $u0) (local.get $sv))))
-        (local.set $u1 (f64x2.mul (local.get $m1) (f64x2.sub (local.get $u1) (local.get $sv))))
-        (local.set $u2 (f64x2.mul (local.get $m2) (f64x2.sub (local.get $u2) (local.get $sv))))
-        (local.set $u3 (f64x2.mul (local.get $m3) (f64x2.sub (local.get $u3) (local.get $sv))))
-        (local.set $u4 (f64x2.mul (local.get $m4) (f64x2.sub (local.get $u4) (local.get $sv))))
-        (block $bwdDone
-          (loop $bwd
-            (br_if $bwdDone (i32.ge_u (local.get $t) (local.get $end)))
-            (local.set $x (f64x2.splat (f64.promote_f32
-              (f32.load (i32.add (local.get $value) (i32.shl (local.get $t) (i32.const 2)))))))
-            (local.set $o (i32.add (local.get $out)
-              (i32.mul (i32.load16_u (i32.add (local.get $index) (i32.shl (local.get $t) (i32.const 1)))) (i32.const 80))))
+          (f64x2.mul (local.get $a0) (local.get $u0)) (f64x2.mul (local.get $a1) (local.get $u1))
+          (f64x2.mul (local.get $a2) (local.get $u2)) (f64x2.mul (local.get $a3) (local.get $u3))
+          (f64x2.mul (local.get $a4) (local.get $u4)))))
+        (local.set $u0 (f64x2.mul (local.get $a0) (f64x2.sub (local.get $u0) (local.get $sv))))
+        (local.set $u1 (f64x2.mul (local.get $a1) (f64x2.sub (local.get $u1) (local.get $sv))))
+        (local.set $u2 (f64x2.mul (local.get $a2) (f64x2.sub (local.get $u2) (local.get $sv))))
+        (local.set $u3 (f64x2.mul (local.get $a3) (f64x2.sub (local.get $u3) (local.get $sv))))
+        (local.set $u4 (f64x2.mul (local.get $a4) (f64x2.sub (local.get $u4) (local.get $sv))))
+        ;; out[j] += x a for the singles, then for both pixels of the pairs.
+        (local.set $p (i32.add (local.get $pairs) (i32.mul
+          (i32.load (i32.add (local.get $pstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 12))))
+        (local.set $s (i32.add (local.get $singles) (i32.shl
+          (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $ex) (i32.const 2)))) (i32.const 3))))
+        (block $bwd1Done
+          (loop $bwd1
+            (br_if $bwd1Done (i32.ge_u (local.get $s) (local.get $sEnd)))
+            (local.set $x (f64x2.splat (f64.promote_f32 (f32.load offset=4 (local.get $s)))))
+            (local.set $o (i32.add (local.get $out) (i32.mul (i32.load16_u (local.get $s)) (i32.const 80))))
             (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $u0))))
             (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u1))))
             (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u2))))
             (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u3))))
             (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u4))))
-            (local.set $t (i32.add (local.get $t) (i32.const 1)))
-            (br $bwd)))
+            (local.set $s (i32.add (local.get $s) (i32.const 8)))
+            (br $bwd1)))
+        (block $bwd2Done
+          (loop $bwd2
+            (br_if $bwd2Done (i32.ge_u (local.get $p) (local.get $pEnd)))
+            (local.set $x (f64x2.promote_low_f32x4 (v128.load64_zero offset=4 (local.get $p))))
+            (local.set $xx (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x)))
+            (local.set $x (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))
+            (local.set $o (i32.add (local.get $out) (i32.mul (i32.load16_u (local.get $p)) (i32.const 80))))
+            (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $x) (local.get $u0))))
+            (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u1))))
+            (v128.store offset=32 (local.get $o) (f64x2.add (v128.load offset=32 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u2))))
+            (v128.store offset=48 (local.get $o) (f64x2.add (v128.load offset=48 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u3))))
+            (v128.store offset=64 (local.get $o) (f64x2.add (v128.load offset=64 (local.get $o)) (f64x2.mul (local.get $x) (local.get $u4))))
+            (v128.store offset=80 (local.get $o) (f64x2.add (v128.load offset=80 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $u0))))
+            (v128.store offset=96 (local.get $o) (f64x2.add (v128.load offset=96 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $u1))))
+            (v128.store offset=112 (local.get $o) (f64x2.add (v128.load offset=112 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $u2))))
+            (v128.store offset=128 (local.get $o) (f64x2.add (v128.load offset=128 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $u3))))
+            (v128.store offset=144 (local.get $o) (f64x2.add (v128.load offset=144 (local.get $o)) (f64x2.mul (local.get $xx) (local.get $u4))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $bwd2)))
         (local.set $o (i32.add (local.get $out) (i32.mul (local.get $rows) (i32.const 80))))
         (v128.store (local.get $o) (f64x2.add (v128.load (local.get $o)) (local.get $u0)))
         (v128.store offset=16 (local.get $o) (f64x2.add (v128.load offset=16 (local.get $o)) (local.get $u1)))

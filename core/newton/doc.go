@@ -35,5 +35,10 @@
 // Determinism. Exp and Log come from core/internal/fmath, every product is
 // rounded explicitly (float64(a*b)) so no FMA can be fused, and every sum
 // runs in a fixed order, so a run gives the same bits natively and in
-// WebAssembly.
+// WebAssembly. The orders: the logits z = θx + b, and H·v's u = Vᵀx, in
+// the order of softmax's pairs (core/softmax's doc.go, "Pairs": for the
+// ten digits; for fewer classes pixel by pixel); s = Σ_c μ_c u_c in class
+// order; then per example, in index order, each entry of ∇J, diag H and
+// H·v given one rounded product, and the bias row its term; the shards'
+// parts added in shard order (core/shard).
 package newton

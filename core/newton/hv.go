@@ -19,35 +19,58 @@ func params(v []float64, d int) *softmax.Model[float64] {
 	return &softmax.Model[float64]{D: d, W: v[: d*k : d*k], B: v[d*k:]}
 }
 
-// logits is softmax.Logits in float64 for examples whose values are of
-// type V: z_c = b_c + Σ_t float64(value[t])·w[index[t]*k + c], each product
-// rounded, in the order of the features, with z[k:] = −∞. For V = float64
-// it is softmax.Logits's own arithmetic; for float32 values (the worker's
-// examples, shared with minibatch SGD) the values are widened exactly, so
-// that no float64 copy of the pixels is needed.
+// logits computes z = θx + b in float64 for one example whose values are
+// of type V: for k < K classes softmax.Logits's sums,
+//
+//	z_c = b_c + Σ_t float64(value[t])·w[index[t]*k + c]
+//
+// in the order of the features; for K classes the order of the batch
+// gradient's pairs (softmax's doc.go, "Pairs"):
+//
+//	z_c = (b_c + Σ_singles x·w[j,c] + Σ_pairs x₁·w[j,c]) + Σ_pairs x₂·w[j+1,c]
+//
+// the first sum from b_c over the singles and then the pairs' first pixels,
+// the second from 0 over the pairs' second pixels, each in order. Every
+// product is rounded, and z[k:] = −∞. For V = float64 that is plain
+// float64 arithmetic; float32 values (the worker's examples, shared with
+// minibatch SGD) are widened exactly, so that no float64 copy of the
+// pixels is needed.
 func logits[V softmax.Float](z *[K]float64, w, b []float64, index []uint16, value []V) {
 	k := len(b)
 	value = value[:len(index)]
 	if k == K {
-		bb := (*[K]float64)(b)
-		z0, z1, z2, z3, z4 := bb[0], bb[1], bb[2], bb[3], bb[4]
-		z5, z6, z7, z8, z9 := bb[5], bb[6], bb[7], bb[8], bb[9]
-		for t, j := range index {
+		f := *(*[K]float64)(b)
+		for t := 0; t < len(index); {
+			if paired(index, t) {
+				t += 2
+				continue
+			}
 			v := float64(value[t])
-			o := int(j) * K
-			r := w[o : o+K : o+K]
-			z0 += float64(v * r[0])
-			z1 += float64(v * r[1])
-			z2 += float64(v * r[2])
-			z3 += float64(v * r[3])
-			z4 += float64(v * r[4])
-			z5 += float64(v * r[5])
-			z6 += float64(v * r[6])
-			z7 += float64(v * r[7])
-			z8 += float64(v * r[8])
-			z9 += float64(v * r[9])
+			o := int(index[t]) * K
+			r := (*[K]float64)(w[o : o+K : o+K])
+			for c := range K {
+				f[c] += float64(v * r[c])
+			}
+			t++
 		}
-		*z = [K]float64{z0, z1, z2, z3, z4, z5, z6, z7, z8, z9}
+		var q [K]float64
+		for t := 0; t < len(index); {
+			if !paired(index, t) {
+				t++
+				continue
+			}
+			v, u := float64(value[t]), float64(value[t+1])
+			o := int(index[t]) * K
+			r := (*[2 * K]float64)(w[o : o+2*K : o+2*K])
+			for c := range K {
+				f[c] += float64(v * r[c])
+				q[c] += float64(u * r[K+c])
+			}
+			t += 2
+		}
+		for c := range K {
+			z[c] = f[c] + q[c]
+		}
 		return
 	}
 	zk := z[:k]
@@ -63,6 +86,14 @@ func logits[V softmax.Float](z *[K]float64, w, b []float64, index []uint16, valu
 	for c := k; c < K; c++ {
 		z[c] = math.Inf(-1)
 	}
+}
+
+// paired is softmax's rule for pairs: the pixel at position t of an
+// example's list and the next one in the list are neighbours in the
+// image, j and j+1 (the list is read from its start, a pair or a single
+// at a time).
+func paired(index []uint16, t int) bool {
+	return t+1 < len(index) && int(index[t+1]) == int(index[t])+1
 }
 
 // evalRange adds, for the examples lo..hi−1 of x at the parameters v

@@ -7,9 +7,10 @@ import "unsafe"
 // unnormalised gradient into gw and gb and returns the summed
 // cross-entropy, Σ (max z + log Σ_c exp(z_c − max z)) − z_y in batch
 // order, with fmath's logarithm. It returns an error, having written
-// nothing for that example, if a feature index is out of range. The
-// browser's workers install one that runs WebAssembly SIMD
-// (web/kernels.wat).
+// nothing for that example, if a feature index is out of range. Grad
+// calls it with x cut into pairs and singles (x.Blocks, which Block
+// computes when x has none). The browser's workers install one that runs
+// WebAssembly SIMD (web/kernels.wat).
 type BatchKernel func(gw, gb, w, b []float32, x *Examples[float32], batch []int32) (float64, error)
 
 var batchKernel BatchKernel
@@ -25,7 +26,9 @@ func gradKernel[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (f
 	if batchKernel == nil || unsafe.Sizeof(F(0)) != 4 || len(batch) == 0 {
 		return 0, false
 	}
-	loss, err := batchKernel(f32(gw), f32(gb), f32(w), f32(b), (*Examples[float32])(unsafe.Pointer(x)), batch)
+	x32 := (*Examples[float32])(unsafe.Pointer(x))
+	Block(x32)
+	loss, err := batchKernel(f32(gw), f32(gb), f32(w), f32(b), x32, batch)
 	if err != nil {
 		panic("softmax: " + err.Error())
 	}

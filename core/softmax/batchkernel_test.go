@@ -22,7 +22,7 @@ func specKernel(gw, gb, w, b []float32, x *Examples[float32], batch []int32) (fl
 			}
 		}
 		var z [K]float32
-		logitsGo(&z, w, b, index, value)
+		pairLogits(&z, w, b, index, value)
 		m := z[0]
 		for c := 1; c < K; c++ {
 			if z[c] > m {

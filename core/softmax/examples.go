@@ -18,6 +18,9 @@ type Examples[F Float] struct {
 	Start  []int32
 	Index  []uint16
 	Value  []F
+	// Blocks, when set (Block), are the same float32 examples cut into
+	// pairs and singles for the SIMD kernels; nil until then.
+	Blocks *Blocks
 }
 
 // FromSet converts a dataset.Set to Examples with pixel values scaled to
@@ -77,7 +80,8 @@ func (x *Examples[F]) CheckClasses(d, k int) error {
 
 // View returns the examples lo..hi−1 of x as a set of their own, sharing
 // x's memory: its Start keeps x's offsets, so only Labels and Start are
-// re-sliced. It panics if the range is out of bounds.
+// re-sliced, and its Blocks are x's, re-sliced the same way. It panics if
+// the range is out of bounds.
 func (x *Examples[F]) View(lo, hi int) *Examples[F] {
-	return &Examples[F]{Labels: x.Labels[lo:hi], Start: x.Start[lo : hi+1], Index: x.Index, Value: x.Value}
+	return &Examples[F]{Labels: x.Labels[lo:hi], Start: x.Start[lo : hi+1], Index: x.Index, Value: x.Value, Blocks: x.Blocks.view(lo, hi)}
 }

@@ -139,10 +139,21 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 	}
 	g := gb[:k]
 	var z [K]F
+	var bl *Blocks
+	if k == K && haveSIMD && unsafe.Sizeof(F(0)) == 4 {
+		bl = Block((*Examples[float32])(unsafe.Pointer(x)))
+	}
 	for _, i := range batch {
 		index, value := x.Example(int(i))
 		y := x.Labels[i]
-		Logits(&z, w, b, index, value)
+		switch {
+		case k != K:
+			Logits(&z, w, b, index, value)
+		case bl != nil:
+			pairLogitsSIMD(&z, w, b, bl, int(i))
+		default:
+			pairLogits(&z, w, b, index, value)
+		}
 		zy := z[y]
 		lse := Softmax(&z)
 		loss += lse - float64(zy)
@@ -157,6 +168,92 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 		}
 	}
 	return loss
+}
+
+// GradLogits sets z to the logits of one example as Grad computes them
+// on its way to the gradient: for a model of K classes in the order of
+// pairLogits (doc.go, "Pairs"), which can differ from Logits's in the
+// last bits; for fewer classes as Logits. The inspector shows these, so
+// that what it shows is the trainer's step. It panics as Logits does.
+func GradLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
+	if len(b) != K {
+		Logits(z, w, b, index, value)
+		return
+	}
+	pairLogits(z, w, b, index, value)
+}
+
+// pairLogits sets z to the logits of one example of K classes as the
+// batch gradient adds them (doc.go, "Pairs"): its pixels are cut into
+// pairs and singles, and
+//
+//	z_c = (b_c + Σ_singles v·w[j,c] + Σ_pairs v₁·w[j,c]) + Σ_pairs v₂·w[j+1,c]
+//
+// where the first sum runs from b_c over the singles in order and then
+// over the pairs' first pixels in order, and the second from 0 over the
+// pairs' second pixels in order; each product is rounded. It panics if a
+// pixel is not below len(w)/K. This Go code is the reference for the
+// SIMD kernels (SSE here, WebAssembly SIMD in the worker), which read the
+// pairs and singles from Blocks.
+func pairLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
+	value = value[:len(index)]
+	f := *(*[K]F)(b)
+	for t := 0; t < len(index); {
+		if paired(index, t) {
+			t += 2
+			continue
+		}
+		o := int(index[t]) * K
+		r, v := (*[K]F)(w[o:o+K:o+K]), value[t]
+		f[0] += F(v * r[0])
+		f[1] += F(v * r[1])
+		f[2] += F(v * r[2])
+		f[3] += F(v * r[3])
+		f[4] += F(v * r[4])
+		f[5] += F(v * r[5])
+		f[6] += F(v * r[6])
+		f[7] += F(v * r[7])
+		f[8] += F(v * r[8])
+		f[9] += F(v * r[9])
+		t++
+	}
+	var q [K]F
+	for t := 0; t < len(index); {
+		if !paired(index, t) {
+			t++
+			continue
+		}
+		o := int(index[t]) * K
+		r, v, u := (*[2 * K]F)(w[o:o+2*K:o+2*K]), value[t], value[t+1]
+		for c := range K {
+			f[c] += F(v * r[c])
+			q[c] += F(u * r[K+c])
+		}
+		t += 2
+	}
+	for c := range K {
+		z[c] = f[c] + q[c]
+	}
+}
+
+// pairLogitsSIMD is pairLogits for float32 in SSE, from x's Blocks
+// (example i), with the same bits. It panics if a pixel is out of range.
+func pairLogitsSIMD[F Float](z *[K]F, w, b []F, bl *Blocks, i int) {
+	p0, p1 := bl.PairStart[i], bl.PairStart[i+1]
+	s0, s1 := bl.SingleStart[i], bl.SingleStart[i+1]
+	var pairs *Pair
+	var singles *Single
+	if p1 > p0 {
+		pairs = &bl.Pairs[p0]
+	}
+	if s1 > s0 {
+		singles = &bl.Singles[s0]
+	}
+	rows := len(w) / K
+	if bad := pairLogitsSSE((*[K]float32)(unsafe.Pointer(z)), (*float32)(unsafe.Pointer(unsafe.SliceData(w))), rows,
+		(*[K]float32)(unsafe.Pointer(unsafe.SliceData(b))), pairs, int(p1-p0), singles, int(s1-s0)); bad >= 0 {
+		panic(fmt.Sprintf("softmax: feature %d out of range for %d features", bad, rows))
+	}
 }
 
 // scatter adds value[t]·d to row index[t] of g (d×K) for every t:

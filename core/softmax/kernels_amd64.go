@@ -19,3 +19,10 @@ func logitsSSE(z *[K]float32, w *float32, rows int, b *[K]float32, index *uint16
 //
 //go:noescape
 func scatterSSE(grad *float32, rows int, index *uint16, value *float32, n int, d *[K]float32) (bad int)
+
+// pairLogitsSSE is pairLogits for float32 from one example's np pairs and
+// ns singles; w holds rows×K weights. It returns -1, or the first pixel
+// out of range (then z is unchanged).
+//
+//go:noescape
+func pairLogitsSSE(z *[K]float32, w *float32, rows int, b *[K]float32, pairs *Pair, np int, singles *Single, ns int) (bad int)

@@ -103,3 +103,115 @@ scatterDone:
 scatterBad:
 	MOVQ AX, bad+48(FP)
 	RET
+
+// func pairLogitsSSE(z *[10]float32, w *float32, rows int, b *[10]float32, pairs *Pair, np int, singles *Single, ns int) (bad int)
+//
+// The singles add into b's three vectors (X4, X5, X6), then the pairs
+// into five: the first pixels go on in X4, X5 and X6's lanes 0 and 1
+// (classes 8 and 9), the second pixels' classes 0 and 1 in X6's lanes 2
+// and 3, 2-5 in X7 and 6-9 in X8; a pair's twenty weights are the five
+// vectors at w[j*10:j*10+20]. Then z = firsts + seconds, lane by lane.
+TEXT ·pairLogitsSSE(SB), NOSPLIT, $0-72
+	MOVQ z+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ b+24(FP), DX
+	MOVQ pairs+32(FP), BX
+	MOVQ np+40(FP), CX
+	MOVQ singles+48(FP), R9
+	MOVQ ns+56(FP), R11
+	MOVUPS 0(DX), X4
+	MOVUPS 16(DX), X5
+	MOVSD 32(DX), X6
+	XORQ AX, AX
+
+singlesLoop:
+	CMPQ AX, R11
+	JGE singlesDone
+	MOVWQZX 0(R9), R10
+	CMPQ R10, R8
+	JAE singleBad
+	MOVSS 4(R9), X0
+	SHUFPS $0, X0, X0
+	LEAQ (R10)(R10*4), R10
+	SHLQ $3, R10
+	MOVUPS 0(SI)(R10*1), X1
+	MULPS X0, X1
+	ADDPS X1, X4
+	MOVUPS 16(SI)(R10*1), X2
+	MULPS X0, X2
+	ADDPS X2, X5
+	MOVSD 32(SI)(R10*1), X3
+	MULPS X0, X3
+	ADDPS X3, X6
+	ADDQ $8, R9
+	INCQ AX
+	JMP singlesLoop
+
+singlesDone:
+	// Lanes 2 and 3 of X6 start the second pixels' classes 0 and 1 at 0.
+	XORPS X7, X7
+	MOVLHPS X7, X6
+	XORPS X8, X8
+	MOVQ R8, R12
+	DECQ R12
+	XORQ AX, AX
+
+pairsLoop:
+	CMPQ AX, CX
+	JGE pairsDone
+	MOVWQZX 0(BX), R10
+	CMPQ R10, R12
+	JAE pairBad
+	MOVSS 4(BX), X0
+	SHUFPS $0, X0, X0
+	MOVSS 8(BX), X1
+	SHUFPS $0, X1, X1
+	MOVAPS X0, X2
+	SHUFPS $0, X1, X2
+	LEAQ (R10)(R10*4), R10
+	SHLQ $3, R10
+	MOVUPS 0(SI)(R10*1), X3
+	MULPS X0, X3
+	ADDPS X3, X4
+	MOVUPS 16(SI)(R10*1), X3
+	MULPS X0, X3
+	ADDPS X3, X5
+	MOVUPS 32(SI)(R10*1), X3
+	MULPS X2, X3
+	ADDPS X3, X6
+	MOVUPS 48(SI)(R10*1), X3
+	MULPS X1, X3
+	ADDPS X3, X7
+	MOVUPS 64(SI)(R10*1), X3
+	MULPS X1, X3
+	ADDPS X3, X8
+	ADDQ $12, BX
+	INCQ AX
+	JMP pairsLoop
+
+pairsDone:
+	// z0-3 = X4 + (X6[2], X6[3], X7[0], X7[1]); z4-7 = X5 + (X7[2], X7[3],
+	// X8[0], X8[1]); z8-9 = X6[0,1] + X8[2,3].
+	MOVAPS X6, X9
+	SHUFPS $0x4E, X7, X9
+	ADDPS X9, X4
+	MOVAPS X7, X10
+	SHUFPS $0x4E, X8, X10
+	ADDPS X10, X5
+	MOVHLPS X8, X11
+	ADDPS X11, X6
+	MOVUPS X4, 0(DI)
+	MOVUPS X5, 16(DI)
+	MOVSD X6, 32(DI)
+	MOVQ $-1, bad+64(FP)
+	RET
+
+singleBad:
+	MOVQ R10, bad+64(FP)
+	RET
+
+pairBad:
+	INCQ R10
+	MOVQ R10, bad+64(FP)
+	RET

@@ -12,3 +12,7 @@ func logitsSSE(z *[K]float32, w *float32, rows int, b *[K]float32, index *uint16
 func scatterSSE(grad *float32, rows int, index *uint16, value *float32, n int, d *[K]float32) int {
 	panic("unreachable")
 }
+
+func pairLogitsSSE(z *[K]float32, w *float32, rows int, b *[K]float32, pairs *Pair, np int, singles *Single, ns int) int {
+	panic("unreachable")
+}

@@ -424,14 +424,19 @@ func checkGrad32(b *testing.B, m *Model[float32], x *Examples[float32], batch []
 	}
 }
 
-// mnistLike returns n examples with 150 non-zero pixels of 784 each.
+// mnistLike returns n examples of about 150 non-zero pixels of 784 each,
+// in runs of 1 to 6 neighbouring pixels (pairs and singles, as strokes
+// give them) with gaps of 1 to 4.
 func mnistLike(r *rand.Rand, n int) *Examples[float32] {
 	x := &Examples[float32]{Start: []int32{0}}
 	for range n {
 		start := r.IntN(784 - 300)
-		for j := start; j < start+300; j += 2 {
-			x.Index = append(x.Index, uint16(j))
-			x.Value = append(x.Value, float32(r.Float64()))
+		for j := start; j < start+300; j += 1 + r.IntN(4) {
+			for run := 1 + r.IntN(6); run > 0 && j < start+300; run-- {
+				x.Index = append(x.Index, uint16(j))
+				x.Value = append(x.Value, float32(r.Float64()))
+				j++
+			}
 		}
 		x.Start = append(x.Start, int32(len(x.Index)))
 		x.Labels = append(x.Labels, uint8(r.IntN(K)))

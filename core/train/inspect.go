@@ -9,7 +9,7 @@ import (
 // Inspection is one SGD step with B = 1 on one example x with label y, with
 // every number the lecture notes write for it:
 //
-//	z = θx + b                  Z (logits)
+//	z = θx + b                  Z (logits, as the trainer adds them: softmax.GradLogits)
 //	z − max_l z_l               Shifted (the exponents softmax uses)
 //	p = softmax(z)              P
 //	p − y                       Diff (y one-hot)
@@ -54,7 +54,7 @@ func Inspect(m *softmax.Model[float32], index []uint16, value []float32, y uint8
 		return nil, err
 	}
 	in := &Inspection{Label: int(y), Rate: rate, GW: make([]float32, len(m.W))}
-	softmax.Logits(&in.Z, m.W, m.B, index, value)
+	softmax.GradLogits(&in.Z, m.W, m.B, index, value)
 	in.Max = in.Z[softmax.Argmax(&in.Z)]
 	for c, z := range in.Z {
 		in.Shifted[c] = z - in.Max
@@ -90,7 +90,7 @@ func Inspect(m *softmax.Model[float32], index []uint16, value []float32, y uint8
 		return nil, err
 	}
 	in.Stop = st.Stop
-	softmax.Logits(&in.ZAfter, in.After.W, in.After.B, index, value)
+	softmax.GradLogits(&in.ZAfter, in.After.W, in.After.B, index, value)
 	in.PAfter = in.ZAfter
 	in.LossAfter = softmax.Softmax(&in.PAfter) - float64(in.ZAfter[y])
 	return in, nil

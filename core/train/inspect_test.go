@@ -58,9 +58,9 @@ func TestInspectIsTheTrainersStep(t *testing.T) {
 			}
 
 			var z [softmax.K]float32
-			softmax.Logits(&z, before.W, before.B, index, value)
+			softmax.GradLogits(&z, before.W, before.B, index, value)
 			if z != in.Z {
-				t.Errorf("z = %v, Logits says %v", in.Z, z)
+				t.Errorf("z = %v, GradLogits says %v", in.Z, z)
 			}
 			lse := softmax.Softmax(&z)
 			if z != in.P {
@@ -84,9 +84,9 @@ func TestInspectIsTheTrainersStep(t *testing.T) {
 			checkGradient(t, in, before, index, value, tr.obj)
 
 			// After the step, the same example under the new weights.
-			softmax.Logits(&z, in.After.W, in.After.B, index, value)
+			softmax.GradLogits(&z, in.After.W, in.After.B, index, value)
 			if z != in.ZAfter {
-				t.Errorf("z after = %v, Logits says %v", in.ZAfter, z)
+				t.Errorf("z after = %v, GradLogits says %v", in.ZAfter, z)
 			}
 			lse = softmax.Softmax(&z)
 			if z != in.PAfter || in.LossAfter != lse-float64(in.ZAfter[y]) {

@@ -69,11 +69,16 @@ type Trainer struct {
 // classes on data, with weights initialised as cfg says. It returns
 // cfg.Validate's error if an option is out of range. The trainer keeps
 // data (read only; its labels must be below the number of classes, see
-// softmax.Examples.CheckClasses) and owns its model.
+// softmax.Examples.CheckClasses) and owns its model. For ten classes it
+// cuts data into pairs and singles first (softmax.Block), for the SIMD
+// kernels, unless they are cut already.
 func New(data *softmax.Examples[float32], d int, cfg Config) (*Trainer, error) {
 	m := data.Len()
 	if err := cfg.Validate(m); err != nil {
 		return nil, err
+	}
+	if cfg.classes() == softmax.K {
+		softmax.Block(data)
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = m

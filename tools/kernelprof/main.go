@@ -52,7 +52,7 @@ const [list, data, B, rounds, inOrder] = process.argv.slice(2);
 const buf = fs.readFileSync(data);
 const m = buf.readUInt32LE(0), nnz = buf.readUInt32LE(4);
 let off = 8;
-const mem = new WebAssembly.Memory({ initial: Math.ceil((nnz * 8 + m * 24 + 4e6) / 65536) + 16 });
+const mem = new WebAssembly.Memory({ initial: Math.ceil((nnz * 16 + m * 40 + 4e6) / 65536) + 16 });
 const u8 = new Uint8Array(mem.buffer);
 let top = 1024;
 const place = (bytes) => { top = (top + 15) & ~15; const at = top; u8.set(bytes, at); top += bytes.length; return at; };
@@ -61,6 +61,29 @@ const start = place(buf.subarray(off, off + 4 * (m + 1))); off += 4 * (m + 1);
 const index = place(buf.subarray(off, off + 2 * nnz)); off += 2 * nnz + (nnz % 2) * 2;
 const value = place(buf.subarray(off, off + 4 * nnz)); off += 4 * nnz;
 const labels = place(buf.subarray(off, off + m));
+// The pairs and singles of softmax.Block: {u16 j, f32 v1, f32 v2} and {u16 j, f32 v}.
+const st = new Int32Array(mem.buffer, start, m + 1), ix = new Uint16Array(mem.buffer, index, nnz), vl = new Float32Array(mem.buffer, value, nnz);
+let np = 0, ns = 0;
+const paired = (t, end) => t + 1 < end && ix[t + 1] === ix[t] + 1;
+for (let i = 0; i < m; i++) for (let t = st[i]; t < st[i + 1]; ) if (paired(t, st[i + 1])) { np++; t += 2; } else { ns++; t++; }
+const pstart = alloc(4 * (m + 1)), sstart = alloc(4 * (m + 1)), pairs = alloc(12 * np + 16), singles = alloc(8 * ns + 16);
+{
+  const PS = new Int32Array(mem.buffer, pstart, m + 1), SS = new Int32Array(mem.buffer, sstart, m + 1), dv = new DataView(mem.buffer);
+  let p = 0, s = 0;
+  for (let i = 0; i < m; i++) {
+    PS[i] = p; SS[i] = s;
+    for (let t = st[i]; t < st[i + 1]; ) {
+      if (paired(t, st[i + 1])) {
+        dv.setUint16(pairs + 12 * p, ix[t], true); dv.setFloat32(pairs + 12 * p + 4, vl[t], true); dv.setFloat32(pairs + 12 * p + 8, vl[t + 1], true);
+        p++; t += 2;
+      } else {
+        dv.setUint16(singles + 8 * s, ix[t], true); dv.setFloat32(singles + 8 * s + 4, vl[t], true);
+        s++; t++;
+      }
+    }
+  }
+  PS[m] = p; SS[m] = s;
+}
 const d = 784, K = 10;
 const w = alloc(d * K * 4), b = alloc(K * 4), gw = alloc(d * K * 4), gb = alloc(K * 4), out = alloc(16 * m);
 const batch = alloc(4 * m);
@@ -79,7 +102,7 @@ for (let r = 0; r < +rounds; r++) {
     const g = grads[(k + r) % grads.length], t = times[(k + r) % grads.length];
     const t0 = performance.now();
     for (let p = 0; p < m; p += +B) {
-      if (g(w, b, gw, gb, start, index, value, labels, batch + 4 * p, Math.min(+B, m - p), d, out) >= 0) throw new Error("bad pixel");
+      if (g(w, b, gw, gb, pstart, pairs, sstart, singles, labels, batch + 4 * p, Math.min(+B, m - p), d, out) >= 0) throw new Error("bad pixel");
     }
     t.push(performance.now() - t0);
   }
@@ -248,11 +271,11 @@ func cut(src string) ([]variant, error) {
 	grad := src[strings.Index(src, `(func (export "grad")`):]
 	grad = grad[:strings.Index(grad, "\n  ;; update is")]
 	noExp := strings.ReplaceAll(grad, "(call $exp10 ", "(call $noexp10 ")
-	noScatter, err := between(grad, ";; gw[index] += value·d", ";; gb += d")
+	noScatter, err := between(grad, ";; gw[j] += v·d", ";; the next example")
 	if err != nil {
 		return nil, err
 	}
-	fwdOnly, err := between(grad, ";; m = max z.", ";; gb += d")
+	fwdOnly, err := between(grad, ";; m = max z.", ";; the next example")
 	if err != nil {
 		return nil, err
 	}

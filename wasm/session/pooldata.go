@@ -47,13 +47,17 @@ func trainOwner(live []*member, s int) *member {
 
 func testOwner(live []*member, s int) *member { return live[s%len(live)] }
 
-// examples returns the examples of a pool set of the loaded pack.
+// examples returns the examples of a pool set of the loaded pack; the
+// training sets with their pairs and singles (softmax.Block), which the
+// views of their shards share.
 func (p *pool) examples(set int) *softmax.Examples[float32] {
 	d := p.s.data
 	switch set {
 	case protocol.SetTrain:
+		softmax.Block(d.train)
 		return d.train
 	case protocol.SetDeskewed:
+		softmax.Block(d.deskewed.train)
 		return d.deskewed.train
 	case protocol.SetTest:
 		return d.test

@@ -71,8 +71,9 @@ func (k *simdKernels) runGrad(gw, gb, w, b []float32, x *softmax.Examples[float3
 	if len(w) < softmax.K || len(gw) != len(w) || len(b) != softmax.K || len(gb) != softmax.K {
 		return 0, errors.New("kernel: shapes disagree")
 	}
-	bad := k.grad.Invoke(addr(w), addr(b), addr(gw), addr(gb), addr(x.Start), addr(x.Index), addr(x.Value),
-		addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(k.sum)).Int()
+	bl := softmax.Block(x)
+	bad := k.grad.Invoke(addr(w), addr(b), addr(gw), addr(gb), addr(bl.PairStart), addr(bl.Pairs), addr(bl.SingleStart),
+		addr(bl.Singles), addr(x.Labels), addr(batch), len(batch), len(w)/softmax.K, addr(k.sum)).Int()
 	if bad >= 0 {
 		return 0, fmt.Errorf("feature out of range in example %d of the batch", batch[bad])
 	}
@@ -100,8 +101,9 @@ func (k *simdKernels) runNewtonEval(g, h, mu, theta []float64, d int, x *softmax
 	if len(g) != n || len(h) != n || len(theta) != n || len(mu) < x.Len()*softmax.K || len(out) < x.Len() {
 		return errors.New("kernel: shapes disagree")
 	}
-	bad := k.neval.Invoke(addr(theta), addr(g), addr(h), addr(mu), addr(out), addr(x.Start), addr(x.Index),
-		addr(x.Value), addr(x.Labels), x.Len(), d).Int()
+	bl := softmax.Block(x)
+	bad := k.neval.Invoke(addr(theta), addr(g), addr(h), addr(mu), addr(out), addr(bl.PairStart), addr(bl.Pairs),
+		addr(bl.SingleStart), addr(bl.Singles), addr(x.Labels), x.Len(), d).Int()
 	if bad >= 0 {
 		return fmt.Errorf("feature out of range in example %d", bad)
 	}
@@ -113,7 +115,9 @@ func (k *simdKernels) runHv(out, v, mu []float64, d int, x *softmax.Examples[flo
 	if len(out) != n || len(v) != n || len(mu) < x.Len()*softmax.K {
 		return errors.New("kernel: shapes disagree")
 	}
-	bad := k.hv.Invoke(addr(v), addr(out), addr(mu), addr(x.Start), addr(x.Index), addr(x.Value), x.Len(), d).Int()
+	bl := softmax.Block(x)
+	bad := k.hv.Invoke(addr(v), addr(out), addr(mu), addr(bl.PairStart), addr(bl.Pairs), addr(bl.SingleStart),
+		addr(bl.Singles), x.Len(), d).Int()
 	if bad >= 0 {
 		return fmt.Errorf("feature out of range in example %d", bad)
 	}
@@ -136,21 +140,27 @@ func addr[T any](s []T) int {
 // verify compares every kernel of k with the Go code, bit for bit, on a
 // random problem with MNIST's shape, large weights (so that some
 // probabilities are tiny) and edge cases (an empty image, a pixel in the
-// last row), leaving the Go code installed.
+// last row, a pair at the last two), leaving the Go code installed.
 func verify(k *simdKernels) error {
 	r := rand.New(rand.NewPCG(3, 5))
 	const d, n = 784, 64
 	x := &softmax.Examples[float32]{Start: []int32{0}}
 	for i := range n {
-		if i != 7 {
+		if i != 7 && i != 11 {
 			for j := 0; j < d; j += 1 + r.IntN(6) {
 				x.Index = append(x.Index, uint16(j))
 				x.Value = append(x.Value, float32(r.Float64()))
 			}
 		}
-		if i == 9 {
+		if i == 9 && x.Index[len(x.Index)-1] != d-1 {
 			x.Index = append(x.Index, d-1)
 			x.Value = append(x.Value, 1)
+		}
+		if i == 11 {
+			for j := d - 5; j < d; j++ { // a single and two pairs
+				x.Index = append(x.Index, uint16(j))
+				x.Value = append(x.Value, float32(r.Float64()))
+			}
 		}
 		x.Start = append(x.Start, int32(len(x.Index)))
 		x.Labels = append(x.Labels, uint8(r.IntN(softmax.K)))

@@ -122,14 +122,20 @@ func examples(m *image, x *softmax.Examples[float32]) (start, index, value, labe
 	return put(m, x.Start, false), put(m, x.Index, false), put(m, x.Value, false), put(m, x.Labels, false)
 }
 
+// blocks copies x's pairs and singles (softmax.Block) and labels into m.
+func blocks(m *image, x *softmax.Examples[float32]) (pstart, pairs, sstart, singles, labels int) {
+	bl := softmax.Block(x)
+	return put(m, bl.PairStart, false), put(m, bl.Pairs, false), put(m, bl.SingleStart, false), put(m, bl.Singles, false), put(m, x.Labels, false)
+}
+
 // install makes core run the module's kernels through n.
 func (n *node) install() {
 	softmax.SetBatchKernel(func(gw, gb, w, b []float32, x *softmax.Examples[float32], batch []int32) (float64, error) {
 		m := &image{}
 		sum := make([]float64, 1)
 		pw, pb, pgw, pgb := put(m, w, false), put(m, b, false), put(m, gw, true), put(m, gb, true)
-		st, ix, v, l := examples(m, x)
-		bad := int(n.call(m, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(m, batch, false), len(batch), len(w)/softmax.K, put(m, sum, true)))
+		ps, pp, ss, sp, l := blocks(m, x)
+		bad := int(n.call(m, "grad", pw, pb, pgw, pgb, ps, pp, ss, sp, l, put(m, batch, false), len(batch), len(w)/softmax.K, put(m, sum, true)))
 		if bad >= 0 {
 			return 0, errOutOfRange
 		}
@@ -153,8 +159,8 @@ func (n *node) install() {
 		Eval: func(g, h, mu, theta []float64, d int, x *softmax.Examples[float32], out []newton.EvalOut) error {
 			m := &image{}
 			pt, pg, ph, pmu, po := put(m, theta, false), put(m, g, true), put(m, h, true), put(m, mu, true), put(m, out, true)
-			st, ix, v, l := examples(m, x)
-			if int(n.call(m, "neval", pt, pg, ph, pmu, po, st, ix, v, l, x.Len(), d)) >= 0 {
+			ps, pp, ss, sp, l := blocks(m, x)
+			if int(n.call(m, "neval", pt, pg, ph, pmu, po, ps, pp, ss, sp, l, x.Len(), d)) >= 0 {
 				return errOutOfRange
 			}
 			return nil
@@ -162,8 +168,8 @@ func (n *node) install() {
 		Hv: func(out, v, mu []float64, d int, x *softmax.Examples[float32]) error {
 			m := &image{}
 			pv, po, pmu := put(m, v, false), put(m, out, true), put(m, mu, false)
-			st, ix, vv, _ := examples(m, x)
-			if int(n.call(m, "hv", pv, po, pmu, st, ix, vv, x.Len(), d)) >= 0 {
+			ps, pp, ss, sp, _ := blocks(m, x)
+			if int(n.call(m, "hv", pv, po, pmu, ps, pp, ss, sp, x.Len(), d)) >= 0 {
 				return errOutOfRange
 			}
 			return nil
@@ -212,6 +218,26 @@ func problems() []problem {
 		}
 		return x
 	}
+	// strokes are MNIST's runs of neighbouring pixels, which the kernels
+	// take in pairs: runs of 1 to 7 with gaps of 1 to 9, up to the last
+	// pixel.
+	strokes := func(r *rand.Rand, n int, value func() float32) *softmax.Examples[float32] {
+		x := &softmax.Examples[float32]{Start: []int32{0}}
+		for i := range n {
+			if i%11 != 5 {
+				for j := r.IntN(40); j < d; j += 1 + r.IntN(9) {
+					for run := 1 + r.IntN(7); run > 0 && j < d; run-- {
+						x.Index = append(x.Index, uint16(j))
+						x.Value = append(x.Value, value())
+						j++
+					}
+				}
+			}
+			x.Start = append(x.Start, int32(len(x.Index)))
+			x.Labels = append(x.Labels, uint8(r.IntN(softmax.K)))
+		}
+		return x
+	}
 	model := func(r *rand.Rand, weight func() float32) *softmax.Model[float32] {
 		m := softmax.New[float32](d)
 		for i := range m.W {
@@ -227,8 +253,18 @@ func problems() []problem {
 	normal := func(std float64) func() float32 { return func() float32 { return float32(std * r.NormFloat64()) } }
 	subnormal := func() float32 { return math.Float32frombits(uint32(1 + r.IntN(1<<23-1))) }
 	zero := func() float32 { return 0 }
+	noNine := strokes(r, 40, pixel)
+	for i, y := range noNine.Labels {
+		noNine.Labels[i] = y % 9 // no example of class 9
+	}
 	return []problem{
 		{"MNIST-like", mnist(r, 70, pixel), model(r, normal(0.05))},
+		{"strokes: pairs and singles", strokes(r, 60, pixel), model(r, normal(0.05))},
+		{"strokes, large weights", strokes(r, 30, pixel), model(r, normal(40))},
+		{"strokes, subnormal pixels", strokes(r, 30, subnormal), model(r, normal(0.5))},
+		{"strokes, pixels and weights of 1e30 and 1e-30", strokes(r, 20, func() float32 { return float32(math.Pow(10, float64(30-60*r.IntN(2)))) }), model(r, normal(1e-20))},
+		{"strokes, zero pixels, signed", strokes(r, 20, func() float32 { return float32(math.Copysign(0, float64(r.IntN(2)*2-1))) }), model(r, normal(1))},
+		{"a class with no examples", noNine, model(r, normal(0.05))},
 		{"large weights: huge logits, probabilities that underflow", mnist(r, 40, pixel), model(r, normal(40))},
 		{"enormous weights: exponents below −707", mnist(r, 30, pixel), model(r, normal(3000))},
 		{"all weights zero", mnist(r, 30, pixel), model(r, zero)},
@@ -372,13 +408,11 @@ func TestKernelsRefuseAPixelOutOfRange(t *testing.T) {
 	panics("Newton's H·v", func() { p.Hv(make([]float64, nn), make([]float64, nn), 0) })
 }
 
-// TestGradStopsAtTheFirstBadExample: the batch gradient takes examples
-// from all over memory in pairs through its forward pass, yet a pixel out
-// of range in either one of a pair, at its start, in the part the two
-// share or in the longer one's tail, ends the call at that example, as it
-// does when the examples come in order, one at a time: the examples
-// before it are added in, bit for bit as the Go code adds them, nothing
-// of it or after it is, and the loss is not written.
+// TestGradStopsAtTheFirstBadExample: a pixel out of range, a single or
+// the second pixel of a pair, at an example's start or end, ends the call
+// at that example, whether the batch is shuffled or in order: the
+// examples before it are added in, bit for bit as the Go code adds them,
+// nothing of it or after it is, and the loss is not written.
 func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 	n := startNode(t)
 	defer goKernels()
@@ -390,11 +424,11 @@ func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 		m.W[i] = float32(r.NormFloat64() * 0.05)
 	}
 	for _, batch := range [][]int32{
-		{3, 0, 4, 1, 2}, // two pairs, and one alone
-		{0, 1, 2, 3, 4}, // in order: one at a time
+		{3, 0, 4, 1, 2}, // shuffled
+		{0, 1, 2, 3, 4}, // in order
 	} {
 		for badAt := range batch {
-			for _, where := range []string{"first pixel", "last pixel"} {
+			for _, where := range []string{"first pixel", "last pixel", "second pixel of a pair"} {
 				x := &softmax.Examples[float32]{Start: []int32{0}}
 				for e, l := range lengths {
 					for p := range l {
@@ -406,8 +440,12 @@ func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 				}
 				e := batch[badAt]
 				bad := int(x.Start[e])
-				if where == "last pixel" {
+				switch where {
+				case "last pixel":
 					bad = int(x.Start[e+1]) - 1
+				case "second pixel of a pair": // 783 and 784, the pair's first in range
+					bad = int(x.Start[e+1]) - 1
+					x.Index[bad-1] = 783
 				}
 				x.Index[bad] = 784
 				wantW, wantB := make([]float32, len(m.W)), make([]float32, softmax.K)
@@ -415,8 +453,8 @@ func TestGradStopsAtTheFirstBadExample(t *testing.T) {
 				gw, gb, sum := make([]float32, len(m.W)), make([]float32, softmax.K), []float64{-1}
 				img := &image{}
 				pw, pb, pgw, pgb := put(img, m.W, false), put(img, m.B, false), put(img, gw, true), put(img, gb, true)
-				st, ix, v, l := examples(img, x)
-				got := int(n.call(img, "grad", pw, pb, pgw, pgb, st, ix, v, l, put(img, batch, false), len(batch), 784, put(img, sum, true)))
+				ps, pp, ss, sp, l := blocks(img, x)
+				got := int(n.call(img, "grad", pw, pb, pgw, pgb, ps, pp, ss, sp, l, put(img, batch, false), len(batch), 784, put(img, sum, true)))
 				what := fmt.Sprintf("batch %v, pixel 784 as example %d's %s", batch, e, where)
 				if got != badAt {
 					t.Errorf("%s: grad returned %d, want %d", what, got, badAt)

@@ -1,0 +1,170 @@
+package softmax
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestBlockCutsPairsAndSingles: an example's pixels are read from the
+// start, a pair where the next pixel is the next of the image, a single
+// otherwise; a view shares the blocks of its examples.
+func TestBlockCutsPairsAndSingles(t *testing.T) {
+	examples := []struct {
+		index   []uint16
+		pairs   []uint16 // first pixels
+		singles []uint16
+	}{
+		{[]uint16{3, 4, 5, 7}, []uint16{3}, []uint16{5, 7}},
+		{nil, nil, nil},
+		{[]uint16{0, 1, 2, 3}, []uint16{0, 2}, nil},
+		{[]uint16{783}, nil, []uint16{783}},
+		{[]uint16{10, 12, 13, 14, 782, 783}, []uint16{12, 782}, []uint16{10, 14}},
+		{[]uint16{27, 28}, []uint16{27}, nil}, // across an image row: still neighbours in memory
+	}
+	x := &Examples[float32]{Start: []int32{0}}
+	for i, e := range examples {
+		for _, j := range e.index {
+			x.Index = append(x.Index, j)
+			x.Value = append(x.Value, float32(j)/1000+float32(i))
+		}
+		x.Start = append(x.Start, int32(len(x.Index)))
+		x.Labels = append(x.Labels, uint8(i))
+	}
+	b := Block(x)
+	if Block(x) != b || x.Blocks != b {
+		t.Fatal("Block computed the blocks twice, or did not keep them in x")
+	}
+	for i, e := range examples {
+		var pairs, singles []uint16
+		for _, p := range b.Pairs[b.PairStart[i]:b.PairStart[i+1]] {
+			pairs = append(pairs, p.Pixel)
+			if want := float32(p.Pixel)/1000 + float32(i); p.V1 != want || p.V2 != float32(p.Pixel+1)/1000+float32(i) {
+				t.Errorf("example %d: pair at %d has values %v, %v", i, p.Pixel, p.V1, p.V2)
+			}
+		}
+		for _, s := range b.Singles[b.SingleStart[i]:b.SingleStart[i+1]] {
+			singles = append(singles, s.Pixel)
+			if want := float32(s.Pixel)/1000 + float32(i); s.V != want {
+				t.Errorf("example %d: single %d has value %v, want %v", i, s.Pixel, s.V, want)
+			}
+		}
+		if !slices.Equal(pairs, e.pairs) || !slices.Equal(singles, e.singles) {
+			t.Errorf("example %d %v: pairs %v and singles %v, want %v and %v", i, e.index, pairs, singles, e.pairs, e.singles)
+		}
+	}
+	v := x.View(2, 5)
+	if v.Blocks == nil || &v.Blocks.Pairs[0] != &b.Pairs[0] {
+		t.Fatal("a view does not share its set's blocks")
+	}
+	for i := range v.Len() {
+		if v.Blocks.PairStart[i] != b.PairStart[i+2] || v.Blocks.SingleStart[i] != b.SingleStart[i+2] {
+			t.Errorf("view example %d starts at pair %d and single %d, its set's at %d and %d",
+				i, v.Blocks.PairStart[i], v.Blocks.SingleStart[i], b.PairStart[i+2], b.SingleStart[i+2])
+		}
+	}
+}
+
+// TestPairLogitsAreTheLogits: the batch gradient's order of additions
+// gives the logits to within rounding (exactly, in float64, for values
+// that add without rounding), and GradLogits is Logits for fewer classes.
+func TestPairLogitsAreTheLogits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x := mnistLike(r, 50)
+	m := randomModel[float32](r, 784, 0.1)
+	for i := range x.Len() {
+		index, value := x.Example(i)
+		var p, l [K]float32
+		GradLogits(&p, m.W, m.B, index, value)
+		Logits(&l, m.W, m.B, index, value)
+		for c := range K {
+			if d := math.Abs(float64(p[c] - l[c])); d > 1e-5*(1+math.Abs(float64(l[c]))) {
+				t.Fatalf("example %d class %d: %v in pairs, %v pixel by pixel", i, c, p[c], l[c])
+			}
+		}
+	}
+	// Dyadic values and weights: every sum is exact, whatever the order.
+	x64 := &Examples[float64]{Start: []int32{0}, Labels: []uint8{1}}
+	for j := 100; j < 200; j += 1 + j%3 {
+		x64.Index = append(x64.Index, uint16(j))
+		x64.Value = append(x64.Value, float64(j%7)/8)
+	}
+	x64.Start = append(x64.Start, int32(len(x64.Index)))
+	m64 := New[float64](784)
+	for i := range m64.W {
+		m64.W[i] = float64(i%13-6) / 4
+	}
+	var p, l [K]float64
+	GradLogits(&p, m64.W, m64.B, x64.Index, x64.Value)
+	Logits(&l, m64.W, m64.B, x64.Index, x64.Value)
+	if p != l {
+		t.Errorf("exact sums differ: %v in pairs, %v pixel by pixel", p, l)
+	}
+	small := NewClasses[float32](6, 3)
+	for i := range small.W {
+		small.W[i] = float32(i) / 7
+	}
+	var g, lg [K]float32
+	GradLogits(&g, small.W, small.B, []uint16{1, 2, 4}, []float32{0.5, 0.25, 1})
+	Logits(&lg, small.W, small.B, []uint16{1, 2, 4}, []float32{0.5, 0.25, 1})
+	if g != lg {
+		t.Errorf("3 classes: GradLogits %v, Logits %v", g, lg)
+	}
+}
+
+// TestPairLogitsSIMDMatchGo: the SSE pairs give the Go code's bits on
+// the edges: no pixel, singles only, pairs only, a pair at the last two
+// pixels, subnormal, huge and zero values and weights, negative zeros.
+func TestPairLogitsSIMDMatchGo(t *testing.T) {
+	if !haveSIMD {
+		t.Skip("this platform runs the Go kernels only")
+	}
+	const d = 784
+	r := rand.New(rand.NewPCG(5, 6))
+	lists := [][]uint16{nil, {5, 9, 700}, {0, 1, 2, 3, 100, 101}, {782, 783}, {1, 2, 3, 5, 6, 781, 782, 783}}
+	var all []uint16
+	for j := range d {
+		all = append(all, uint16(j))
+	}
+	lists = append(lists, all)
+	values := map[string]func() float32{
+		"pixels":    func() float32 { return float32(r.IntN(256)) / 255 },
+		"subnormal": func() float32 { return math.Float32frombits(uint32(1 + r.IntN(1<<23-1))) },
+		"huge":      func() float32 { return float32(math.Pow(10, float64(30-60*r.IntN(2)))) },
+		"zero":      func() float32 { return float32(math.Copysign(0, float64(r.IntN(2)*2-1))) },
+	}
+	for vname, value := range values {
+		for wname, weight := range values {
+			x := &Examples[float32]{Start: []int32{0}}
+			for _, l := range lists {
+				for _, j := range l {
+					x.Index = append(x.Index, j)
+					x.Value = append(x.Value, value())
+				}
+				x.Start = append(x.Start, int32(len(x.Index)))
+				x.Labels = append(x.Labels, 0)
+			}
+			m := New[float32](d)
+			for i := range m.W {
+				m.W[i] = weight()
+			}
+			for c := range m.B {
+				m.B[c] = weight()
+			}
+			bl := Block(x)
+			for i := range x.Len() {
+				index, val := x.Example(i)
+				var simd, ref [K]float32
+				pairLogitsSIMD(&simd, m.W, m.B, bl, i)
+				pairLogits(&ref, m.W, m.B, index, val)
+				for c := range K {
+					if math.Float32bits(simd[c]) != math.Float32bits(ref[c]) {
+						t.Fatalf("%s values, %s weights, example %d, class %d: SSE %v (%#x), Go %v (%#x)",
+							vname, wname, i, c, simd[c], math.Float32bits(simd[c]), ref[c], math.Float32bits(ref[c]))
+					}
+				}
+			}
+		}
+	}
+}
