@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site dist wasm screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run site dist wasm go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -28,7 +28,7 @@ INLINED := softmaxdemo/core/... runtime/... internal/... syscall/js crypto/... v
 	math/big regexp/... compress/... mime/... encoding/asn1 encoding/pem hash/... container/... \
 	database/... log/... html html/... text/... archive/... bufio
 APP_GCFLAGS := -gcflags=all=-l $(foreach p,$(INLINED),-gcflags=$(p)=)
-GO_SOURCES := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
+GO_SOURCES := $(shell find core wasm third_party -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 ## run: build the page and serve it on $(ADDR)
 run: site
@@ -204,6 +204,11 @@ bench-browser: site web/data/full.mnpk
 
 web/data/full.mnpk:
 	$(MAKE) data-full
+
+## go-app-patch: rewrite third_party/go-app/module, go-app v10.1.11 with
+## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)
+go-app-patch:
+	$(GO) test -count=1 -run '^TestModuleIsUpstreamPlusPatch$$' ./third_party/go-app/ -args -update
 
 ## bench: native benchmarks of the kernels, the trainer and the decoder
 bench:

@@ -16,3 +16,7 @@ require (
 	golang.org/x/text v0.3.7 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 )
+
+// go-app v10.1.11 with its server-side files kept out of the WebAssembly
+// build: third_party/go-app/README.md says what the patch changes and why.
+replace github.com/maxence-charriere/go-app/v10 => ./third_party/go-app/module
