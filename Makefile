@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site dist wasm go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -204,6 +204,14 @@ bench-browser: site web/data/full.mnpk
 
 web/data/full.mnpk:
 	$(MAKE) data-full
+
+## size: what app.wasm is made of, by section and by Go package (from the
+## name section of a build like web/app.wasm's but with names, in
+## .cache/size), raw and with brotli, and the data pack's sections
+size: site
+	@mkdir -p .cache/size
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(APP_GCFLAGS) -o .cache/size/app.wasm ./wasm/app
+	$(GO) run ./tools/wasmsize -names .cache/size/app.wasm -shipped web/app.wasm -pack web/data/default.mnpk
 
 ## go-app-patch: rewrite third_party/go-app/module, go-app v10.1.11 with
 ## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)
