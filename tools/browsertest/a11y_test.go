@@ -2,6 +2,8 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,7 +35,11 @@ func axeSource(t *testing.T) string {
 
 // axe runs axe-core over the page as it stands, and fails the test with
 // its violations, if any, under the screen's name; it logs the screen,
-// so that the test's output names every screen it checked.
+// so that the test's output names every screen it checked. It also fails
+// for a canvas that is shown and has no text alternative (axe cannot
+// tell a picture from a blank): each is an image (role img) named by what
+// it shows, or hidden from assistive technology where the text beside it
+// says all it shows.
 func axe(t *testing.T, ctx context.Context, src, screen string) {
 	t.Helper()
 	if here, _ := eval[bool](ctx, `typeof axe !== "undefined"`); !here {
@@ -45,6 +51,14 @@ func axe(t *testing.T, ctx context.Context, src, screen string) {
 		v.id + ": " + v.help + " (" + v.nodes.map(n => n.target.join(" ")).slice(0, 4).join(", ") + (v.nodes.length > 4 ? ", …" : "") + ")"))`)
 	if err != nil {
 		t.Fatalf("%s: %v", screen, err)
+	}
+	unnamed, err := eval[[]string](ctx, `[...document.querySelectorAll("canvas")].filter(c => c.getClientRects().length > 0 &&
+		!c.closest('[aria-hidden="true"]') && !(c.getAttribute("role") === "img" && (c.getAttribute("aria-label") || "").trim() !== "")).map(c => "#" + c.id)`)
+	if err != nil {
+		t.Fatalf("%s: %v", screen, err)
+	}
+	if len(unnamed) > 0 {
+		v = append(v, "canvas without a text alternative: "+strings.Join(unnamed, ", "))
 	}
 	if len(v) > 0 {
 		t.Errorf("%s: %d violations: %s", screen, len(v), strings.Join(v, "; "))
@@ -90,6 +104,7 @@ func TestEveryScreenPassesAxe(t *testing.T) {
 			axe(t, ctx, src, "before a run")
 			trainRun(t, ctx, time.Minute)
 			axe(t, ctx, src, "after a run")
+			inkReadsOnEveryShade(t, ctx)
 			click(t, ctx, "inspect-train")
 			waitAttr(t, ctx, 20*time.Second, "#inspect", "data-state", is("filled"))
 			axe(t, ctx, src, "the inspector open")
@@ -142,4 +157,47 @@ func TestEveryScreenPassesAxe(t *testing.T) {
 			closeBrowser(t, ctx)
 		}
 	})
+}
+
+// inkReadsOnEveryShade: the confusion matrix's counts (web/plot.js's
+// inkOn) contrast by at least 4.5:1 with every shade a cell can take, the
+// diagonal's green and the rest's red at every alpha from 0.1 to 1, over
+// the panel's white: the shades a run happens to give are all axe sees.
+func inkReadsOnEveryShade(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, rgb := range [][3]float64{{27, 120, 55}, {178, 24, 43}} {
+		for a := 10; a <= 100; a++ {
+			alpha := float64(a) / 100
+			ink, err := eval[string](ctx, fmt.Sprintf(`inkOn([%v, %v, %v], %v)`, rgb[0], rgb[1], rgb[2], alpha))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var over [3]float64
+			for i, c := range rgb {
+				over[i] = math.Round(alpha*c + (1-alpha)*255) // as the browser composites, to 8 bits
+			}
+			fg := map[string][3]float64{"#000": {0, 0, 0}, "#fff": {255, 255, 255}}[ink]
+			if c := contrast(fg, over); c < 4.5 {
+				t.Errorf("ink %s on rgba(%v, %.2f) over white contrasts %.2f:1, below 4.5:1", ink, rgb, alpha, c)
+			}
+		}
+	}
+}
+
+// contrast is WCAG 2's contrast ratio of two sRGB colours.
+func contrast(a, b [3]float64) float64 {
+	lum := func(c [3]float64) float64 {
+		var l [3]float64
+		for i, v := range c {
+			v /= 255
+			if v <= 0.04045 {
+				l[i] = v / 12.92
+			} else {
+				l[i] = math.Pow((v+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }

@@ -16,6 +16,7 @@ import (
 	"softmaxdemo/wasm/ui/planeview"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // planeSeed is the seed the page's plane makes its data sets from
@@ -605,4 +606,92 @@ func TestPlaneWorkerDiesAndThePlaneGoesOn(t *testing.T) {
 	if got := attr(t, ctx, "#plane-status", "data-points"); got != "121" || !(after < loss) {
 		t.Errorf("after the worker died: %s points, J %v, from %v before", got, after, loss)
 	}
+}
+
+// TestPlaneByKeyboardAlone: Tab reaches the plane, whose cursor shows;
+// the arrow keys move it without scrolling the page, Enter adds three
+// points of the chosen class and Delete removes the one under the cursor
+// (and nothing where there is none); then Tab reaches the loss surface,
+// where an arrow key moves the paths' start and a new scene is drawn.
+func TestPlaneByKeyboardAlone(t *testing.T) {
+	ctx := openPage(t)
+	seePlane(t, ctx)
+	v := waitScene(t, ctx, 0)
+	tabTo(t, ctx, "plane-keys")
+	if n, _ := eval[int](ctx, `(() => { const c = document.getElementById("plane-points");
+		return c.getContext("2d").getImageData(0, 0, c.width, c.height).data.filter((v, i) => i % 4 === 3 && v > 0).length; })()`); n == 0 {
+		t.Error("the plane has the focus, and #plane-points is blank")
+	}
+	scroll, _ := eval[float64](ctx, `scrollY`)
+	keys := func(ks ...string) {
+		t.Helper()
+		for _, k := range ks {
+			var opts []chromedp.KeyOption
+			if strings.HasPrefix(k, "shift+") {
+				k, opts = strings.TrimPrefix(k, "shift+"), []chromedp.KeyOption{chromedp.KeyModifiers(chromedp.ModifierShift)}
+			}
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(k, opts...)); err != nil {
+				t.Fatalf("pressing %q: %v", k, err)
+			}
+		}
+	}
+	cursorAt := func(x, y float64) {
+		t.Helper()
+		waitAttr(t, ctx, 5*time.Second, "#plane-cursor", "data-x", is(strconv.FormatFloat(x, 'g', -1, 64)))
+		waitAttr(t, ctx, 5*time.Second, "#plane-cursor", "data-y", is(strconv.FormatFloat(y, 'g', -1, 64)))
+	}
+	points := func(n int, counts string) {
+		t.Helper()
+		waitAttr(t, ctx, 10*time.Second, "#plane-status", "data-points", is(strconv.Itoa(n)))
+		if got := attr(t, ctx, "#plane-status", "data-counts"); got != counts {
+			t.Errorf("%d points, of each class %q, want %q", n, got, counts)
+		}
+	}
+	// From (0, 0) to the top left corner, where the blobs have no point.
+	keys("shift+"+kb.ArrowLeft, "shift+"+kb.ArrowLeft, "shift+"+kb.ArrowLeft, kb.ArrowLeft, kb.ArrowLeft)
+	keys("shift+"+kb.ArrowUp, "shift+"+kb.ArrowUp, "shift+"+kb.ArrowUp, kb.ArrowUp, kb.ArrowUp)
+	cursorAt(-3.5, 3.5)
+	if got := attr(t, ctx, "#plane-cursor", "data-under"); got != "" {
+		t.Fatalf("a point of class %s is under the cursor at (−3.5, 3.5) before any was added", got)
+	}
+	keys(kb.Enter, kb.ArrowRight, kb.ArrowRight, kb.Enter, kb.ArrowDown, kb.ArrowDown, kb.Enter)
+	points(123, "63,60")
+	cursorAt(-3, 3)
+	waitAttr(t, ctx, 5*time.Second, "#plane-cursor", "data-under", is("0"))
+	keys(kb.Delete)
+	points(122, "62,60")
+	waitAttr(t, ctx, 5*time.Second, "#plane-cursor", "data-under", is(""))
+	// Delete where no point is removes nothing and adds nothing: the next
+	// point added makes 123.
+	keys(kb.Delete, kb.ArrowDown, kb.ArrowDown, kb.Enter)
+	points(123, "63,60")
+	if now, _ := eval[float64](ctx, `scrollY`); now != scroll {
+		t.Errorf("the arrow keys on the plane scrolled the page from %v to %v", scroll, now)
+	}
+
+	v = waitScene(t, ctx, v-1)
+	tabTo(t, ctx, "plane-surface-keys")
+	a, b := attr(t, ctx, "#plane-start", "data-a"), attr(t, ctx, "#plane-start", "data-b")
+	keys(kb.ArrowRight)
+	waitAttr(t, ctx, 5*time.Second, "#plane-start", "data-a", func(s string) bool {
+		x, _ := strconv.ParseFloat(s, 64)
+		y, _ := strconv.ParseFloat(a, 64)
+		return x > y
+	})
+	if got := attr(t, ctx, "#plane-start", "data-b"); got != b {
+		t.Errorf("→ moved the start's b from %s to %s", b, got)
+	}
+	waitScene(t, ctx, v)
+}
+
+// tabTo presses Tab until the element id has the focus.
+func tabTo(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	for range 400 {
+		if got, _ := eval[string](ctx, `document.activeElement ? document.activeElement.id : ""`); got == id {
+			return
+		}
+		press(t, ctx, kb.Tab)
+	}
+	t.Fatalf("Tab did not reach #%s", id)
 }

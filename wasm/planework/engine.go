@@ -104,7 +104,7 @@ func (e *engine) handle(m protocol.Msg, now time.Time) {
 			e.wants.above = m.Times
 		}
 	case protocol.PlanePoint:
-		e.clickAt(m.At, m.Radius, m.Class, now)
+		e.clickAt(m, now)
 	case protocol.PlaneStart:
 		e.setStart(m.At, m.Quick, now)
 	case protocol.PlanePace:
@@ -263,15 +263,22 @@ func (e *engine) addPsi() {
 	e.refused, e.psi = nil, &res
 }
 
-// clickAt removes the point within radius r of at, or adds one of class
-// c there.
-func (e *engine) clickAt(at [2]float64, r float64, c int, now time.Time) {
+// clickAt does the press m: removes the point within its radius, or adds
+// one of its class there, or only one of the two if m says which.
+func (e *engine) clickAt(m protocol.PlanePoint, now time.Time) {
 	d := e.data
-	if i := d.Nearest(at, r); i >= 0 {
+	i := -1
+	if m.Do != protocol.PointAdd {
+		i = d.Nearest(m.At, m.Radius)
+	}
+	switch {
+	case i >= 0:
 		d = d.Remove(i)
-	} else {
+	case m.Do == protocol.PointRemove:
+		return // nothing under the cursor: nothing changes
+	default:
 		var err error
-		if d, err = d.Add(plane.Point{X: at, Class: c}); err != nil {
+		if d, err = d.Add(plane.Point{X: m.At, Class: m.Class}); err != nil {
 			e.refused = err
 			return
 		}

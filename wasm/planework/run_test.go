@@ -190,6 +190,39 @@ func TestAWorkerTakesOverAnother(t *testing.T) {
 	}
 }
 
+// TestKeysAddAndRemoveOnlyWhatTheySay: a key's PointAdd adds a point
+// even on top of another (where a click would remove it), and PointRemove
+// removes the point under it, or nothing if none is there.
+func TestKeysAddAndRemoveOnlyWhatTheySay(t *testing.T) {
+	in, out := session(t)
+	in <- protocol.PlaneSetUp{Data: "blobs", K: 2, Settings: plane.Defaults()}
+	st, _, _ := until(t, out, settled)
+	n, at := len(st.Data.Points), [2]float64{0.5, -3.75}
+	points := func(want int) protocol.PlaneState {
+		t.Helper()
+		st, _, _ := until(t, out, func(st protocol.PlaneState, f protocol.PlaneFrame, sc *protocol.PlaneScene) bool {
+			return len(st.Data.Points) == want && settled(st, f, sc)
+		})
+		return st
+	}
+	in <- protocol.PlanePoint{At: at, Radius: 0.2, Class: 1, Do: protocol.PointAdd}
+	points(n + 1)
+	in <- protocol.PlanePoint{At: at, Radius: 0.2, Class: 0, Do: protocol.PointAdd}
+	st = points(n + 2)
+	if p := st.Data.Points[n:]; p[0].X != at || p[1].X != at || p[0].Class != 1 || p[1].Class != 0 {
+		t.Fatalf("two points added at %v: %+v", at, p)
+	}
+	in <- protocol.PlanePoint{At: [2]float64{3.5, 3.5}, Radius: 0.2, Do: protocol.PointRemove}
+	in <- protocol.PlanePoint{At: [2]float64{at[0] + 0.1, at[1]}, Radius: 0.2, Do: protocol.PointRemove}
+	st = points(n + 1)
+	if st.Data.Points[n].X != at || st.Data.Points[n].Class != 1 {
+		t.Errorf("after a removal under the cursor and one where there is no point: %+v", st.Data.Points[n:])
+	}
+	if got := len(st.Data.Points); got != n+1 {
+		t.Errorf("%d points, want %d", got, n+1)
+	}
+}
+
 // TestRefusalsSayWhy: an input core/plane refuses comes back with its
 // problem, and the plane keeps what it had.
 func TestRefusalsSayWhy(t *testing.T) {

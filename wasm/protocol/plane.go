@@ -76,13 +76,22 @@ type PlaneAbove struct {
 	Times float64 `json:"times"`
 }
 
-// PlanePoint is a press on the plane at At: it removes the point within
-// Radius of it, or adds one of Class there.
+// PlanePoint is a press on the plane at At. A click (Do empty) removes
+// the point within Radius of it, or adds one of Class there; a key says
+// which it wants: PointAdd adds one whatever lies near, PointRemove
+// removes the point within Radius, if there is one, and adds none.
 type PlanePoint struct {
 	At     [2]float64 `json:"at"`
 	Radius float64    `json:"radius"`
 	Class  int        `json:"class"`
+	Do     string     `json:"do,omitempty"`
 }
+
+// What a PlanePoint does, besides a click's add-or-remove.
+const (
+	PointAdd    = "add"
+	PointRemove = "remove"
+)
 
 // PlaneStart moves the paths' start to At, in the surface's coordinates;
 // Quick keeps the surface and computes only the paths (a drag under way).

@@ -50,11 +50,13 @@ const (
 	fieldBatch = "batch"
 )
 
-// click is a press on the plane: at, in the plane's units, and how near
-// a point must be to be taken for it.
+// click is a press on the plane: at, in the plane's units, how near a
+// point must be to be taken for it, and, from a key, whether it only adds
+// or only removes (protocol.PointAdd, protocol.PointRemove).
 type click struct {
 	At     [2]float64
 	Radius float64
+	Do     string
 }
 
 // startAt is the paths' start moved to At; Quick keeps the surface and
@@ -117,7 +119,7 @@ func (p *Panel) handlers() map[string]func(v any) {
 		actionReset: func(any) { p.send(protocol.PlaneRestart{}) },
 		actionPoint: func(v any) {
 			if c, ok := v.(click); ok {
-				scene(protocol.PlanePoint{At: c.At, Radius: c.Radius, Class: p.add})
+				scene(protocol.PlanePoint{At: c.At, Radius: c.Radius, Class: p.add, Do: c.Do})
 			}
 		},
 		actionStart: func(v any) {

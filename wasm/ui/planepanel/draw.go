@@ -98,7 +98,8 @@ func (p *Panel) drawRegions() {
 }
 
 // drawPoints paints the data's points on #plane-points, above the
-// regions, each in its class's colour with a dark ring.
+// regions, each in its class's colour with a dark ring, and the
+// keyboard's cursor.
 func (p *Panel) drawPoints() {
 	c, w, h, ratio := p.cv.points.Context("plane-points")
 	if !c.Truthy() || w == 0 {
@@ -112,6 +113,7 @@ func (p *Panel) drawPoints() {
 			paint.Helpers().Call("marks", c, paint.Points(&p.cv.buf, pts), len(pts), classCSS(k), "#111", 4.5*ratio, 1.25*ratio)
 		}
 	}
+	p.drawCursor(c, f, ratio)
 }
 
 // drawSurface paints the last scene on #plane-surface: J's bands, its

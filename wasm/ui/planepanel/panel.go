@@ -63,9 +63,10 @@ type Panel struct {
 	// adds, the canvases.
 	f    fields
 	add  int
-	cv   canvas  // the canvases' sizes and buffers (draw.go)
-	drag dragged // the start being dragged on the surface (pointer.go)
-	seen watcher // whether the panel is near the viewport (visible.go)
+	cv   canvas   // the canvases' sizes and buffers (draw.go)
+	drag dragged  // the start being dragged on the surface (pointer.go)
+	keys keyboard // the plane's cursor and the start, by keyboard (keys.go)
+	seen watcher  // whether the panel is near the viewport (visible.go)
 }
 
 // sceneTiming is how long the last scene took from the page's command
@@ -98,6 +99,7 @@ func (p *Panel) OnInit() { p.showStart() }
 // OnMount takes the worker's events, and sets the worker up for the view
 // once the panel is near the viewport (visible.go).
 func (p *Panel) OnMount(ctx app.Context) {
+	claimKeys()
 	p.handle(ctx)
 	if w := p.IWorker; w != nil {
 		w.attach(p, ctx)
@@ -173,12 +175,19 @@ func (p *Panel) Render() app.UI {
 }
 
 // regions is the plane (#plane), with its points on #plane-points above
-// it, which takes the clicks.
+// it, which takes the clicks; the two take the keyboard's focus together
+// (#plane-keys, keys.go), and #plane-cursor says where the cursor is.
 func (p *Panel) regions() app.UI {
-	return app.Div().Class("plane-stack").Body(
-		app.Canvas().ID("plane").Attr("role", "img").Aria("label", p.ILang.T("plane.canvas")),
-		app.Canvas().ID("plane-points").Aria("hidden", "true").
-			On("pointerdown", p.onPlaneDown),
+	l := p.ILang
+	return app.Div().Class("plane-stack-wrap").Body(
+		app.Div().ID("plane-keys").Class("plane-stack").TabIndex(0).Attr("role", "application").
+			Aria("label", l.T("plane.keys")).Aria("describedby", "plane-cursor").
+			On("keydown", p.onPlaneKey).On("focus", p.onPlaneFocus).On("blur", p.onPlaneBlur).Body(
+			app.Canvas().ID("plane").Attr("role", "img").Aria("label", l.T("plane.canvas")),
+			app.Canvas().ID("plane-points").Aria("hidden", "true").
+				On("pointerdown", p.onPlaneDown),
+		),
+		p.cursorLine(),
 	)
 }
 

@@ -48,19 +48,26 @@ func (p *Panel) surfacePart() app.UI {
 // found or none, data-version the scenes drawn so far, data-computing
 // whether one is being computed, data-build-ms how long the last took
 // from the command that asked for it to its drawing, data-scene its
-// checksum; a press or a drag moves the start.
+// checksum; a press or a drag moves the start, and so do the arrow keys
+// (#plane-surface-keys, keys.go), which #plane-start follows.
 func (p *Panel) surfaceCanvas() app.UI {
 	exact, hasMin := false, false
 	if sc := p.scene; sc != nil {
 		exact, hasMin = sc.Exact, sc.HasMin
 	}
-	return app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", p.ILang.T("plane.surfaceCanvas")).
-		Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
-		Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.timing.scenes).
-		Attr("data-computing", kit.YesNo(p.building)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
-		Attr("data-scene", p.sceneSum).
-		On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
-		On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp)
+	l := p.ILang
+	return app.Div().ID("plane-surface-keys").Class("plane-surface-keys").TabIndex(0).Attr("role", "application").
+		Aria("label", l.T("plane.surfaceKeys")).Aria("describedby", "plane-start").
+		On("keydown", p.onSurfaceKey).On("keyup", p.onSurfaceKeyUp).Body(
+		app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", l.T("plane.surfaceCanvas")).
+			Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
+			Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.timing.scenes).
+			Attr("data-computing", kit.YesNo(p.building)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
+			Attr("data-scene", p.sceneSum).
+			On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
+			On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp),
+		p.startLine(),
+	)
 }
 
 // noMinimum says, when J has no minimum and the data are not separated

@@ -58,11 +58,12 @@ func (c *cellExamples) Render() app.UI {
 			Attr("data-true", e.True).Attr("data-predicted", e.Predicted).Attr("data-count", e.Count).Attr("data-run", e.Run).Body(
 			app.Range(e.Index).Slice(func(k int) app.UI {
 				p := e.Probs[10*k+e.Predicted]
+				name := l.T("confusion.exampleTitle", e.Index[k], e.Predicted, kit.Prob(p))
 				return app.Button().Class("cell-example").
 					Attr("data-true", e.True).Attr("data-predicted", e.Predicted).Attr("data-p", kit.Exact32(p)).Attr("data-index", e.Index[k]).
-					Title(l.T("confusion.exampleTitle", e.Index[k], e.Predicted, kit.Prob(p))).
+					Title(name).Aria("label", name).
 					OnClick(func(ctx app.Context, ev app.Event) { c.onPick(ctx, k) }).Body(
-					app.Canvas().ID("cell-ex-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated"),
+					app.Canvas().ID("cell-ex-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").Aria("hidden", "true"), // the button's name says it
 					app.Span().Text(kit.Prob(p)),
 				)
 			}),

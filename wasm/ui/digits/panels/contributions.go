@@ -63,7 +63,7 @@ func (c *contributions) Render() app.UI {
 					Attr("data-b", strconv.FormatFloat(float64(t.B), 'g', -1, 32)).
 					Attr("data-sum", strconv.FormatFloat(float64(t.Sum), 'g', -1, 32)).
 					Attr("data-p", strconv.FormatFloat(float64(e.P[t.Class]), 'g', -1, 32)).Body(
-					app.Canvas().ID("contribution-"+strconv.Itoa(i)).Width(28).Height(28).Class("pixelated").
+					app.Canvas().ID("contribution-"+strconv.Itoa(i)).Width(28).Height(28).Class("pixelated").Attr("role", "img").
 						Aria("label", l.T("contrib.image", t.Class)),
 					app.FigCaption().Body(
 						app.Strong().Text(l.T("contrib.digit", t.Class, i18n.Percent(float64(e.P[t.Class])))),

@@ -82,7 +82,7 @@ func (d *DrawPad) Render() app.UI {
 		app.H2().Text(l.T("draw.title")),
 		app.Div().Class("draw-row").Body(
 			app.Div().Class("pad-wrap").Body(
-				app.Canvas().ID("draw-pad").Width(padSize).Height(padSize).
+				app.Canvas().ID("draw-pad").Width(padSize).Height(padSize).Attr("role", "img").
 					Aria("label", l.T("draw.pad")).Attr("data-strokes", d.strokes).
 					On("pointerdown", d.onDown).
 					On("pointermove", d.onMove).
@@ -93,7 +93,7 @@ func (d *DrawPad) Render() app.UI {
 			),
 			&labelButtons{ILang: l},
 			app.Div().Class("seen").Body(
-				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").
+				app.Canvas().ID("input-preview").Width(digit.Side).Height(digit.Side).Class("pixelated").Attr("role", "img").
 					Aria("label", l.T("draw.previewLabel")),
 				app.P().Class("note").Text(l.T(map[bool]string{false: "draw.preview", true: "draw.previewDeskew"}[d.IDeskew])),
 			),

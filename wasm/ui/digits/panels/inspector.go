@@ -187,7 +187,7 @@ func (c *Inspector) body() app.UI {
 		Attr("data-model", kit.Checksum(c.IModel)).Attr("data-after", kit.Checksum(in.After)).Body(
 		app.Div().Class("inspect-top").Body(
 			app.Figure().Class("inspect-x").Body(
-				app.Canvas().ID("inspect-x").Width(28).Height(28).Class("pixelated").Aria("label", l.T("inspect.xLabel", y)),
+				app.Canvas().ID("inspect-x").Width(28).Height(28).Class("pixelated").Attr("role", "img").Aria("label", l.T("inspect.xLabel", y)),
 				app.FigCaption().Text(l.T("inspect.x", y, sourceText(l, c.IExample.Source))),
 			),
 			app.Div().Class("inspect-loss").Body(
@@ -226,7 +226,7 @@ func (c *Inspector) body() app.UI {
 		app.Div().Class("inspect-grads").Body(
 			app.Range(make([]struct{}, softmax.K)).Slice(func(k int) app.UI {
 				return app.Figure().Class("template").Body(
-					app.Canvas().ID("inspect-grad-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").
+					app.Canvas().ID("inspect-grad-"+strconv.Itoa(k)).Width(28).Height(28).Class("pixelated").Attr("role", "img").
 						Aria("label", kit.Plain(l.T("inspect.gradLabel", k))),
 					app.FigCaption().Text(strconv.Itoa(k)),
 				)

@@ -134,7 +134,7 @@ func (d *MyDigits) Render() app.UI {
 					}
 				}
 				return app.Figure().Class(cls).Attr("data-label", y).Attr("data-predicted", p).Body(
-					app.Canvas().ID("my-digit-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").
+					app.Canvas().ID("my-digit-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").Attr("role", "img").
 						Aria("label", caption),
 					app.FigCaption().Text(caption),
 					app.Button().Class("my-digit-remove").Text("×").Title(l.T("myDigits.remove")).Aria("label", l.T("myDigits.remove")).

@@ -59,7 +59,7 @@ func (g *WeightGrid) Render() app.UI {
 				app.Range(make([]struct{}, softmax.K)).Slice(func(c int) app.UI {
 					return app.Figure().Class("template").Body(
 						app.Div().Class("template-img").Body(
-							app.Canvas().ID("weight-"+strconv.Itoa(c)).Width(28).Height(28).Class("pixelated").
+							app.Canvas().ID("weight-"+strconv.Itoa(c)).Width(28).Height(28).Class("pixelated").Attr("role", "img").
 								Aria("label", l.T("weights.digit", c)).
 								On("pointermove", g.onPoint).On("pointerdown", g.onPoint),
 							g.marker(),
