@@ -21,6 +21,12 @@
 // full-batch pass takes a shard's (8 shards of the default pack's 10,000
 // images: -batch 1250 -inorder).
 //
+// -hv times Newton's H·v kernel instead, one pass over the images in
+// calls of -batch examples in order, at a random vector and random
+// probabilities (with -vs against another source of the kernels).
+//
+//	go run ./tools/kernelprof -hv -deskew -batch 1250
+//
 // With -together N it times the kernel alone, then in N Node processes
 // at once, each on its own copy of the data, as the page's workers run
 // their shards: how much N cores of this machine give a kernel that runs
@@ -48,7 +54,7 @@ import (
 
 const harness = `
 const fs = require("fs");
-const [list, data, B, rounds, inOrder] = process.argv.slice(2);
+const [list, data, B, rounds, inOrder, kernel] = process.argv.slice(2);
 const buf = fs.readFileSync(data);
 const m = buf.readUInt32LE(0), nnz = buf.readUInt32LE(4);
 let off = 8;
@@ -94,8 +100,25 @@ for (let i = 0; i < m; i++) order[i] = i;
 if (inOrder !== "1") for (let i = m - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
 const W = new Float32Array(mem.buffer, w, d * K);
 for (let i = 0; i < W.length; i++) W[i] = (rnd() - 0.5) * 0.05;
+// For H·v: a vector and probabilities μ (float64), a row of ten a pixel.
+const vec = alloc((d + 1) * K * 8), hvOut = alloc((d + 1) * K * 8), mu = alloc(m * K * 8);
+{
+  const V = new Float64Array(mem.buffer, vec, (d + 1) * K), MU = new Float64Array(mem.buffer, mu, m * K);
+  for (let i = 0; i < V.length; i++) V[i] = rnd() - 0.5;
+  for (let i = 0; i < m; i++) {
+    let s = 0;
+    for (let c = 0; c < K; c++) s += (MU[i * K + c] = rnd());
+    for (let c = 0; c < K; c++) MU[i * K + c] /= s;
+  }
+}
 const names = list.split(",");
-const grads = names.map((p) => new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(p)), { env: { mem } }).exports.grad);
+const grads = names.map((p) => {
+  const e = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(p)), { env: { mem } }).exports;
+  if (kernel !== "hv") return e.grad;
+  // Calls of B examples taken in order, as a pass takes a shard's.
+  return (w, b, gw, gb, pstart, pairs, sstart, singles, labels, at, n, d) =>
+    e.hv(vec, hvOut, mu + 20 * (at - batch), pstart + (at - batch), pairs, sstart + (at - batch), singles, n, d);
+});
 const times = names.map(() => []);
 for (let r = 0; r < +rounds; r++) {
   for (let k = 0; k < grads.length; k++) {
@@ -126,6 +149,7 @@ func run() error {
 	batch := flag.Int("batch", 100, "examples per call of the kernel")
 	inOrder := flag.Bool("inorder", false, "take the examples in order, as a full-batch pass does, not shuffled as an epoch of SGD does")
 	vs := flag.String("vs", "", "time the whole kernel against this other source of the kernels, interleaved, instead of the phases")
+	hv := flag.Bool("hv", false, "time Newton's H·v kernel (hv) over the images in order, in calls of -batch, instead of the batch gradient; with -vs, against another source")
 	flag.Parse()
 	src, err := os.ReadFile(*wat)
 	if err != nil {
@@ -156,6 +180,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	kernel := "grad"
+	if *hv {
+		kernel, *inOrder = "hv", true
+		variants = variants[:1]
+	}
 	if *vs != "" {
 		other, err := os.ReadFile(*vs)
 		if err != nil {
@@ -183,19 +212,26 @@ func run() error {
 		return scaling(js, paths[0], data, *rounds, *together, set.Len(), *pack, cpu)
 	}
 	order := map[bool]string{true: "1", false: "0"}[*inOrder]
-	ms, err := node(js, paths, data, *rounds, *batch, order)
+	ms, err := node(js, paths, data, *rounds, *batch, order, kernel)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("one epoch's batch gradient (B = %d, %s) over %d images of %s, %s, medians of %d under Node's V8 on %s:\n",
-		*batch, map[bool]string{true: "in order", false: "shuffled"}[*inOrder],
-		set.Len(), filepath.Base(*pack), map[bool]string{true: "straightened", false: "raw"}[*deskew], *rounds, cpu)
+	what := "one epoch's batch gradient"
+	if *hv {
+		what = "one pass of H·v"
+	}
+	fmt.Printf("%s (B = %d, %s) over %d images (%d non-zero pixels) of %s, %s, medians of %d under Node's V8 on %s:\n",
+		what, *batch, map[bool]string{true: "in order", false: "shuffled"}[*inOrder],
+		set.Len(), len(set.Index), filepath.Base(*pack), map[bool]string{true: "straightened", false: "raw"}[*deskew], *rounds, cpu)
 	full := ms[0]
 	for i, v := range variants {
 		fmt.Printf("  %-34s %7.2f ms\n", v.name, ms[i])
 	}
 	if *vs != "" {
 		fmt.Printf("%s takes %.3f× the time of %s\n", *wat, ms[0]/ms[1], *vs)
+		return nil
+	}
+	if *hv {
 		return nil
 	}
 	fmt.Printf("by difference: the forward pass and its bounds check %.2f ms (%.0f%%), the softmax %.2f ms (%.0f%%, of which the exponentials %.2f ms), the scatter of the gradient %.2f ms (%.0f%%)\n",
@@ -205,8 +241,8 @@ func run() error {
 
 // node runs the harness over the kernels at paths and returns each one's
 // median epoch in milliseconds.
-func node(js string, paths []string, data string, rounds, batch int, inOrder string) ([]float64, error) {
-	out, err := exec.Command("node", js, strings.Join(paths, ","), data, fmt.Sprint(batch), fmt.Sprint(rounds), inOrder).Output()
+func node(js string, paths []string, data string, rounds, batch int, inOrder, kernel string) ([]float64, error) {
+	out, err := exec.Command("node", js, strings.Join(paths, ","), data, fmt.Sprint(batch), fmt.Sprint(rounds), inOrder, kernel).Output()
 	if err != nil {
 		return nil, fmt.Errorf("node: %v", err)
 	}
@@ -225,7 +261,7 @@ func node(js string, paths []string, data string, rounds, batch int, inOrder str
 // scaling times the kernel in one process, then in n at once, and prints
 // the medians and what n processes give together against one.
 func scaling(js, kernel, data string, rounds, n, images int, pack, cpu string) error {
-	alone, err := node(js, []string{kernel}, data, rounds, 100, "0")
+	alone, err := node(js, []string{kernel}, data, rounds, 100, "0", "grad")
 	if err != nil {
 		return err
 	}
@@ -233,7 +269,7 @@ func scaling(js, kernel, data string, rounds, n, images int, pack, cpu string) e
 	errs := make(chan error, n)
 	for i := range n {
 		go func() {
-			ms, err := node(js, []string{kernel}, data, rounds, 100, "0")
+			ms, err := node(js, []string{kernel}, data, rounds, 100, "0", "grad")
 			if err == nil {
 				each[i] = ms[0]
 			}
