@@ -21,12 +21,14 @@ const (
 	UnknownData                      // no data set of that name
 	Pinned                           // ψ with class 0 pinned
 	BadSteps                         // the steps of a path are not in 0…MaxSteps
+	BadTheta                         // a parameter set by hand is not a number within ±MaxTheta
 )
 
 // InputError is a refused input: Problem says what was wrong; Value is the
-// number refused (α, λ, B, K, a coordinate), Point the point refused, and
-// Class and Count the class and number of points concerned (RemovedClass:
-// the first class that would be dropped, and how many points it has).
+// number refused (α, λ, B, K, a coordinate, a parameter), Point the point
+// refused, and Class and Count the class and number of points concerned
+// (RemovedClass: the first class that would be dropped, and how many
+// points it has; BadTheta: the class whose parameter it is).
 type InputError struct {
 	Problem Problem
 	Value   float64
@@ -64,6 +66,8 @@ func (e *InputError) Error() string {
 		return fmt.Sprintf("plane: no data set %q: want one of blobs, overlap, separable, ring", e.Name)
 	case BadSteps:
 		return fmt.Sprintf("plane: %v steps: want 0 to %d", e.Value, MaxSteps)
+	case BadTheta:
+		return fmt.Sprintf("plane: class %d's parameter %v: want a number from −%g to %g", e.Class, e.Value, MaxTheta, MaxTheta)
 	case Pinned:
 		return "plane: class 0 is pinned at zero, and adding ψ would move it: unpin class 0 to see the redundancy"
 	}
