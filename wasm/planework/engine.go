@@ -33,6 +33,7 @@ type engine struct {
 	refused error // the last input refused, nil when the last was taken
 	psi     *plane.Psi
 	psis    int // ψ added so far
+	hand    int // the last PlaneTheta's Hand, which frames carry back
 	warming bool
 	wants   wants
 
@@ -107,6 +108,8 @@ func (e *engine) handle(m protocol.Msg, now time.Time) {
 		e.clickAt(m, now)
 	case protocol.PlaneStart:
 		e.setStart(m.At, m.Quick, now)
+	case protocol.PlaneTheta:
+		e.setTheta(m, now)
 	case protocol.PlanePace:
 		if m.StepsPerSecond >= 0 && !math.IsInf(m.StepsPerSecond, 0) {
 			e.pace = m.StepsPerSecond
@@ -309,6 +312,47 @@ func (e *engine) setStart(at [2]float64, quick bool, now time.Time) {
 	}
 	e.set = s
 	e.startBuild(b, now)
+}
+
+// setTheta makes m's θ, set by hand, the live model: drawn at once, and
+// trained on from. For the exact surface it is also the paths' start,
+// moved as a press on the surface moves it (setStart), so that gradient
+// descent's path from ○ is the run Train makes from θ: a θ that is not
+// Quick starts the model's budget of steps again there, as a point added
+// does. A θ of another K was typed in a table that a change of K has
+// since replaced, and is dropped without a word; one core/plane refuses
+// is kept as the refusal, and the model stays as it was.
+func (e *engine) setTheta(m protocol.PlaneTheta, now time.Time) {
+	e.hand = m.Hand
+	if e.lab == nil || len(m.B) != e.lab.Data().K || len(m.W) != 2*len(m.B) {
+		return
+	}
+	if err := e.lab.SetTheta(m.W, m.B); err != nil {
+		e.refused = err
+		return
+	}
+	var ie *plane.InputError
+	if errors.As(e.refused, &ie) && ie.Problem == plane.BadTheta {
+		e.refused = nil // a refusal of another kind says what the plane still lacks
+	}
+	if e.state == stateDone {
+		e.state = stateReady
+	}
+	if !e.set.Exact(e.data.K) {
+		return
+	}
+	w := e.lab.Model().W // K = 2: class 1's weights are W[1] and W[3]
+	at := [2]float64{float64(w[1]), float64(w[3])}
+	if at == e.set.Start && m.Quick {
+		return // a drag that did not move class 1's weights
+	}
+	if e.scene == nil {
+		s := e.set
+		s.Start = at
+		e.apply(e.data, s, now)
+		return
+	}
+	e.setStart(at, m.Quick, now)
 }
 
 // resume takes over the plane of a worker that stopped.

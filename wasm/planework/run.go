@@ -108,7 +108,8 @@ func (w *worker) take(m protocol.Msg) {
 	grid := w.e.grid
 	w.e.handle(m, w.clock.Now())
 	w.frameDue = true // the model, the data or the image's size may have changed
-	w.tell(w.e.grid != grid)
+	_, hand := m.(protocol.PlaneTheta)
+	w.tell(w.e.grid != grid || hand) // θ set by hand is drawn at once, even between frames
 }
 
 // work does one slice: the steps due, then the scene; and tells the page.
@@ -172,7 +173,7 @@ func (w *worker) frame() protocol.PlaneFrame {
 	for _, s := range segs {
 		bounds = append(bounds, s.A[0], s.A[1], s.B[0], s.B[1])
 	}
-	return protocol.PlaneFrame{Setup: e.setup, Seq: e.seq, State: e.state, N: n, Status: e.lab.Status(),
+	return protocol.PlaneFrame{Setup: e.setup, Seq: e.seq, State: e.state, N: n, Hand: e.hand, Status: e.lab.Status(),
 		W: slices.Clone(m.W), B: slices.Clone(m.B), Image: img, Boundaries: bounds}
 }
 

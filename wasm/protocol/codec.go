@@ -63,6 +63,7 @@ var messages = []entry{
 	plain[PlaneAbove]("planeAbove"),
 	plain[PlanePoint]("planePoint"),
 	plain[PlaneStart]("planeStart"),
+	plain[PlaneTheta]("planeTheta"),
 	plain[PlanePace]("planePace"),
 	plain[PlaneGrid]("planeGrid"),
 	bulky("planeResume", packPlaneResume, readPlaneResume),

@@ -100,6 +100,23 @@ type PlaneStart struct {
 	Quick bool       `json:"quick,omitempty"`
 }
 
+// PlaneTheta sets the live model's θ by hand: W holds the weights as
+// softmax.Model stores them (W[j·K + c], the weight of x_{j+1} for class
+// c), B the biases, each a number within ±plane.MaxTheta. The worker
+// draws it at once, and training goes on from it; for the exact surface
+// (plane.Settings.Exact) it is also the paths' start, and Quick computes
+// only the paths, on the surface already drawn (a drag under way). Hand
+// counts the θs the page has set: the frames after it carry it, so the
+// page knows when the model it shows has taken its last one. A θ of
+// another K than the plane's was typed for a table that is gone, and is
+// dropped.
+type PlaneTheta struct {
+	W     []float64 `json:"w"`
+	B     []float64 `json:"b"`
+	Quick bool      `json:"quick,omitempty"`
+	Hand  int       `json:"hand"`
+}
+
 // PlanePace trains the live model at StepsPerSecond, 0 for full pace.
 type PlanePace struct {
 	StepsPerSecond float64 `json:"stepsPerSecond"`
@@ -164,12 +181,13 @@ type PlaneRefusal struct {
 // PlaneFrame is the live model as it trains: its status, θ (W and B), the
 // regions' image (N×N RGBA, from the top left) and the boundaries
 // (segments, each x₁, y₁, x₂, y₂ in the plane's coordinates), all in
-// bulk.
+// bulk; Hand is the last PlaneTheta's Hand the worker has answered.
 type PlaneFrame struct {
 	Setup      int          `json:"setup"`
 	Seq        int          `json:"seq"`
 	State      string       `json:"state"`
 	N          int          `json:"n"`
+	Hand       int          `json:"hand,omitempty"`
 	Status     plane.Status `json:"-"`
 	W          []float32    `json:"-"`
 	B          []float32    `json:"-"`
@@ -198,6 +216,7 @@ func (PlanePsi) isMsg()     {}
 func (PlaneAbove) isMsg()   {}
 func (PlanePoint) isMsg()   {}
 func (PlaneStart) isMsg()   {}
+func (PlaneTheta) isMsg()   {}
 func (PlanePace) isMsg()    {}
 func (PlaneGrid) isMsg()    {}
 func (PlaneResume) isMsg()  {}

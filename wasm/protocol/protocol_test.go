@@ -90,6 +90,8 @@ func allMessages() []Msg {
 		PlaneFrame{Seq: 3, State: "training", N: 2, Status: plane.Status{Steps: 7, Points: 120, Accuracy: 0.9, Loss: math.Inf(1), ThetaNorm: 2, Separated: true},
 			W: []float32{0, 0, 0.5, -0.25}, B: []float32{0, 0.125}, Image: make([]byte, 16), Boundaries: []float64{-4, 4, 4, -4}},
 		PlaneScene{Seq: 3, MS: 12.5, Scene: planeScene()},
+		PlaneTheta{W: []float64{0, 1.5, 0, -0.1}, B: []float64{0, 0.25}, Quick: true, Hand: 3},
+		PlaneFrame{Seq: 4, State: "ready", N: 1, Hand: 3, W: []float32{0, 1.5, 0, -0.1}, B: []float32{0, 0}, Image: make([]byte, 4), Boundaries: []float64{}},
 	}
 }
 
@@ -408,6 +410,40 @@ func TestEnvelopeType(t *testing.T) {
 	for _, s := range []string{"", "{", `{"v":1}`, `[1,2]`, `{"type":"progress","v":1}`} {
 		if got, want := EnvelopeType(s), map[bool]string{true: "progress"}[strings.Contains(s, "progress")]; got != want {
 			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestPlaneThetaCarriesTheModelsNumbers: a θ set by hand comes out of the
+// wire as the float32s the page computed (its float64s hold them
+// exactly); a θ that is not a number cannot be sent: Encode returns an
+// error, as JSON has no NaN, and nothing panics.
+func TestPlaneThetaCarriesTheModelsNumbers(t *testing.T) {
+	w := []float32{0, 1.0 / 3, -0, 99.99999}
+	m := PlaneTheta{W: make([]float64, len(w)), B: []float64{0, float64(float32(0.1))}, Hand: 7}
+	for i, v := range w {
+		m.W[i] = float64(v)
+	}
+	env, bulk, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(env, bulk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := got.(PlaneTheta)
+	for i, v := range th.W {
+		if float32(v) != w[i] || v != float64(w[i]) {
+			t.Errorf("W[%d] arrives as %v, sent %v", i, v, w[i])
+		}
+	}
+	if float32(th.B[1]) != float32(0.1) || th.Hand != 7 {
+		t.Errorf("B %v, hand %d", th.B, th.Hand)
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, _, err := Encode(PlaneTheta{W: []float64{bad, 0, 0, 0}, B: []float64{0, 0}}); err == nil {
+			t.Errorf("θ with %v was encoded", bad)
 		}
 	}
 }
