@@ -171,6 +171,26 @@ func TestLessonOnAClassroomScreen(t *testing.T) {
 					}
 					waitVisible(t, ctx, "[data-predict] [data-answer]")
 					fits("with its answer")
+					if id == "newton" {
+						// The answer computes H: its table of eigenvalues,
+						// then a run of Newton's method, fit too.
+						if !eventually(time.Minute, func() bool {
+							n, _ := eval[int](ctx, `document.querySelectorAll("#hessian-eigen tbody tr").length`)
+							return n == 3
+						}) {
+							t.Fatalf("chapter newton: H was not computed; page says %s", pageText(ctx))
+						}
+						fits("with H computed")
+						runs, _ := eval[int](ctx, `document.querySelectorAll("#runs > li").length`)
+						click(t, ctx, "newton-run")
+						if !eventually(time.Minute, func() bool {
+							n, _ := eval[int](ctx, `document.querySelectorAll("#runs > li").length`)
+							return n > runs && attr(t, ctx, "#status", "data-state") == "done"
+						}) {
+							t.Fatalf("chapter newton: Newton's method did not run to the end; page says %s", pageText(ctx))
+						}
+						fits("after Newton's method ran")
+					}
 					if id != "task" {
 						click(t, ctx, "lesson-pause") // the demonstration's run, if any
 					}

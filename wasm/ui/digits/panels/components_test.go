@@ -159,3 +159,35 @@ func TestRatesAreTheSameInBothLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestAlphaNoteSaysWhatAClassWillSee: the note under α says where α
+// stands against 2/λ_max, in both languages: below it, a little above
+// (the loss usually still falls), far above (the loss jumps), and for
+// minibatch SGD that the figure is a guide; not a number, no case.
+func TestAlphaNoteSaysWhatAClassWillSee(t *testing.T) {
+	c := &protocol.CurvatureIs{LambdaMax: 4.2, AlphaMax: 2 / 4.2}
+	for _, tc := range []struct {
+		lr           float64
+		batch        int
+		method       string
+		regime, says string
+	}{
+		{0.4, 10000, "gd", alphaBelow, "is below it"},
+		{0.5, 10000, "gd", alphaAbove, "usually still falls"},
+		{0.5, 100, "sgd", alphaAbove, "for SGD the figure is a guide"},
+		{0.95, 10000, "gd", alphaAbove, "usually still falls"},
+		{0.96, 10000, "gd", alphaFar, "is 2.02× it"},
+		{math.NaN(), 100, "sgd", alphaNone, "starts to overshoot"},
+	} {
+		regime, text := alphaNote(i18n.EN, c, tc.lr, tc.batch, 10000, tc.method)
+		if regime != tc.regime || !strings.Contains(text, tc.says) {
+			t.Errorf("α = %v, B = %d, %s: %q, %q; want %q saying %q", tc.lr, tc.batch, tc.method, regime, text, tc.regime, tc.says)
+		}
+		if _, zh := alphaNote(i18n.ZH, c, tc.lr, tc.batch, 10000, tc.method); zh == text || strings.Contains(zh, "%!") {
+			t.Errorf("α = %v: the Chinese note is %q", tc.lr, zh)
+		}
+	}
+	if _, text := alphaNote(i18n.EN, c, 0.5, 10000, 10000, "sgd"); strings.Contains(text, "minibatch") {
+		t.Errorf("SGD with B = m is full-batch descent, and the note says %q", text)
+	}
+}
