@@ -29,6 +29,8 @@ const (
 	actionReset  = "plane/reset"  // no value: θ = 0
 	actionPoint  = "plane/point"  // click: a point added or removed
 	actionStart  = "plane/start"  // startAt: the paths' start moved
+	actionTheta  = "plane/theta"  // thetaTyped: a number of θ as typed
+	actionDrag   = "plane/drag"   // dragTo: the boundary held dragged
 )
 
 // option is a choice among the settings: which, and on or off.
@@ -66,10 +68,20 @@ type startAt struct {
 	Quick bool
 }
 
-// handle registers the panel's handlers (handlers) with go-app.
+// handle registers the panel's handlers (handlers) with go-app. θ typed
+// renders #plane-theta alone, and a boundary dragged nothing: the frames
+// that answer them render what they change, as training's do.
 func (p *Panel) handle(ctx app.Context) {
 	for name, do := range p.handlers() {
-		ctx.Handle(name, func(ctx app.Context, a app.Action) { do(a.Value) })
+		ctx.Handle(name, func(ctx app.Context, a app.Action) {
+			do(a.Value)
+			switch name {
+			case actionTheta:
+				p.renderTheta(ctx)
+			case actionDrag:
+				ctx.PreventUpdate()
+			}
+		})
 	}
 }
 
@@ -125,6 +137,18 @@ func (p *Panel) handlers() map[string]func(v any) {
 		actionStart: func(v any) {
 			if s, ok := v.(startAt); ok {
 				scene(protocol.PlaneStart{At: s.At, Quick: s.Quick})
+			}
+		},
+		actionTheta: func(v any) {
+			if t, ok := v.(thetaTyped); ok {
+				p.timing.asked = now()
+				p.typedTheta(t)
+			}
+		},
+		actionDrag: func(v any) {
+			if d, ok := v.(dragTo); ok {
+				p.timing.asked = now()
+				p.dragged(d)
 			}
 		},
 	}

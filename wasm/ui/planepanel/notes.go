@@ -114,6 +114,8 @@ func refusal(err error) i18n.Msg {
 		return i18n.Text("plane.unknownData", e.Name)
 	case plane.Pinned:
 		return i18n.Text("plane.pinned")
+	case plane.BadTheta:
+		return i18n.Text("plane.badTheta", e.Class, num(e.Value))
 	}
 	return i18n.Text("raw", err.Error())
 }

@@ -36,12 +36,13 @@ type Panel struct {
 	IView   View    // the part shown: the whole panel, or one picture of it
 	IWorker *Worker // the page's plane worker; nil draws nothing live (natively)
 
-	lineCtx *app.Context // the status line's, while it is mounted (statusLine)
-	renders int          // renders so far, for the status line
-	view    View         // the view the panel shows the start of (showStart)
-	setDone bool         // the worker was set up for view
-	setup   int          // the set-up's id: events of another are dropped
-	pace    string       // the pace the worker was last told
+	lineCtx  *app.Context // the status line's, while it is mounted (statusLine)
+	thetaCtx *app.Context // #plane-theta's, while it is mounted (thetaTable)
+	renders  int          // renders so far, for the status line
+	view     View         // the view the panel shows the start of (showStart)
+	setDone  bool         // the worker was set up for view
+	setup    int          // the set-up's id: events of another are dropped
+	pace     string       // the pace the worker was last told
 
 	// The plane as the worker last said it (took.go).
 	seq      int // the version of the data and settings
@@ -60,9 +61,10 @@ type Panel struct {
 	timing   sceneTiming
 
 	// What is the page's alone: the fields as typed, the class a click
-	// adds, the canvases.
+	// adds, θ by hand (hand.go), the canvases.
 	f    fields
 	add  int
+	th   hand
 	cv   canvas   // the canvases' sizes and buffers (draw.go)
 	drag dragged  // the start being dragged on the surface (pointer.go)
 	keys keyboard // the plane's cursor and the start, by keyboard (keys.go)
@@ -167,6 +169,7 @@ func (p *Panel) Render() app.UI {
 				p.regions(),
 				p.status(false),
 				p.notes(),
+				p.thetaPart(),
 			),
 			p.controls(),
 		),
@@ -175,8 +178,9 @@ func (p *Panel) Render() app.UI {
 }
 
 // regions is the plane (#plane), with its points on #plane-points above
-// it, which takes the clicks; the two take the keyboard's focus together
-// (#plane-keys, keys.go), and #plane-cursor says where the cursor is.
+// it, which takes the clicks and the boundaries dragged (pointer.go); the
+// two take the keyboard's focus together (#plane-keys, keys.go), and
+// #plane-cursor says where the cursor is.
 func (p *Panel) regions() app.UI {
 	l := p.ILang
 	return app.Div().Class("plane-stack-wrap").Body(
@@ -185,7 +189,8 @@ func (p *Panel) regions() app.UI {
 			On("keydown", p.onPlaneKey).On("focus", p.onPlaneFocus).On("blur", p.onPlaneBlur).Body(
 			app.Canvas().ID("plane").Attr("role", "img").Aria("label", l.T("plane.canvas")),
 			app.Canvas().ID("plane-points").Aria("hidden", "true").
-				On("pointerdown", p.onPlaneDown),
+				On("pointerdown", p.onPlaneDown).On("pointermove", p.onPlaneMove).
+				On("pointerup", p.onPlaneUp).On("pointercancel", p.onPlaneUp),
 		),
 		p.cursorLine(),
 	)

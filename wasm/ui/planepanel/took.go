@@ -33,6 +33,9 @@ func (p *Panel) took(m protocol.Msg) bool {
 				p.draw()
 			}
 		}
+		if m.Data.K != p.data.K {
+			p.th.forget() // the table is made again for the new K
+		}
 		p.seq, p.state, p.name, p.edited = m.Seq, m.State, m.Name, m.Edited
 		p.data, p.set, p.psi, p.building = m.Data, m.Settings, m.Psi, m.Building
 		p.refused = refusalOf(m.Refused)
@@ -70,7 +73,7 @@ func (p *Panel) takeFrame(m protocol.PlaneFrame) bool {
 	}
 	state := p.state
 	sep := p.st.Separated
-	p.st, p.state = m.Status, m.State
+	p.st, p.state, p.th.answered = m.Status, m.State, m.Hand
 	if mod := m.Model(); mod != nil {
 		p.model = mod
 	}
@@ -80,9 +83,9 @@ func (p *Panel) takeFrame(m protocol.PlaneFrame) bool {
 }
 
 // drawFrame draws a frame in this animation frame, and renders what it
-// changed: the status line alone when only the numbers moved (go-app
-// renders a dispatch's component and every component above it; the
-// line's own dispatch, less the panel's, renders the line alone).
+// changed: the status line and #plane-theta alone when only the numbers
+// moved (go-app renders a dispatch's component and every component above
+// it; each one's own dispatch, less the panel's, renders it alone).
 func (p *Panel) drawFrame(ctx app.Context, m protocol.PlaneFrame) {
 	more := p.takeFrame(m)
 	p.draw()
@@ -92,6 +95,9 @@ func (p *Panel) drawFrame(ctx app.Context, m protocol.PlaneFrame) {
 	ctx.PreventUpdate()
 	if line := p.lineCtx; line != nil {
 		line.Dispatch(func(app.Context) { ctx.PreventUpdate() })
+	}
+	if table := p.thetaCtx; table != nil {
+		table.Dispatch(func(app.Context) { ctx.PreventUpdate() })
 	}
 }
 

@@ -68,7 +68,7 @@ func (p *Panel) showStart() {
 	s := start(p.IView)
 	d, _ := plane.Generate(s.data, s.k, planework.Seed)
 	*p = Panel{Compo: p.Compo, ILang: p.ILang, IPace: p.IPace, IView: p.IView, IWorker: p.IWorker,
-		lineCtx: p.lineCtx, renders: p.renders, pace: p.pace, cv: p.cv, seen: p.seen, view: p.IView, setup: -1,
+		lineCtx: p.lineCtx, thetaCtx: p.thetaCtx, renders: p.renders, pace: p.pace, cv: p.cv, seen: p.seen, view: p.IView, setup: -1,
 		state: stateReady, name: s.data, data: d, set: s.set, f: fieldsOf(s.set),
 		building: true} // until the worker has the view's scene
 }

@@ -223,6 +223,7 @@ func (w *Worker) died() {
 	w.replace++
 	w.start(w.ctx.ResolveStaticResource("/web/worker.js"))
 	if p := w.panel; p != nil {
+		p.th.sent, p.th.answered = 0, 0 // the new worker counts θs by hand afresh
 		if r := p.resumeFrom(); r != nil {
 			w.send(*r)
 		}

@@ -141,6 +141,27 @@ func (f Frame) Segments(segs []plane.Segment) []chart.Pt {
 	return out
 }
 
+// Nearest returns the segment of segs that passes nearest the canvas
+// point (px, py): its index, its distance in canvas pixels, and where the
+// nearest point of it lies, as a fraction of the way from A to B. The
+// index is −1 when no segment has a length and a finite distance.
+func (f Frame) Nearest(segs []plane.Segment, px, py float64) (i int, dist, along float64) {
+	i, dist = -1, math.Inf(1)
+	for k, s := range segs {
+		a, b := f.ToCanvas(s.A), f.ToCanvas(s.B)
+		dx, dy := b.X-a.X, b.Y-a.Y
+		l2 := dx*dx + dy*dy
+		if !(l2 > 0) || math.IsInf(l2, 0) {
+			continue
+		}
+		t := min(1, max(0, ((px-a.X)*dx+(py-a.Y)*dy)/l2))
+		if d := math.Hypot(a.X+t*dx-px, a.Y+t*dy-py); d < dist {
+			i, dist, along = k, d, t
+		}
+	}
+	return i, dist, along
+}
+
 // Points returns the canvas points of the data's points of class c.
 func (f Frame) Points(d plane.Data, c int) []chart.Pt {
 	var out []chart.Pt

@@ -253,3 +253,36 @@ func TestRegionImageIsShade(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestFindsTheSegmentUnderThePointer: the segment nearest a canvas
+// point, its distance in pixels and where along it; a segment of no
+// length is passed over, and none at all gives −1.
+func TestNearestFindsTheSegmentUnderThePointer(t *testing.T) {
+	f := Frame{W: 400, H: 400} // 50 pixels a unit, the origin at (200, 200)
+	segs := []plane.Segment{
+		{A: [2]float64{-4, 0}, B: [2]float64{4, 0}, Classes: [2]int{0, 1}}, // across the middle
+		{A: [2]float64{2, -4}, B: [2]float64{2, 4}, Classes: [2]int{1, 2}}, // x₁ = 2: canvas x = 300
+		{A: [2]float64{1, 1}, B: [2]float64{1, 1}, Classes: [2]int{0, 2}},  // a point: no length
+	}
+	for _, c := range []struct {
+		px, py      float64
+		i           int
+		dist, along float64
+	}{
+		{100, 203, 0, 3, 0.25},
+		{296, 100, 1, 4, 0.75}, // A is at the bottom
+		{0, 200, 0, 0, 0},
+		{500, 190, 0, math.Hypot(100, 10), 1}, // off the canvas: the nearest end
+	} {
+		i, d, a := f.Nearest(segs, c.px, c.py)
+		if i != c.i || math.Abs(d-c.dist) > 1e-9 || math.Abs(a-c.along) > 1e-9 {
+			t.Errorf("(%v, %v): segment %d, %v px away at %v; want %d, %v, %v", c.px, c.py, i, d, a, c.i, c.dist, c.along)
+		}
+	}
+	if i, _, _ := f.Nearest(segs[2:], 200, 200); i != -1 {
+		t.Errorf("a segment of no length was found: %d", i)
+	}
+	if i, _, _ := f.Nearest(nil, 200, 200); i != -1 {
+		t.Errorf("no segments: %d", i)
+	}
+}
