@@ -89,6 +89,11 @@ func readUseModel(m *UseModel, bulk []byte) (err error) {
 	return err
 }
 
+func readEvaluateModel(m *EvaluateModel, bulk []byte) (err error) {
+	m.W, m.B, err = weights(m.D, bulk, "evaluateModel")
+	return err
+}
+
 func readSamples(m *Samples, bulk []byte) (err error) {
 	m.Pixels, err = images(m.Labels, bulk, "samples")
 	return err

@@ -24,6 +24,7 @@ var messages = []entry{
 	plain[Pace]("pace"),
 	plain[Hessian]("hessian"),
 	bulky("useModel", func(m UseModel) []byte { return packFloats(m.W, m.B) }, readUseModel),
+	bulky("evaluateModel", func(m EvaluateModel) []byte { return packFloats(m.W, m.B) }, readEvaluateModel),
 	bulky("myDigits", func(m MyDigits) []byte { return m.Pixels }, readMyDigits),
 	bulky("apply", func(m Apply) []byte { return m.Pixels }, readApply),
 	plain[FindExamples]("findExamples"),

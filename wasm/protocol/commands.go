@@ -67,6 +67,19 @@ type (
 		W      []float32 `json:"-"`
 		B      []float32 `json:"-"`
 	}
+	// EvaluateModel asks for the test-set numbers of a keyframe, the
+	// model W, B (bulk bytes, as in Weights) after Step steps of Run, on
+	// the straightened test images if Deskew: the worker answers with an
+	// Evaluated whose Keyframe is set, and leaves the model it trains as
+	// it was.
+	EvaluateModel struct {
+		Run    int       `json:"run"`
+		Step   int       `json:"step"`
+		Deskew bool      `json:"deskew,omitempty"`
+		D      int       `json:"d"`
+		W      []float32 `json:"-"`
+		B      []float32 `json:"-"`
+	}
 	// MyDigits gives the worker the digits a person drew: Labels[i] and
 	// 784 grey levels per image in Pixels (bulk bytes), at most
 	// MaxMyDigits. They replace any sent before (none: forget them); the
@@ -78,17 +91,18 @@ type (
 	}
 )
 
-func (Load) isMsg()     {}
-func (Train) isMsg()    {}
-func (Pause) isMsg()    {}
-func (Step) isMsg()     {}
-func (Reset) isMsg()    {}
-func (Evaluate) isMsg() {}
-func (Pace) isMsg()     {}
-func (Hessian) isMsg()  {}
-func (Warm) isMsg()     {}
-func (UseModel) isMsg() {}
-func (MyDigits) isMsg() {}
+func (Load) isMsg()          {}
+func (Train) isMsg()         {}
+func (Pause) isMsg()         {}
+func (Step) isMsg()          {}
+func (Reset) isMsg()         {}
+func (Evaluate) isMsg()      {}
+func (Pace) isMsg()          {}
+func (Hessian) isMsg()       {}
+func (Warm) isMsg()          {}
+func (UseModel) isMsg()      {}
+func (EvaluateModel) isMsg() {}
+func (MyDigits) isMsg()      {}
 
 // Curvature asks for λ_max, the largest eigenvalue of the Hessian of J at
 // the current model (all zeros before a run), on the training images and

@@ -62,17 +62,23 @@ type (
 		HelpersHeap uint64 `json:"helpersHeap,omitempty"`
 	}
 	// Weights is a snapshot of the model: W is D×10 (see softmax.Model),
-	// B has 10 entries. They travel as bulk bytes.
+	// B has 10 entries. They travel as bulk bytes. Key says Step is one
+	// of the run's keyframes (keyframes.go): the page keeps these.
 	Weights struct {
 		Run  int       `json:"run"`
 		Step int       `json:"step"`
 		D    int       `json:"d"`
+		Key  bool      `json:"key,omitempty"`
 		W    []float32 `json:"-"`
 		B    []float32 `json:"-"`
 	}
 	// Evaluated reports performance on the test set after Epoch epochs.
+	// Keyframe says it answers EvaluateModel: the numbers of the keyframe
+	// at Step of Run, not of the model the worker trains (Epoch and T are
+	// then 0).
 	Evaluated struct {
 		Run        int         `json:"run"`
+		Keyframe   bool        `json:"keyframe,omitempty"`
 		T          float64     `json:"t,omitempty"` // seconds of training in the run
 		Epoch      int         `json:"epoch"`
 		Step       int         `json:"step"`

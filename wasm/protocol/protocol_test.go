@@ -92,6 +92,9 @@ func allMessages() []Msg {
 		PlaneScene{Seq: 3, MS: 12.5, Scene: planeScene()},
 		PlaneTheta{W: []float64{0, 1.5, 0, -0.1}, B: []float64{0, 0.25}, Quick: true, Hand: 3},
 		PlaneFrame{Seq: 4, State: "ready", N: 1, Hand: 3, W: []float32{0, 1.5, 0, -0.1}, B: []float32{0, 0}, Image: make([]byte, 4), Boundaries: []float64{}},
+		Weights{Run: 3, Step: 64, D: 3, Key: true, W: w, B: []float32{0, 0, 0, 0, 0, 0, 0, 0, 0, -1}},
+		EvaluateModel{Run: 3, Step: 64, Deskew: true, D: 3, W: w, B: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		Evaluated{Run: 3, Keyframe: true, Step: 64, Accuracy: 0.75, Likelihood: 0.5, Loss: 0.7, Confusion: [10][10]int{{3}, {0, 2}}},
 	}
 }
 
