@@ -2,6 +2,7 @@ package session
 
 import (
 	"math"
+	"strconv"
 
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/softmax"
@@ -70,6 +71,29 @@ func (s *session) sendEvaluation(final bool) {
 		return
 	}
 	s.send(evaluatedOf(e, metrics.Evaluate(model, s.testSet())))
+}
+
+// evaluateModel answers EvaluateModel: the numbers of a keyframe the page
+// keeps, on the test set its run was measured on, by the pool's helpers if
+// it has any; the run's own model is not touched. A model of another shape
+// is refused with Failed.
+func (s *session) evaluateModel(m protocol.EvaluateModel) {
+	if !s.needData() {
+		return
+	}
+	if m.D != s.data.d || len(m.W) != m.D*softmax.K || len(m.B) != softmax.K {
+		s.failKey("err.modelShape", hintModel, strconv.Itoa(m.D), strconv.Itoa(s.data.d))
+		return
+	}
+	model := &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}
+	e := protocol.Evaluated{Run: m.Run, Step: m.Step, Keyframe: true}
+	set := protocol.SetTest
+	if m.Deskew {
+		set = protocol.SetTestDeskewed
+	}
+	if !s.pool.evaluate(model, set, e) {
+		s.send(evaluatedOf(e, metrics.Evaluate(model, s.data.of(protocol.Config{Deskew: m.Deskew}).test)))
+	}
 }
 
 // evaluatedOf fills e's numbers from res. A class with no test images

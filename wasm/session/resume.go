@@ -64,7 +64,8 @@ func (s *session) resume(m protocol.Resume) {
 		return
 	}
 	now := s.env.Now()
-	s.run = &run{id: m.Run, cfg: c, meth: meth, m: s.data.of(c).train.Len(), pts: points{group: meth.points()}, lastSnapshot: now}
+	s.run = newRunRecord(m.Run, c, meth, s.data.of(c).train.Len())
+	s.run.lastSnapshot = now
 	s.training = false
 	s.sendProgress(now)
 	s.sendWeights(now)

@@ -26,6 +26,22 @@ type run struct {
 	lastSnapshot time.Time
 	lastEval     time.Time
 	evaluated    bool // an evaluation was sent for this run
+
+	keys    protocol.Keyframes // the steps whose θ the page keeps (protocol/keyframes.go)
+	keyedAt int                // the last step sent as a keyframe, -1 before the first
+}
+
+// newRunRecord is the run id of c, trained by meth on m examples an epoch.
+func newRunRecord(id int, c protocol.Config, meth method, m int) *run {
+	return &run{id: id, cfg: c, meth: meth, m: m, pts: points{group: meth.points()},
+		keys: protocol.KeyframesOf(c, m), keyedAt: -1}
+}
+
+// keyframe reports whether the run's current step is one of its
+// keyframes: on its schedule, or the step it ended at.
+func (r *run) keyframe() bool {
+	step, _ := r.meth.at()
+	return r.keys.Has(step) || r.meth.ended()
 }
 
 // busySince adds the time since start, when the run began a slice or a
@@ -71,7 +87,7 @@ func (s *session) newRun(c protocol.Config, meth method, from *softmax.Model[flo
 		return false
 	}
 	s.runs++
-	s.run = &run{id: s.runs, cfg: c, meth: meth, m: s.data.of(c).train.Len(), pts: points{group: meth.points()}}
+	s.run = newRunRecord(s.runs, c, meth, s.data.of(c).train.Len())
 	return true
 }
 
@@ -166,14 +182,29 @@ func (s *session) sendProgress(now time.Time) {
 	s.send(p)
 }
 
-// sendWeights sends a copy of the run's weights.
+// sendWeights sends a copy of the run's weights, flagged as a keyframe
+// if the step is one.
 func (s *session) sendWeights(now time.Time) {
 	r := s.run
 	r.lastWeights = now
 	m := r.meth.model()
 	step, _ := r.meth.at()
-	s.send(protocol.Weights{Run: r.id, Step: step, D: m.D,
+	key := r.keyframe()
+	if key {
+		r.keyedAt = step
+	}
+	s.send(protocol.Weights{Run: r.id, Step: step, D: m.D, Key: key,
 		W: append([]float32(nil), m.W...), B: append([]float32(nil), m.B...)})
+}
+
+// sendStart sends the run's step-0 keyframe, its θ before the first step,
+// unless it was sent (by Reset or UseModel) or the run is past it.
+func (s *session) sendStart() {
+	if r := s.run; r.keyedAt < 0 {
+		if step, _ := r.meth.at(); step == 0 {
+			s.sendWeights(s.env.Now())
+		}
+	}
 }
 
 // finite returns v, or 0 for NaN and ±MaxFloat64 for ±Inf, since JSON has

@@ -1,10 +1,12 @@
 // Package session is the training worker's logic: it reads commands
-// (protocol.Load, Train, Pause, Step, Reset, Evaluate, Warm, Pace,
-// Hessian, UseModel, MyDigits, and the inspector's Apply, FindExamples,
-// PickTrain: apply.go) from a channel,
+// (protocol.Load, Train, Pause, Step, Reset, Evaluate, EvaluateModel,
+// Warm, Pace, Hessian, UseModel, MyDigits, and the inspector's Apply,
+// FindExamples, PickTrain: apply.go) from a channel,
 // loads a dataset pack, trains a softmax model in short slices, and writes
 // events (Loading, Loaded, Samples, Progress, Weights, Evaluated, Failed)
-// to another channel.
+// to another channel. Every run sends its θ at its keyframes
+// (protocol.Keyframes) as Weights with Key set, and EvaluateModel measures
+// one of them without touching the run.
 //
 // It is plain Go with no syscall/js: what differs between the browser and
 // the tests (fetching, the clock, yielding to the JS event loop) comes in
@@ -242,6 +244,8 @@ func (s *session) handle(m protocol.Msg) {
 		s.reset(m.Config)
 	case protocol.Evaluate:
 		s.evaluate()
+	case protocol.EvaluateModel:
+		s.evaluateModel(m)
 	case protocol.Warm:
 		s.warm()
 	case protocol.Pace:

@@ -121,12 +121,14 @@ func (b *minibatch) keep(old, c protocol.Config) (bool, error) {
 }
 
 // slice takes steps for about sliceTime, stopping early at an epoch end,
-// when the run ends or when a slowed run has taken the steps due. In
-// full-batch descent every step ends an epoch, and its reports are timed
-// (report), so its slices go on: a slice a step would cost each step a
-// turn of the event loop.
+// at a keyframe (so that its θ is sent), when the run ends or when a
+// slowed run has taken the steps due. In full-batch descent every step
+// ends an epoch, and its reports are timed (report), so its slices go on
+// past epoch ends: a slice a step would cost each step a turn of the
+// event loop. They stop at its keyframes, 64 at most in a run.
 func (b *minibatch) slice(s *session) {
 	r := s.run
+	s.sendStart()
 	every := max(1, checkExamples/b.tr.Config().BatchSize)
 	start := s.env.Now()
 	deadline := start.Add(sliceTime)
@@ -136,7 +138,7 @@ func (b *minibatch) slice(s *session) {
 		st = b.tr.Step()
 		b.record(r, st)
 		s.pace.took()
-		if (st.EpochEnd && !r.meth.everyStepAnEpoch()) || st.Stop != train.Running || n == due {
+		if (st.EpochEnd && !r.meth.everyStepAnEpoch()) || st.Stop != train.Running || n == due || r.keys.Has(st.Step) {
 			break
 		}
 		if n%every == 0 && !s.env.Now().Before(deadline) {
@@ -157,6 +159,7 @@ func (b *minibatch) slice(s *session) {
 // step takes exactly one minibatch step.
 func (b *minibatch) step(s *session) {
 	r := s.run
+	s.sendStart()
 	start := s.env.Now()
 	st := b.tr.Step()
 	now := r.busySince(s.env, start)
@@ -183,8 +186,8 @@ func (b *minibatch) record(r *run, st train.Stats) {
 
 // report sends what is due after the step st at time now: Progress and
 // Weights when their time has come (always if force, and at an epoch end
-// or the end of the run), Evaluated at an epoch end or the end of the run,
-// and Failed if the run diverged.
+// or the end of the run), Weights at a keyframe, Evaluated at an epoch
+// end or the end of the run, and Failed if the run diverged.
 func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool) {
 	r := s.run
 	ended := st.Stop != train.Running
@@ -196,7 +199,8 @@ func (b *minibatch) report(s *session, st train.Stats, now time.Time, force bool
 		s.sendProgress(now)
 	}
 	sinceW := now.Sub(r.lastWeights)
-	if force || ended || sinceW >= weightsEvery || (epochEnd && sinceW >= epochWeightsGap) {
+	key := r.keyframe() && r.keyedAt != st.Step
+	if force || ended || key || sinceW >= weightsEvery || (epochEnd && sinceW >= epochWeightsGap) {
 		s.sendWeights(now)
 	}
 	if ended || st.EpochEnd {

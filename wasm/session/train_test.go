@@ -230,7 +230,10 @@ func TestStep(t *testing.T) {
 			t.Fatalf("step %d: a Snapshot at step %d of run %d", i, s.Step, s.Run)
 		}
 	}
-	h.send(protocol.Step{Config: cfg}) // the run is done: a new one
+	h.send(protocol.Step{Config: cfg}) // the run is done: a new one, whose start is a keyframe
+	if w := h.next().(protocol.Weights); w.Run != 2 || w.Step != 0 || !w.Key {
+		t.Errorf("a step after the end: first %+v, want run 2's step-0 keyframe", w)
+	}
 	if p := h.next().(protocol.Progress); p.Run != 2 || p.Step != 1 {
 		t.Errorf("a step after the end: %+v", p)
 	}
@@ -351,6 +354,9 @@ func TestWarm(t *testing.T) {
 		env.mu.Unlock()
 		h.send(protocol.Warm{})
 		h.send(protocol.Step{Config: cfg})
+		if w, ok := h.next().(protocol.Weights); !ok || w.Run != 1 || w.Step != 0 || !w.Key {
+			t.Errorf("after a failed rehearsal, got %#v, want run 1's step-0 keyframe", w)
+		}
 		if p, ok := h.next().(protocol.Progress); !ok || p.Run != 1 || p.Step != 1 {
 			t.Errorf("after a failed rehearsal, got %#v, want step 1 of run 1", p)
 		}
@@ -365,8 +371,8 @@ func TestWarm(t *testing.T) {
 	warm.send(protocol.Warm{}) // a second one is a no-op
 	warm.send(protocol.Train{Config: cfg})
 	all := warm.until(done)
-	if _, ok := all[0].(protocol.Progress); !ok {
-		t.Fatalf("after Warm, got %#v, want the Progress of Train", all[0])
+	if w, ok := all[0].(protocol.Weights); !ok || w.Run != 1 || w.Step != 0 || !w.Key {
+		t.Fatalf("after Warm, got %#v, want the step-0 keyframe of Train's run", all[0])
 	}
 	ev, _ := untilType[protocol.Evaluated](warm)
 	ws := only[protocol.Weights](append(all, ev...))
@@ -520,18 +526,20 @@ func TestNewtonInvalidConfig(t *testing.T) {
 
 // TestFullBatchSlices: full-batch descent, whose every step ends an
 // epoch, takes as many steps a slice as fit in its time, not one, so that
-// a step does not cost a turn of the browser's event loop; an SGD run
-// still ends a slice at each epoch's end.
+// a step does not cost a turn of the browser's event loop (its slices stop
+// only at its keyframes, 64 at most in the notes' run of 1000 steps); an
+// SGD run still ends a slice at each epoch's end.
 func TestFullBatchSlices(t *testing.T) {
 	for _, c := range []struct {
 		cfg       protocol.Config
+		m         int
 		steps     int
 		manySlice bool
 	}{
-		{protocol.Config{LearningRate: 0.5, BatchSize: 1, Epochs: 200, Seed: 1, Method: "gd"}, 200, true},
-		{protocol.Config{LearningRate: 0.5, BatchSize: 1000, Epochs: 50, Seed: 1}, 50, false},
+		{protocol.Config{LearningRate: 0.5, BatchSize: 1, Epochs: 1000, Seed: 1, Method: "gd"}, 100, 1000, true},
+		{protocol.Config{LearningRate: 0.5, BatchSize: 1000, Epochs: 50, Seed: 1}, 1000, 50, false},
 	} {
-		h, env := loadedSliced(t, 1000, 50*time.Microsecond)
+		h, env := loadedSliced(t, c.m, 50*time.Microsecond)
 		before := env.yields.Load()
 		h.send(protocol.Train{Config: c.cfg})
 		all := h.until(done)
