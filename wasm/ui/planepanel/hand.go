@@ -41,16 +41,25 @@ func (q param) index(k int) (i int, bias bool) {
 	return q.Class, true
 }
 
-// thetaTyped is one field of #plane-theta as typed: its param, the K of
-// the table it was typed in, and the text; Commit when the person has
-// left the field (a change event), after which it follows the model
-// again if the text was taken.
+// thetaTyped is what happened in one field of #plane-theta: its param,
+// the K of the table it was in, its text, and what happened (Did).
 type thetaTyped struct {
-	Param  param
-	K      int
-	Value  string
-	Commit bool
+	Param param
+	K     int
+	Value string
+	Did   int
 }
+
+// What happens in a field of #plane-theta: typing, Enter (a change), the
+// person coming into the field, which keeps its text from then on, and
+// leaving it, after which it follows the model again unless its text is
+// refused.
+const (
+	fieldInput = iota
+	fieldChange
+	fieldFocus
+	fieldBlur
+)
 
 // dragTo is the held boundary dragged to At, in the plane's units; Quick
 // while the pointer moves, not when it lets go.
@@ -84,6 +93,22 @@ type held struct {
 	moved bool
 	last  [2]float64 // where the drag last was, in the plane's units
 	hover bool       // the pointer, holding nothing, is over a boundary
+}
+
+// keep keeps the text of a field typed in, or come into, in a table of
+// K = t.K: the field shows it from now on.
+func (h *hand) keep(t thetaTyped) {
+	if h.k != t.K || h.text == nil {
+		h.k, h.text, h.why = t.K, map[param]string{}, map[param]i18n.Msg{}
+	}
+	switch t.Did {
+	case fieldInput, fieldChange:
+		h.text[t.Param] = t.Value
+	case fieldFocus:
+		if _, ok := h.text[t.Param]; !ok {
+			h.text[t.Param] = t.Value
+		}
+	}
 }
 
 // forget drops what was typed, as when the table is made again for
@@ -134,20 +159,30 @@ func (p *Panel) base() *softmax.Model[float32] {
 	return p.model
 }
 
-// typedTheta takes a field of #plane-theta as typed: a number that is
-// taken goes to the worker in the θ the page last knew, with that field
-// changed; one that is refused says why beside its field, and nothing is
-// sent: the model keeps its last good θ. A field typed in a table of
-// another K than the model's is dropped, without a word: the table has
-// been made again.
+// typedTheta takes what happened in a field of #plane-theta. Typed, a
+// number that is taken goes to the worker in the θ the page last knew,
+// with that field changed; one that is refused says why beside its
+// field, and nothing is sent: the model keeps its last good θ. From the
+// moment a person comes into a field until they leave it, it shows their
+// text and not the model's, so that a frame never writes under their
+// cursor. A field of a table of another K than the model's is dropped,
+// without a word: the table has been made again.
 func (p *Panel) typedTheta(t thetaTyped) {
 	h := &p.th
 	m := p.base()
 	if _, ok := thetaKeys[t.Param.Of]; !ok || m == nil || t.K != m.Classes() || t.Param.Class < 0 || t.Param.Class >= t.K {
 		return
 	}
-	if h.k != t.K || h.text == nil {
-		h.k, h.text, h.why = t.K, map[param]string{}, map[param]i18n.Msg{}
+	h.keep(t)
+	switch t.Did {
+	case fieldFocus:
+		return
+	case fieldBlur:
+		if h.why[t.Param].IsZero() {
+			delete(h.text, t.Param)
+			delete(h.why, t.Param)
+		}
+		return
 	}
 	v, why := parseTheta(t.Value)
 	if !why.IsZero() {
@@ -156,16 +191,13 @@ func (p *Panel) typedTheta(t thetaTyped) {
 	}
 	delete(h.why, t.Param)
 	h.text[t.Param] = t.Value
-	if t.Commit {
-		delete(h.text, t.Param) // the field follows the model again
-	}
 	i, bias := t.Param.index(t.K)
 	at := &m.W
 	if bias {
 		at = &m.B
 	}
 	if (*at)[i] == float32(v) {
-		return // nothing changes: a change event after its input, or the same number again
+		return // nothing changes: Enter after typing, or the same number again
 	}
 	next := m.Clone()
 	if bias {

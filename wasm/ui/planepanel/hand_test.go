@@ -2,6 +2,7 @@ package planepanel
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -194,5 +195,41 @@ func TestPanelDragsABoundary(t *testing.T) {
 		if math.Abs(z0-z1) > 1e-4 {
 			t.Errorf("dragged to %v (taken at %.2f): z₀ − z₁ = %v there", c.at, c.along, z0-z1)
 		}
+	}
+}
+
+// TestThetaFieldKeepsTheTypistsText: while training moves θ, a field a
+// person is in keeps their text, and the others follow the model; left,
+// it follows the model again.
+func TestThetaFieldKeepsTheTypistsText(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).Pace("full"))
+	r.pump(t, settled)
+	in := param{Class: 1, Of: "1"}
+	r.do(actionTheta, thetaTyped{Param: in, K: 2, Value: "0", Did: fieldFocus})
+	r.do(actionTrain, nil)
+	r.pump(t, func(p *Panel) bool { return p.state == stateDone && settled(p) })
+	shown := func(id string) string {
+		h := app.HTMLString(r.p.thetaPart())
+		i := strings.Index(h, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no #%s", id)
+		}
+		tag := h[strings.LastIndex(h[:i], "<"):]
+		tag = tag[:strings.Index(tag, ">")]
+		j := strings.Index(tag, `value="`)
+		return tag[j+7 : j+7+strings.Index(tag[j+7:], `"`)]
+	}
+	if r.p.model.W[1] == 0 {
+		t.Fatal("training left θ₁,₁ at 0")
+	}
+	if got := shown(in.id()); got != "0" {
+		t.Errorf("the field the person is in shows %q, not their 0", got)
+	}
+	if got, want := shown("plane-theta-1-2"), strconv.FormatFloat(float64(r.p.model.W[3]), 'g', 4, 32); got != want || got == "0" {
+		t.Errorf("the field no one is in shows %q, the model %s", got, want)
+	}
+	r.do(actionTheta, thetaTyped{Param: in, K: 2, Value: "0", Did: fieldBlur})
+	if got := shown(in.id()); got == "0" {
+		t.Error("left, the field still shows the person's 0")
 	}
 }

@@ -14,7 +14,7 @@ import (
 // model has one), each labelled with the notes' symbols. Class 0's fields
 // are disabled and show its zeros while it is pinned. A field shows the
 // live model's number, so that the table follows training, except while
-// a person's text is in it (hand.go): that stays until they leave the
+// a person is in it (hand.go): their text stays until they leave the
 // field, and a refused one stays with its reason beside it.
 //
 // Like statusLine, it reads the panel's state as it renders, and a frame
@@ -111,21 +111,24 @@ func (p *Panel) thetaField(q param, k int) app.UI {
 	}
 	return app.Td().Body(
 		input.Attr("data-k", k).Aria("invalid", !why.IsZero()).Aria("describedby", id+"-error").
-			OnInput(p.onThetaInput).OnChange(p.onThetaChange),
+			OnInput(p.onThetaInput).OnChange(p.onThetaChange).On("focus", p.onThetaFocus).On("blur", p.onThetaBlur),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Body(
 			app.If(!why.IsZero(), func() app.UI { return app.Text(l.M(why) + " " + l.T("plane.theta.kept")) }),
 		),
 	)
 }
 
-// onThetaInput takes what is typed in a field of #plane-theta, and
-// onThetaChange the field left. Each reads which number it is from the
+// onThetaInput takes what is typed in a field of #plane-theta,
+// onThetaChange Enter, onThetaFocus and onThetaBlur the person coming
+// into the field and leaving it. Each reads which number it is from the
 // field's data attributes, not from the render that made it: go-app keeps
 // an element's first handler while later ones share its code.
-func (p *Panel) onThetaInput(ctx app.Context, e app.Event)  { p.thetaEvent(ctx, false) }
-func (p *Panel) onThetaChange(ctx app.Context, e app.Event) { p.thetaEvent(ctx, true) }
+func (p *Panel) onThetaInput(ctx app.Context, e app.Event)  { p.thetaEvent(ctx, fieldInput) }
+func (p *Panel) onThetaChange(ctx app.Context, e app.Event) { p.thetaEvent(ctx, fieldChange) }
+func (p *Panel) onThetaFocus(ctx app.Context, e app.Event)  { p.thetaEvent(ctx, fieldFocus) }
+func (p *Panel) onThetaBlur(ctx app.Context, e app.Event)   { p.thetaEvent(ctx, fieldBlur) }
 
-func (p *Panel) thetaEvent(ctx app.Context, commit bool) {
+func (p *Panel) thetaEvent(ctx app.Context, did int) {
 	ctx.PreventUpdate() // the table renders alone (actionTheta)
 	el := ctx.JSSrc()
 	c, err1 := strconv.Atoi(el.Call("getAttribute", "data-class").String())
@@ -133,8 +136,11 @@ func (p *Panel) thetaEvent(ctx app.Context, commit bool) {
 	if err1 != nil || err2 != nil {
 		return
 	}
-	q := param{Class: c, Of: el.Call("getAttribute", "data-param").String()}
-	ctx.NewActionWithValue(actionTheta, thetaTyped{Param: q, K: k, Value: el.Get("value").String(), Commit: commit})
+	t := thetaTyped{Param: param{Class: c, Of: el.Call("getAttribute", "data-param").String()}, K: k, Value: el.Get("value").String(), Did: did}
+	// What is typed is the field's own: kept at once, so that a render
+	// before the action is handled shows it, not what was typed before.
+	p.th.keep(t)
+	ctx.NewActionWithValue(actionTheta, t)
 }
 
 // thetaPart is #plane-theta for the panel's render.
