@@ -195,7 +195,9 @@ func dragOnPlane(t *testing.T, ctx context.Context, from, to [2]float64) {
 	t.Helper()
 	r := viewRect(t, ctx, "plane-points", false)
 	f := planeview.Frame{W: r.Width, H: r.Height}
-	held := func(p *input.DispatchMouseEventParams) { p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1 }
+	held := func(p *input.DispatchMouseEventParams) {
+		p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1
+	}
 	a := f.ToCanvas(from)
 	actions := []chromedp.Action[chromedp.Void]{
 		chromedp.MouseEvent(chromedp.MouseMoved, r.Left+a.X, r.Top+a.Y),
