@@ -15,7 +15,6 @@ FUZZN ?= 200000x
 
 all: test
 
-GOROOT_WASM := $(shell $(GO) env GOROOT)/lib/wasm
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w"
 # app.wasm's inlining: none, but for the numerical code (core), the
 # runtime and syscall/js, and the standard packages the page links but does
@@ -67,7 +66,11 @@ brotli_window = $(if $(filter %.wasm,$(1)),22,24)
 	@if command -v brotli >/dev/null; then brotli -f -k -q $(BROTLI_Q) -w $(call brotli_window,$<) -o $<.br $< && touch -r $< $<.br; \
 	 else echo "brotli not installed: serving gzip only (apt-get install -y brotli)"; fi
 
-wasm: web/app.wasm web/wasm_exec.js web/kernels.wasm
+# go-app writes wasm_exec.js at the root, where the page and its workers
+# (web/worker.js) take it; a copy in web/ from an older build is removed,
+# so that no second copy is served or deployed.
+wasm: web/app.wasm web/kernels.wasm
+	rm -f web/wasm_exec.js
 
 # web/kernels.wasm is committed (1.2 kB), so the site builds without wabt;
 # where wat2wasm is installed, it is rebuilt from web/kernels.wat, and
@@ -82,9 +85,6 @@ web/kernels.wasm: web/kernels.wat
 web/app.wasm: $(GO_SOURCES) Makefile
 	$(WASM_BUILD) $(APP_GCFLAGS) -o $@ ./wasm/app
 	rm -f web/worker.wasm web/worker.wasm.gz web/worker.wasm.br
-
-web/wasm_exec.js: $(GOROOT_WASM)/wasm_exec.js
-	cp $< $@
 
 ## screenshot: docs/screenshot.png, the trained page with a drawn digit
 screenshot: site

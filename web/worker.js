@@ -173,7 +173,7 @@ async function kernels(bytes, mem) {
 }
 
 async function start() {
-  importScripts("wasm_exec.js");
+  importScripts("../wasm_exec.js"); // go-app's, at the site's root, which the page runs too
   const go = new Go();
   const url = new URL("app.wasm", self.location.href);
   const simd = guarded(new URL("kernels.wasm", self.location.href).href)

@@ -206,7 +206,7 @@ func to92Summary(pack string, runs []to92) string {
 
 // checkBuilt reports what to run if the worker or the peers are missing.
 func checkBuilt(root string) error {
-	for _, f := range []string{"web/worker.js", "web/app.wasm", "web/wasm_exec.js"} {
+	for _, f := range []string{"web/worker.js", "web/app.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			return fmt.Errorf("%s is missing: run `make site` first", f)
 		}

@@ -45,7 +45,7 @@ func needBrowser(t testing.TB) {
 		}
 		t.Skip(msg)
 	}
-	for _, f := range []string{"web/app.wasm", "web/worker.js", "web/wasm_exec.js", "app.js", "app-worker.js"} {
+	for _, f := range []string{"web/app.wasm", "web/worker.js", "wasm_exec.js", "app.js", "app-worker.js"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			t.Fatalf("%s is missing: run `make site` first (make test does)", f)
 		}

@@ -26,7 +26,6 @@ func Routes() {
 // works offline after the first visit, besides go-app's own.
 var CacheableResources = []string{
 	"/web/worker.js",
-	"/web/wasm_exec.js",
 	"/web/kernels.wasm",
 	"/web/data/manifest.json",
 	"/web/data/default.mnpk",
