@@ -132,19 +132,22 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
   return noAnswer ? `the download of ${what} stalled: no answer for ${s} s` : `the download of ${what} stalled: nothing arrived for ${s} s`;
 };
 
-// The program, web/app.wasm, is fetched and compiled from here, as this
-// script runs in the <head>, not when go-app's deferred app.js runs after
-// the whole page is parsed and laid out: its compilation overlaps the
-// page's, and the worker gets the module, and starts, hundreds of
-// milliseconds earlier. The fetch takes the response index.html preloads.
+// The program, web/app.wasm, is compiled from here, as this script runs
+// in the <head>, not when go-app's deferred app.js runs after the whole
+// page is parsed and laid out: its compilation overlaps the page's, and
+// the worker gets the module, and starts, hundreds of milliseconds
+// earlier. Its download was started by the inline script ahead of this
+// one (softmaxProgramFetch, written by wasm/app), which this takes.
 //
 // The compiler is given the fetch's own Response, never a copy made in
 // JavaScript (new Response(stream)), for two reasons: V8 compiles it as it
 // arrives, off the main thread, and Chromium keeps the compiled code only
 // for a Response that came from the network, the HTTP cache or the
 // service worker's cache, with its URL and Content-Type application/wasm,
-// and reuses it on the next visit. Deadlines and the slow link's watch
-// read a clone, a branch of the same stream, instead.
+// and reuses it on the next visit (wasm/app/service-worker.js hands this
+// fetch the HTTP cache's response, whose code the first visit left).
+// Deadlines and the slow link's watch read a clone, a branch of the same
+// stream, instead.
 //
 // go-app's app.js then fetches app.wasm itself and compiles it with
 // WebAssembly.instantiateStreaming: its fetch is answered with an empty
@@ -155,10 +158,11 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
   const compileStreaming = WebAssembly.compileStreaming;
   const instantiate = WebAssembly.instantiateStreaming;
   if (!compileStreaming || !instantiate || typeof AbortController === "undefined") return; // app.js compiles, and the page says "fetch"
-  const url = new URL("app.wasm", document.currentScript.src).href;
+  const started = globalThis.softmaxProgramFetch;
+  const url = started ? started.url : new URL("app.wasm", document.currentScript.src).href;
   const stall = globalThis.softmaxStallAfter;
   const waitForLoad = 1000;
-  const abort = new AbortController();
+  const abort = started ? started.abort : new AbortController();
   let timer = 0;
   let fail;
   const stalled = new Promise((_, reject) => {
@@ -174,7 +178,8 @@ globalThis.softmaxStallText = (what, ms, noAnswer) => {
     }, stall);
   };
   arm(true);
-  const program = Promise.race([fetch(url, { signal: abort.signal }), stalled]).then((resp) => {
+  const response = started ? started.response : fetch(url, { signal: abort.signal });
+  const program = Promise.race([response, stalled]).then((resp) => {
     if (resp.ok && resp.body && resp.clone) {
       arm(false);
       // On a slow link the worker asks for the pack before the program

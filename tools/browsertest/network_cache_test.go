@@ -120,3 +120,58 @@ func TestFirstVisitSendsEachFileOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestReturningVisitsUseTheCodeCache visits the page three times in one
+// browser profile, a new browser each time, as a person who comes back
+// another day, under the cache headers of each static host. Once the
+// first visit is ready, its service worker has cached the site, and
+// Chromium has stored V8's code for app.wasm (codeCached), the second and
+// the third visits must take the program from that code cache
+// (v8.wasm.moduleCacheHit in their traces) instead of compiling it again.
+// How many functions they still compile on their first call
+// (wasm.CompileLazy) depends on how soon V8's background threads compile
+// the cached module's baseline code, that is on the machine's load, so
+// this test logs it and BenchmarkPageVisitsCompiled measures it.
+func TestReturningVisitsUseTheCodeCache(t *testing.T) {
+	needBrowser(t)
+	for _, host := range staticHosts {
+		t.Run(host.name, func(t *testing.T) {
+			url := startStaticHost(t, host.cacheControl, nil)
+			profile := t.TempDir()
+			var first compileFigures
+			for visit := 1; visit <= 3; visit++ {
+				ctx := browserWithProfile(t, profile, 3*time.Minute)
+				beforeScripts(t, ctx, readyMark)
+				evs := traceWhile(t, ctx, compileCategories, func() {
+					if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+						t.Fatal(err)
+					}
+					waitState(t, ctx, 60*time.Second, "ready")
+				})
+				f := figuresOf(t, evs)
+				switch visit {
+				case 1:
+					first = f
+					if !eventually(60*time.Second, func() bool {
+						why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+						return why != ""
+					}) {
+						t.Fatal("the service worker did not cache the site")
+					}
+					if f.cached == 0 && !codeCached(profile, 90*time.Second) {
+						t.Fatal("Chromium stored no compiled code for app.wasm during the first visit")
+					}
+				default:
+					evs = append(evs, traceWhile(t, ctx, compileCategories, func() { time.Sleep(time.Second) })...)
+					f = figuresOf(t, evs)
+					if !f.cacheHit {
+						t.Errorf("visit %d compiled app.wasm again instead of taking it from the code cache", visit)
+					}
+				}
+				t.Logf("visit %d: %d functions compiled on their first call before ready (the first visit: %d); module from the code cache: %v",
+					visit, f.lazyBefore, first.lazyBefore, f.cacheHit)
+				closeBrowser(t, ctx)
+			}
+		})
+	}
+}

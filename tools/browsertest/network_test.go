@@ -352,8 +352,9 @@ func TestFirstVisitDownloadsEachFileOnce(t *testing.T) {
 	}
 	// Revalidations cost a round trip each too: the page itself (not the
 	// service worker, whose requests are not in the page's timeline) asks
-	// for the manifest once, and go-app's app.js takes the app.wasm that
-	// index.html preloads instead of asking again.
+	// for the manifest once, and for app.wasm once, from the inline script
+	// in index.html's <head>, whose fetch boot.js takes and go-app's
+	// app.js is answered without asking again.
 	for _, path := range []string{"/web/data/manifest.json", "/web/app.wasm"} {
 		n, err := eval[int](ctx, `performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname === "`+path+`").length`)
 		if err != nil || n != 1 {
@@ -652,90 +653,123 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 // BenchmarkPageReady opens the page as a first-time visitor would (a fresh
 // browser profile: empty cache, no service worker) and measures the time
 // from navigation to #status data-state="ready", that is, to a page that
-// can train, and the bytes the server sent for that visit. Then it opens
-// the page again in the same browser, as a returning visitor, once the
-// service worker has cached the site, and times that too.
+// can train, and the bytes the server sent for that visit. Once the
+// service worker has cached the site and V8 its compiled code, it closes
+// the browser and opens the page again in a new one on the same profile,
+// as a returning visitor's browser would, and times that second visit too
+// (the program's code from Chromium's code cache, the files from the
+// service worker).
 //
 // The figure is the page's own clock (see readyProbe). The time the test
 // sees from outside (ms-wall) adds the DevTools round trips and the 50 ms
 // polling of waitState.
 //
-//	go test -run '^$' -bench PageReady -benchtime 5x ./tools/browsertest/
+// PAGE_READY_SITES, as for BenchmarkPageReadyInterleaved, compares builds
+// of the site: one profile of each per round, in a rotating order, each
+// reported on its own.
+//
+//	go test -run '^$' -bench 'PageReady$' -benchtime 5x ./tools/browsertest/
+//	PAGE_READY_SITES=<other build>,$PWD go test -run '^$' -bench 'PageReady$' -benchtime 5x ./tools/browsertest/
 func BenchmarkPageReady(b *testing.B) {
 	needBrowser(b)
 	logCPU(b)
-	log := &requestLog{}
-	srv := startServerWith(b, root, log)
-	var ready, wall, again, mounted, loaded []float64
-	var wire map[string]int64
-	for b.Loop() {
-		b.StopTimer()
-		ctx := newBrowser(b, 2*time.Minute)
-		alone(b, ctx)
-		probeReady(b, ctx)
-		log.take()
-		b.StartTimer()
-		start := time.Now()
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-			b.Fatal(err)
+	sites := benchSites()
+	logs := make([]*requestLog, len(sites))
+	urls := make([]string, len(sites))
+	for i, dir := range sites {
+		logs[i] = &requestLog{}
+		urls[i] = startServerWith(b, dir, logs[i]).URL
+	}
+	type visits struct{ ready, wall, again, mounted, loaded []float64 }
+	got := make([]visits, len(sites))
+	wire := make([]map[string]int64, len(sites))
+	for round := 0; b.Loop(); round++ {
+		for k := range sites {
+			i := (k + round) % len(sites)
+			v := &got[i]
+			b.StopTimer()
+			profile := b.TempDir()
+			ctx := browserWithProfile(b, profile, 2*time.Minute)
+			alone(b, ctx)
+			probeReady(b, ctx)
+			logs[i].take()
+			b.StartTimer()
+			start := time.Now()
+			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+				b.Fatal(err)
+			}
+			waitState(b, ctx, 60*time.Second, "ready")
+			v.wall = append(v.wall, float64(time.Since(start).Milliseconds()))
+			b.StopTimer()
+			at := readyTimes(b, ctx)
+			v.ready = append(v.ready, math.Round(at["ready"]))
+			v.mounted = append(v.mounted, math.Round(at["softmax:mounted"]))
+			v.loaded = append(v.loaded, math.Round(at["softmax:loaded"]))
+			// The service worker caches the site once the page is ready; the
+			// bytes it fetches count as part of the first visit.
+			if !eventually(30*time.Second, func() bool {
+				why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+				return why != ""
+			}) {
+				b.Fatal("the service worker did not cache the site")
+			}
+			waitCodeCached(b, profile, 30*time.Second)
+			wire[i] = wireBytes(logs[i].take())
+			closeBrowser(b, ctx)
+
+			ctx = browserWithProfile(b, profile, 2*time.Minute)
+			alone(b, ctx)
+			probeReady(b, ctx)
+			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+				b.Fatal(err)
+			}
+			waitState(b, ctx, 60*time.Second, "ready")
+			ms, err := eval[float64](ctx, `globalThis.softmaxReadyAt`)
+			if err != nil || ms <= 0 {
+				b.Fatalf("the second visit's ready time: %v, %v", ms, err)
+			}
+			v.again = append(v.again, math.Round(ms))
+			if lines := logs[i].take(); len(lines) > 0 && len(v.again) == 1 {
+				b.Logf("%s: the second visit's requests to the server:\n  %s", sites[i], strings.Join(lines, "\n  "))
+			}
+			closeBrowser(b, ctx)
+			b.StartTimer()
 		}
-		waitState(b, ctx, 60*time.Second, "ready")
-		wall = append(wall, float64(time.Since(start).Milliseconds()))
-		b.StopTimer()
-		at := readyTimes(b, ctx)
-		ready = append(ready, math.Round(at["ready"]))
-		mounted = append(mounted, math.Round(at["softmax:mounted"]))
-		loaded = append(loaded, math.Round(at["softmax:loaded"]))
-		// The service worker caches the site once the page is ready; the
-		// bytes it fetches count as part of the first visit.
-		if !eventually(30*time.Second, func() bool {
-			why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
-			return why != ""
-		}) {
-			b.Fatal("the service worker did not cache the site")
-		}
-		wire = wireBytes(log.take())
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-			b.Fatal(err)
-		}
-		waitState(b, ctx, 60*time.Second, "ready")
-		ms, err := eval[float64](ctx, `globalThis.softmaxReadyAt`)
-		if err != nil || ms <= 0 {
-			b.Fatalf("the second visit's ready time: %v, %v", ms, err)
-		}
-		again = append(again, math.Round(ms))
-		if lines := log.take(); len(lines) > 0 && len(again) == 1 {
-			b.Logf("the second visit's requests to the server:\n  %s", strings.Join(lines, "\n  "))
-		}
-		closeBrowser(b, ctx)
-		b.StartTimer()
 	}
 	median := func(v []float64) float64 {
+		v = slices.Clone(v)
 		slices.Sort(v)
 		return v[len(v)/2]
 	}
-	b.ReportMetric(median(ready), "ms-to-ready(median)")
-	b.ReportMetric(median(wall), "ms-wall(median)")
-	b.ReportMetric(median(again), "ms-to-ready-again(median)")
-	slices.Sort(mounted)
-	slices.Sort(loaded)
-	b.Logf("first visit, ms since navigation, sorted: ready %v; seen from outside %v; the page's Go started %v; the data loaded in the worker %v (0: after the page adopted it)", ready, wall, mounted, loaded)
-	b.Logf("second visit (from the service worker's cache): ready %v", again)
-	var total int64
-	paths := make([]string, 0, len(wire))
-	for p, n := range wire {
-		total += n
-		paths = append(paths, p)
+	for i, v := range got {
+		suffix := ""
+		if len(sites) > 1 {
+			suffix = fmt.Sprintf("-site%d", i+1)
+		}
+		b.ReportMetric(median(v.ready), "ms-to-ready(median)"+suffix)
+		b.ReportMetric(median(v.wall), "ms-wall(median)"+suffix)
+		b.ReportMetric(median(v.again), "ms-to-ready-again(median)"+suffix)
+		for _, x := range []*[]float64{&v.ready, &v.wall, &v.mounted, &v.loaded, &v.again} {
+			slices.Sort(*x)
+		}
+		b.Logf("%s: first visit, ms since navigation, sorted: ready %v; seen from outside %v; the page's Go started %v; the data loaded in the worker %v (0: after the page adopted it)", sites[i], v.ready, v.wall, v.mounted, v.loaded)
+		b.Logf("%s: second visit (a new browser on the same profile: the service worker's cache, V8's code cache): ready %v", sites[i], v.again)
+		var total int64
+		paths := make([]string, 0, len(wire[i]))
+		for p, n := range wire[i] {
+			total += n
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+		var sb strings.Builder
+		for _, p := range paths {
+			fmt.Fprintf(&sb, "\n  %-28s %9d B", p, wire[i][p])
+		}
+		b.Logf("%s: bytes on the wire for one first visit, %d in all:%s", sites[i], total, sb.String())
+		b.ReportMetric(float64(total), "bytes-first-visit"+suffix)
+		b.ReportMetric(float64(wire[i]["/web/app.wasm"]), "bytes-app.wasm"+suffix)
+		b.ReportMetric(float64(wire[i]["/web/data/default.mnpk"]), "bytes-data"+suffix)
 	}
-	slices.Sort(paths)
-	var sb strings.Builder
-	for _, p := range paths {
-		fmt.Fprintf(&sb, "\n  %-28s %9d B", p, wire[p])
-	}
-	b.Logf("bytes on the wire for one first visit, %d in all:%s", total, sb.String())
-	b.ReportMetric(float64(total), "bytes-first-visit")
-	b.ReportMetric(float64(wire["/web/app.wasm"]), "bytes-app.wasm")
-	b.ReportMetric(float64(wire["/web/data/default.mnpk"]), "bytes-data")
 }
 
 // TestDistUnderPrefix builds the deployable site with `make dist` under a

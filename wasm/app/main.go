@@ -14,9 +14,13 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +39,31 @@ var serviceWorkerJS string
 
 // bootJS starts the page's program and its worker (web/boot.js).
 const bootJS = "/web/boot.js"
+
+// programFetchJS, inline in the <head>, starts the program's download
+// ({{.Program}}: its path) and leaves it, with its AbortController, for
+// web/boot.js; a browser that cannot compile a stream leaves nothing, and
+// go-app's app.js fetches the program itself.
+const programFetchJS = `try{if(WebAssembly.compileStreaming&&WebAssembly.instantiateStreaming){` +
+	`const a=new AbortController(),u=new URL("{{.Program}}",location.href).href;` +
+	`globalThis.softmaxProgramFetch={url:u,abort:a,response:fetch(u,{signal:a.signal})};` +
+	`globalThis.softmaxProgramFetch.response.catch(()=>{})}}catch(e){}`
+
+// subresourceIntegrity returns the Subresource Integrity metadata of the
+// file at path ("sha256-" and its SHA-256 in base64), or "" if it is not
+// there (the program not built yet), with which the service worker checks
+// that the program it caches is this version's.
+func subresourceIntegrity(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:]), nil
+}
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -57,27 +86,32 @@ func run(args []string) error {
 		return err
 	}
 	h := ui.Handler(version)
-	h.ServiceWorkerTemplate = serviceWorkerJS
 	root := ""
 	if *prefix != "" {
 		root = "/" + strings.Trim(*prefix, "/")
 		h.Resources = app.PrefixedLocation(root)
 	}
 	// The page's program is asked for from the <head>, as soon as the
-	// browser reads it (its preload scanner reads past the scripts), not
-	// when go-app's deferred app.js runs after the page and its scripts:
-	// on a school's network that is a round trip or more of idle link.
-	// web/boot.js's fetch takes the preloaded response: the same URL, mode
-	// cors and credentials same-origin (crossorigin="anonymous"). go-app's
-	// own preloads cannot say crossorigin, so this is a raw header, and
-	// boot.js follows it as one: a fetch takes a preload only once the
-	// parser has read its <link>, and one that came first would make the
-	// <link> ask for the file a second time.
+	// browser reads it, not when go-app's deferred app.js runs after the
+	// page and its scripts: on a school's network that is a round trip or
+	// more of idle link. A small inline script starts the fetch, which
+	// web/boot.js then takes (softmaxProgramFetch). Not a <link
+	// rel="preload">, which would start it as early: Chromium keeps V8's
+	// compiled code only for a module compiled from a fetch's own
+	// response, and a fetch that takes a preload's response is not one,
+	// so that every visit would compile the program again
+	// (docs/decisions/0030-program-fetched-for-the-code-cache.md).
+	program := root + "/web/app.wasm"
 	h.Scripts = slices.DeleteFunc(h.Scripts, func(s string) bool { return s == bootJS })
 	h.CacheableResources = append(h.CacheableResources, bootJS)
 	h.RawHeaders = append(h.RawHeaders,
-		fmt.Sprintf(`<link rel="preload" href="%s/web/app.wasm" as="fetch" crossorigin="anonymous" fetchpriority="high">`, root),
+		"<script>"+strings.ReplaceAll(programFetchJS, "{{.Program}}", program)+"</script>",
 		fmt.Sprintf(`<script src="%s%s"></script>`, root, bootJS))
+	integrity, err := subresourceIntegrity(filepath.Join(*web, "app.wasm"))
+	if err != nil {
+		return err
+	}
+	h.ServiceWorkerTemplate = strings.NewReplacer("{{.Program}}", program, "{{.ProgramIntegrity}}", integrity).Replace(serviceWorkerJS)
 	if err := app.GenerateStaticWebsite(*out, h); err != nil {
 		return fmt.Errorf("writing the static site: %w", err)
 	}
