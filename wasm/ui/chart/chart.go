@@ -41,6 +41,10 @@ type Geometry struct {
 	Acc                      []Pt    // the current run's test accuracy per epoch
 	Others                   []Line  // the other runs' smoothed losses, oldest first
 	Font                     float64 // label size in canvas pixels
+	// Mark is the x of the step the slider #scrub shows, in MarkColor,
+	// its run's colour; NaN for none.
+	Mark      float64
+	MarkColor string
 }
 
 // Line is one run's loss curve.
@@ -59,6 +63,10 @@ type Run struct {
 	// drawn as they are; a minibatch's loss is a noisy estimate of J, drawn
 	// smoothed over a band of the raw values.
 	Exact bool
+	// Marked says the chart marks step Mark of this run: the keyframe the
+	// slider shows.
+	Mark   int
+	Marked bool
 }
 
 // The x axis can count steps, passes over the data or seconds of
@@ -112,7 +120,7 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 	if scale <= 0 {
 		scale = 1
 	}
-	g := Geometry{W: w, H: h, Font: 15 * scale}
+	g := Geometry{W: w, H: h, Font: 15 * scale, Mark: math.NaN()}
 	g.Left, g.Right = 58*scale, w-58*scale
 	g.Top, g.Bottom = 14*scale, h-40*scale
 	if g.Right <= g.Left+10 || g.Bottom <= g.Top+10 {
@@ -216,6 +224,11 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 		g.LossTicks[i].Pos = y(v)
 	}
 
+	for _, r := range runs {
+		if r.Marked {
+			g.Mark, g.MarkColor = x(xAt(r, r.Mark, timeAt(r.Losses, r.Mark))), r.Color
+		}
+	}
 	for i, r := range runs {
 		current := i == len(runs)-1
 		sc.smooth = smoothInto(sc.smooth[:0], r.Losses)
@@ -291,4 +304,19 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 		}
 	}
 	return g
+}
+
+// timeAt returns the seconds of training at step, from the first loss
+// point at or after it (its slice's end), or the last point's for a step
+// past them; 0 for step 0 or without points.
+func timeAt(losses []protocol.Point, step int) float64 {
+	if step <= 0 || len(losses) == 0 {
+		return 0
+	}
+	for _, p := range losses {
+		if p.Step >= step {
+			return p.T
+		}
+	}
+	return losses[len(losses)-1].T
 }

@@ -218,6 +218,33 @@ func TestLayoutRunsDrawsEveryRunAndBothAxes(t *testing.T) {
 	}
 }
 
+// TestLayoutRunsMarksTheStepShown: the keyframe the slider shows is
+// marked where its step stands on each x axis, in its run's colour; a
+// chart without a marked run marks nothing.
+func TestLayoutRunsMarksTheStepShown(t *testing.T) {
+	run := Run{Losses: linePoints(200, func(i int) float64 { return 1 / float64(i+1) }), Color: "#0072b2", StepsPerEpoch: 100}
+	for i := range run.Losses {
+		run.Losses[i].T = float64(run.Losses[i].Step) / 1000
+	}
+	if g := LayoutRuns([]Run{run}, Axes{X: AxisSteps, Y: AxisLinear}, 800, 400, 1); !math.IsNaN(g.Mark) {
+		t.Errorf("nothing marked, but the mark is at %v", g.Mark)
+	}
+	run.Mark, run.Marked = 100, true
+	for _, ax := range []Axes{{X: AxisSteps, Y: AxisLinear}, {X: AxisPasses, Y: AxisLog}, {X: AxisSeconds, Y: AxisLinear}} {
+		g := LayoutRuns([]Run{run}, ax, 800, 400, 1)
+		// Step 100 is half of 200 steps, 2 passes and 0.2 s: half way
+		// along an axis whose last tick is the data's end.
+		want := (g.Left + g.Right) / 2
+		if math.Abs(g.Mark-want) > 1e-9 || g.MarkColor != "#0072b2" {
+			t.Errorf("%+v: the mark is at %v in %s, want %v", ax, g.Mark, g.MarkColor, want)
+		}
+	}
+	run.Mark = 0
+	if g := LayoutRuns([]Run{run}, Axes{X: AxisSeconds, Y: AxisLinear}, 800, 400, 1); g.Mark != g.Left {
+		t.Errorf("step 0 is marked at %v, not at the axis's start %v", g.Mark, g.Left)
+	}
+}
+
 // TestCeilingOfMatchesSorting: ceilingOf selects the 90th percentile
 // instead of sorting; on random losses with ties, outliers, zeros and
 // negative values it gives what sorting gives, and kthSmallest gives every
