@@ -264,3 +264,35 @@ func PresetFields(name string, m int, pace string) Fields {
 	}
 	return f
 }
+
+// FieldsOf returns the fields that Parse reads as c, for a run's settings
+// written into a link: Parse(FieldsOf(c), m) gives c back, but for the
+// share of my digits, which the page sets. The pace is not a run's and is
+// left empty.
+func FieldsOf(c protocol.Config) Fields {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	f := Fields{
+		LR: g(c.LearningRate), Batch: strconv.Itoa(c.BatchSize), L2: g(c.L2), Epochs: strconv.Itoa(c.Epochs),
+		Seed: strconv.FormatUint(c.Seed, 10), Decay: "1", Init: "zeros", Pin: c.PinFirst, Deskew: c.Deskew, Method: c.Method,
+	}
+	if c.Decay > 0 && c.DecayEvery > 0 {
+		f.Decay = g(c.Decay)
+	}
+	if c.InitNormal {
+		f.Init = "normal"
+	}
+	if f.Method == "" {
+		f.Method = "sgd"
+	}
+	f = withNewton(f)
+	if c.NewtonIters > 0 {
+		f.NewtonIters = strconv.Itoa(c.NewtonIters)
+	}
+	if c.GradTol > 0 {
+		f.GradTol = g(c.GradTol)
+	}
+	if c.CGSteps > 0 {
+		f.CGSteps = strconv.Itoa(c.CGSteps)
+	}
+	return f
+}

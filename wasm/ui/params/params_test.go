@@ -157,3 +157,26 @@ func TestSameRun(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldsOfReadsBack: the fields of a run's settings parse back to
+// them, for every preset and a run with every option set.
+func TestFieldsOfReadsBack(t *testing.T) {
+	var all []Fields
+	for _, p := range Presets {
+		all = append(all, p.Fields(10000))
+	}
+	all = append(all, Fields{LR: "0.3", Batch: "7", L2: "0", Epochs: "3", Seed: "9007199254740992", Decay: "0.5", Init: "normal",
+		Pin: true, Deskew: true, Method: "sgd", NewtonIters: "20", GradTol: "1e-5", CGSteps: "250"})
+	all = append(all, Fields{LR: "0.5", Batch: "100", L2: "0.001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros",
+		Method: "newton", NewtonIters: "7", GradTol: "3e-07", CGSteps: "40"})
+	for _, f := range all {
+		c, errs := Parse(f, 10000)
+		if !errs.OK() {
+			t.Fatalf("%+v: %+v", f, errs)
+		}
+		back, errs := Parse(FieldsOf(c), 10000)
+		if !errs.OK() || back != c {
+			t.Errorf("%+v\nread back as %+v, want %+v", FieldsOf(c), back, c)
+		}
+	}
+}
