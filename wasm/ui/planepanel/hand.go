@@ -78,7 +78,9 @@ type hand struct {
 	k        int                // the K the fields were typed for
 	sent     int                // PlaneThetas sent: each one's Hand
 	last     *softmax.Model[float32]
-	answered int // the Hand of the latest frame
+	answered int     // the Hand of the latest frame
+	shownAt  float64 // when a frame last rendered #plane-theta, ms (thetaDue)
+	shownFor int     // the Hand of that frame
 	hold     held
 }
 

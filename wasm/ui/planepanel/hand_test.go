@@ -8,6 +8,7 @@ import (
 
 	"softmaxdemo/core/plane"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -231,5 +232,32 @@ func TestThetaFieldKeepsTheTypistsText(t *testing.T) {
 	r.do(actionTheta, thetaTyped{Param: in, K: 2, Value: "0", Did: fieldBlur})
 	if got := shown(in.id()); got == "0" {
 		t.Error("left, the field still shows the person's 0")
+	}
+}
+
+// TestThetaTableRendersTenTimesASecondWhileTraining: the frames of a run
+// in training render #plane-theta at most every thetaEvery, but a frame
+// that answers a θ set by hand, or one of a model at rest, at once.
+func TestThetaTableRendersTenTimesASecondWhileTraining(t *testing.T) {
+	p := New()
+	f := protocol.PlaneFrame{State: stateTraining}
+	if !p.thetaDue(f) {
+		t.Error("the first frame of a run does not render the table")
+	}
+	if p.thetaDue(f) {
+		t.Error("a frame of the same run at once after it renders the table again")
+	}
+	f.Hand = 1
+	if !p.thetaDue(f) {
+		t.Error("a frame that answers a θ set by hand waits")
+	}
+	f.State = stateDone
+	if !p.thetaDue(f) {
+		t.Error("a frame of a model at rest waits")
+	}
+	p.th.shownAt -= thetaEvery
+	f.State = stateTraining
+	if !p.thetaDue(f) {
+		t.Errorf("a frame %d ms after the last does not render the table", thetaEvery)
 	}
 }

@@ -3,6 +3,7 @@ package planepanel
 import (
 	"strconv"
 
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 
@@ -18,7 +19,8 @@ import (
 // field, and a refused one stays with its reason beside it.
 //
 // Like statusLine, it reads the panel's state as it renders, and a frame
-// renders it alone (drawFrame), not the panel and the page above it.
+// renders it alone (drawFrame), not the panel and the page above it; a
+// run in training, ten times a second (thetaDue).
 type thetaTable struct {
 	app.Compo
 
@@ -141,6 +143,23 @@ func (p *Panel) thetaEvent(ctx app.Context, did int) {
 	// before the action is handled shows it, not what was typed before.
 	p.th.keep(t)
 	ctx.NewActionWithValue(actionTheta, t)
+}
+
+// thetaEvery is how often, in ms, the frames of a run in training render
+// #plane-theta: numbers that change sixty times a second cannot be read,
+// and each render of the table is the page's main thread's.
+const thetaEvery = 100
+
+// thetaDue reports whether the frame m renders #plane-theta: every frame
+// that answers a θ set by hand, or that is not of a run in training, and
+// one every thetaEvery of a run's. The run's end renders the whole panel.
+func (p *Panel) thetaDue(m protocol.PlaneFrame) bool {
+	h, t := &p.th, now()
+	if m.State == stateTraining && m.Hand == h.shownFor && t-h.shownAt < thetaEvery {
+		return false
+	}
+	h.shownAt, h.shownFor = t, m.Hand
+	return true
 }
 
 // thetaPart is #plane-theta for the panel's render.

@@ -96,7 +96,7 @@ func (p *Panel) drawFrame(ctx app.Context, m protocol.PlaneFrame) {
 	if line := p.lineCtx; line != nil {
 		line.Dispatch(func(app.Context) { ctx.PreventUpdate() })
 	}
-	if table := p.thetaCtx; table != nil {
+	if table := p.thetaCtx; table != nil && p.thetaDue(m) {
 		table.Dispatch(func(app.Context) { ctx.PreventUpdate() })
 	}
 }
