@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -32,6 +32,14 @@ GO_SOURCES := $(shell find core wasm third_party -name '*.go' -not -name '*_test
 ## run: build the page and serve it on $(ADDR)
 run: site
 	$(GO) run ./tools/serve -addr $(ADDR) -root .
+
+## serve-class: serve the built site to a class from this machine, on
+## every interface instead of loopback (PORT, 8080 by default), printing
+## this machine's address on the local network and its QR code
+## (README.md, "Teaching with it")
+PORT ?= 8080
+serve-class: site
+	$(GO) run ./tools/serve -class -root . -addr :$(PORT)
 
 ## site: the wasm binaries and go-app's files at the root (index.html is
 ## committed), with gzip (and, where the brotli command exists, brotli)

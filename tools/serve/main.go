@@ -4,6 +4,7 @@
 // Usage:
 //
 //	go run ./tools/serve [-addr 127.0.0.1:8080] [-root .] [-quiet]
+//	go run ./tools/serve -class [-addr :8080] [-root .]   (make serve-class)
 //
 // Once it listens it prints one line to stdout,
 //
@@ -12,6 +13,13 @@
 // so scripts can read the URL; with -addr 127.0.0.1:0 it picks a free port
 // and prints that. Each request is logged to stderr in one short line unless
 // -quiet is given. SIGINT or SIGTERM shuts the server down gracefully.
+//
+// -class serves a class from a teacher's laptop: it listens on every
+// interface (port 8080 unless -addr says otherwise) instead of loopback,
+// and its line names this machine's address on the local network, which
+// it then prints again with a QR code for the class's phones to scan and
+// what the network must allow (see writeClass). The rules below hold as
+// they do on loopback.
 //
 // Files get explicit MIME types, gzip or a precompressed .br/.gz sibling
 // when the client accepts it, Cache-Control: no-cache with ETag and
@@ -73,8 +81,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`; port 0 picks a free port")
 	root := fs.String("root", ".", "site root `directory`")
 	quiet := fs.Bool("quiet", false, "do not log requests")
+	class := fs.Bool("class", false, "serve a class on the local network: listen on every interface (port "+classPort+" unless -addr says) and print this machine's address and its QR code")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: serve [-addr host:port] [-root dir] [-quiet]")
+		fmt.Fprintln(fs.Output(), "usage: serve [-addr host:port] [-root dir] [-quiet] [-class]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +110,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("root %s: not a directory", dir)
 	}
 
+	if *class {
+		addrSet := false
+		fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
+		if !addrSet {
+			*addr = ":" + classPort
+		}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -115,9 +131,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          newLogger(stderr),
 	}
-	if _, err := fmt.Fprintf(stdout, "serving %s at %s\n", dir, siteURL(*addr, ln.Addr())); err != nil {
+	url := siteURL(*addr, ln.Addr())
+	var others []string
+	if *class {
+		lan, err := lanAddresses()
+		if err != nil {
+			fmt.Fprintf(stderr, "serve: listing this machine's addresses: %v\n", err)
+		}
+		url = classURL(*addr, ln.Addr(), lan)
+		if len(lan) == 0 {
+			fmt.Fprintln(stderr, "serve: this machine has no address on a local network: is it on the room's Wi-Fi?")
+		}
+		for _, a := range lan {
+			if u := classURL(*addr, ln.Addr(), []lanAddress{a}); u != url {
+				others = append(others, u+" ("+a.iface+")")
+			}
+		}
+	}
+	if _, err := fmt.Fprintf(stdout, "serving %s at %s\n", dir, url); err != nil {
 		ln.Close()
 		return fmt.Errorf("writing url: %w", err)
+	}
+	if *class {
+		if err := writeClass(stdout, url, others); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 
 	errc := make(chan error, 1)

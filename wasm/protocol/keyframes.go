@@ -80,6 +80,10 @@ func (k Keyframes) Has(step int) bool {
 	return e%k.Stride == 0 && e <= k.Epochs
 }
 
+// Last returns the run's budget in steps, where it ends unless it stops
+// earlier: a keyframe whether or not Has says so. 0 for a run without one.
+func (k Keyframes) Last() int { return k.PerEpoch * k.Epochs }
+
 // Steps returns the scheduled steps up to last, in order.
 func (k Keyframes) Steps(last int) []int {
 	var out []int

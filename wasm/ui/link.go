@@ -16,7 +16,7 @@ import (
 // Link returns the page's settings as its link says them (digits.Page).
 func (p *page) Link() link.Settings {
 	d := p.digits.Settings()
-	return link.Settings{Fields: d.Fields, Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter}
+	return link.Settings{Fields: d.Fields, Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter, From: d.From}
 }
 
 // Changed writes the link when the instrument's settings changed
@@ -25,7 +25,7 @@ func (p *page) Changed() { p.writeLink() }
 
 // instrumentPart is the instrument's part of the settings set.
 func instrumentPart(set link.Settings) digits.Settings {
-	return digits.Settings{Fields: set.Fields, Dataset: set.Dataset, Workers: set.Workers}
+	return digits.Settings{Fields: set.Fields, Dataset: set.Dataset, Workers: set.Workers, From: set.From}
 }
 
 // writeLink puts the settings into the page's link, as a new history

@@ -23,7 +23,7 @@ func (d *Instrument) State() store.State { return *d.st }
 
 // Settings returns the instrument's part of the page's link.
 func (d *Instrument) Settings() Settings {
-	return Settings{Fields: d.fields, Dataset: d.linkData(), Workers: d.workers}
+	return Settings{Fields: d.fields, Dataset: d.linkData(), Workers: d.workers, From: d.chain()}
 }
 
 // InspectRate is the inspector's own α.
@@ -44,8 +44,14 @@ func (d *Instrument) Apply(ctx app.Context, set Settings) {
 		d.workers = set.Workers
 		d.sendWorkers() // the run goes on: the number of workers changes no result
 	}
+	if set.From != (link.Chain{}) && set.From != d.chain() {
+		d.stopReplay()
+		d.wantChain = set.From // trained again once the data are in, as a fresh page does
+	}
 	if set.Dataset != d.linkData() {
 		d.switchData(ctx, set.Dataset)
+	} else if d.wantChain != (link.Chain{}) {
+		d.replayWhenReady()
 	} else if d.st.Status == store.StatusTraining {
 		if c, e := params.Parse(set.Fields, d.st.TrainN); e.OK() && (c.LearningRate != d.st.Pending.LearningRate || c.L2 != d.st.Pending.L2) {
 			c.MyDigitsRate = d.myDigitsShare()
@@ -58,7 +64,7 @@ func (d *Instrument) Apply(ctx app.Context, set Settings) {
 
 // SameRun reports whether the run in training could go on with set.
 func (d *Instrument) SameRun(set Settings) bool {
-	return set.Dataset == d.linkData() && params.SameRun(d.st.Pending, set.Fields, d.st.TrainN)
+	return set.Dataset == d.linkData() && set.From == d.chain() && params.SameRun(d.st.Pending, set.Fields, d.st.TrainN)
 }
 
 // linkData is the data the page's link names: the loaded pack, or the

@@ -47,6 +47,8 @@ func (d *Instrument) handle(ctx app.Context) {
 			d.st.RemoveRun(id)
 		}
 	})
+	ctx.Handle(store.ActionScrub, d.onScrub)
+	ctx.Handle(store.ActionSelectRun, d.onSelectRun)
 	d.handleInspector(ctx)
 	d.handleFiles(ctx)
 }

@@ -46,6 +46,9 @@ type Settings struct {
 	// Workers is how many workers compute full passes, or 0 to leave it
 	// to the browser's cores (link.Settings.Workers).
 	Workers int
+	// From is the runs the run descends from, if it is a branch
+	// (link.Settings.From).
+	From link.Chain
 }
 
 // Instrument is the digits instrument; its zero value is not usable: New
@@ -82,6 +85,10 @@ type Instrument struct {
 
 	files       fileState // the model and my digits as files, and kept (files.go)
 	inspectRate float64   // the inspector's own α
+
+	wantChain link.Chain // a link's branch, trained again once its pack is in (scrub.go)
+	replay    *replay    // a link's branch being trained again, nil if none
+	linked    link.Chain // the branch's runs as the page's link last said them
 
 	takeover  *takeover // the run a new worker takes over, until it has loaded (takeover.go)
 	takeovers int       // workers replaced since the run last went on
@@ -122,10 +129,11 @@ func (d *Instrument) Init() {
 }
 
 // Configure takes the settings set before the instrument is mounted: the
-// Train panel's fields, the workers, and the pack a link names, which is
-// loaded once the manifest has it.
+// Train panel's fields, the workers, the pack a link names, which is
+// loaded once the manifest has it, and the runs a link's branch descends
+// from, trained again once the pack is in.
 func (d *Instrument) Configure(set Settings) {
-	d.fields, d.workers = set.Fields, set.Workers
+	d.fields, d.workers, d.wantChain = set.Fields, set.Workers, set.From
 	if set.Dataset != "default" && set.Dataset != "" {
 		d.wantData = set.Dataset
 	}

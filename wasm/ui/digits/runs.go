@@ -20,19 +20,22 @@ import (
 func (d *Instrument) pendingRun(a app.Action) (c protocol.Config, ok bool) {
 	if c, ok = a.Value.(protocol.Config); ok {
 		c.MyDigitsRate = d.myDigitsShare()
+		d.stopReplay() // the person takes over from a link's replay
 		d.st.Asked(c, true)
 	}
 	return c, ok
 }
 
+// onTrain trains c: a branch from the keyframe the slider stands on, or
+// the run (going on, or a new one, as the worker decides).
 func (d *Instrument) onTrain(ctx app.Context, a app.Action) {
-	if c, ok := d.pendingRun(a); ok {
+	if c, ok := d.pendingRun(a); ok && !d.branch(c, false) {
 		d.send(protocol.Train{Config: c})
 	}
 }
 
 func (d *Instrument) onStep(ctx app.Context, a app.Action) {
-	if c, ok := d.pendingRun(a); ok {
+	if c, ok := d.pendingRun(a); ok && !d.branch(c, true) {
 		d.send(protocol.Step{Config: c})
 	}
 }
@@ -46,7 +49,10 @@ func (d *Instrument) onReset(ctx app.Context, a app.Action) {
 	}
 }
 
-func (d *Instrument) onPause(ctx app.Context, a app.Action) { d.send(protocol.Pause{}) }
+func (d *Instrument) onPause(ctx app.Context, a app.Action) {
+	d.stopReplay()
+	d.send(protocol.Pause{})
+}
 
 func (d *Instrument) onDataset(ctx app.Context, a app.Action) {
 	if name, ok := a.Value.(string); ok && name != d.st.Dataset {

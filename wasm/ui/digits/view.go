@@ -33,14 +33,15 @@ const (
 // them.
 func (d *Instrument) Grid(l i18n.Lang, more ...app.UI) app.UI {
 	s := d.st
+	v := s.Views() // the live run's, or the keyframe's the slider shows
 	return app.Main().Class("grid").Body(append([]app.UI{
 		panels.NewTrainPanel().Lang(l).Init(d.fields).Link(d.fields, d.fieldsV).Status(s.Status).TrainN(s.TrainN).
 			Packs(s.Packs).Dataset(s.Dataset).Curvature(s.Curvature),
 		d.Panel(Chart, l),
 		d.Panel(Draw, l),
 		d.Panel(Templates, l),
-		&panels.Confusion{ILang: l, IEval: s.ShownEval, IExamples: s.CellExamples, ICells: d.cellsReady},
-		&panels.Gallery{ILang: l, ITasks: d.tasks, ISamples: s.Samples, IModel: s.ShownModel, IDeskew: s.ModelDeskew()},
+		&panels.Confusion{ILang: l, IEval: v.Eval, IExamples: s.CellExamples, ICells: d.cellsReady},
+		&panels.Gallery{ILang: l, ITasks: d.tasks, ISamples: s.Samples, IModel: v.EvalModel, IDeskew: v.Deskew},
 		d.Panel(Inspector, l),
 		app.Div().Class("files").Body(
 			d.Panel(MyDigits, l),
@@ -55,12 +56,15 @@ func (d *Instrument) Panel(k Panel, l i18n.Lang) app.UI {
 	s := d.st
 	switch k {
 	case Templates:
-		return &panels.WeightGrid{ILang: l, ITasks: d.tasks, IModel: s.Model, IVersion: s.WeightsVersion}
+		v := s.Views()
+		return &panels.WeightGrid{ILang: l, ITasks: d.tasks, IModel: v.Model, IVersion: v.Version}
 	case Draw:
-		return &panels.DrawPad{ILang: l, IModel: s.Model, IDeskew: s.ModelDeskew(), IVersion: s.WeightsVersion}
+		v := s.Views()
+		return &panels.DrawPad{ILang: l, IModel: v.Model, IDeskew: v.Deskew, IVersion: v.Version}
 	case Chart:
+		r, _ := s.BranchPoint()
 		return &panels.LossPlot{ILang: l, ITasks: d.tasks, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
-			IAxes: d.axes(), IVersion: s.ChartVersion}
+			ISelected: s.Selected, IScrub: s.ScrubView(), IBranch: r != nil, IAxes: d.axes(), IVersion: s.ChartVersion}
 	case Inspector:
 		c, _ := params.Parse(d.fields, s.TrainN)
 		pin := c.PinFirst
@@ -91,8 +95,8 @@ func (d *Instrument) Header(l i18n.Lang) []app.UI {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
 	return []app.UI{
-		panels.NewStatusBar().With(l, s.Status, s.StatusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.TestAccuracy()).
-			Run(s.Progress.Run, s.Progress.Step).Likelihood(s.Likelihood()),
+		panels.NewStatusBar().With(l, s.Status, s.StatusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.ViewAccuracy()).
+			Run(s.Progress.Run, s.Progress.Step).Likelihood(s.ViewLikelihood()),
 		&panels.NewtonProgress{ILang: l, IProgress: s.Progress},
 		panels.NewErrorBanner().Err(l, s.Err),
 	}

@@ -133,8 +133,12 @@ func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
 		ctx.PreventUpdate() // kept for a new worker, not shown
 		return
 	}
-	status, err := d.st.Status, d.st.Err
+	status, err, run := d.st.Status, d.st.Err, d.st.Run
 	d.st.Apply(m)
+	d.replayEvent(m)
+	if d.st.Run != run {
+		d.chainChanged() // a new run, a branch or not: the link says which
+	}
 	if pr, ok := m.(protocol.Progress); ok && pr.Heap != 0 {
 		// The worker measured its heap as a run came to rest: measure
 		// the page's beside it, once per run.
@@ -150,6 +154,7 @@ func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
 			// a task of its own, even if a run was started at once.
 			d.tasks.AfterNextPaint(func() { collectAtRest() })
 			d.afterReady()
+			d.replayWhenReady()
 			if !d.warmed {
 				d.warmed = true
 				d.warmPage(ctx)

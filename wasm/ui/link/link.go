@@ -34,7 +34,47 @@ type Settings struct {
 	// page. A link followed in an open page that does not name one opens
 	// the full page.
 	Lesson int
+	// From makes the link's run a branch: the runs it descends from, the
+	// first trained from its start, each to its Step, where the next (and
+	// last the link's own Fields) goes on from its θ. Empty for a run
+	// trained from its start.
+	From Chain
 }
+
+// Chain is the runs a run descends from, the first first: a value, so
+// that Settings compare with ==.
+type Chain struct {
+	n    int
+	runs [MaxBranches]Branch
+}
+
+// NewChain returns the chain of runs, of which it keeps the last
+// MaxBranches.
+func NewChain(runs ...Branch) Chain {
+	var c Chain
+	runs = runs[max(0, len(runs)-MaxBranches):]
+	c.n = copy(c.runs[:], runs)
+	return c
+}
+
+// Runs returns the chain's runs, the first first.
+func (c Chain) Runs() []Branch { return c.runs[:c.n] }
+
+// Branch is one run a link's run descends from: trained with Fields to
+// Step, one of its keyframes (protocol.Keyframes). A link writes it as
+// from=<the run's settings, as a link writes them>&at=<step>, before the
+// link's own settings, once per run, the first first.
+type Branch struct {
+	Fields params.Fields
+	Step   int
+}
+
+// MaxBranches is the most runs a link's run may descend from.
+const MaxBranches = 8
+
+// runKeys are the keys of a run's own settings, which a Branch carries:
+// not the pace, the data, the workers, the chapter or the language.
+var runKeys = []string{"method", "lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "iters", "gtol", "cg"}
 
 // Default returns the settings of a link that says nothing.
 func Default() Settings {
@@ -199,8 +239,24 @@ func Keys() []string {
 
 // Encode returns s as the fragment of a link, without the "#".
 func Encode(s Settings) string {
+	var parts []string
+	for _, br := range s.From.Runs() {
+		parts = append(parts, "from="+url.QueryEscape(encodeKeys(Settings{Fields: br.Fields}, runKeys)), "at="+strconv.Itoa(br.Step))
+	}
+	if own := encodeKeys(s, nil); own != "" {
+		parts = append(parts, own)
+	}
+	return strings.Join(parts, "&")
+}
+
+// encodeKeys writes the keys of s named in only (all for nil), in the
+// table's order.
+func encodeKeys(s Settings, only []string) string {
 	var b strings.Builder
 	for _, k := range keys {
+		if only != nil && !slices.Contains(only, k.name) {
+			continue
+		}
 		v := strings.TrimSpace(k.get(&s))
 		if v == "" {
 			continue
@@ -263,7 +319,7 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 		notes = append(notes, i18n.Text("link.bad", key, params.Quote(value), why))
 	}
 	for _, name := range slices.Sorted(maps.Keys(q)) {
-		if !slices.ContainsFunc(keys, func(k key) bool { return k.name == name }) {
+		if name != "from" && name != "at" && !slices.ContainsFunc(keys, func(k key) bool { return k.name == name }) {
 			notes = append(notes, i18n.Text("link.unknown", params.Quote(name)))
 		}
 	}
@@ -308,5 +364,52 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 		}
 	}
 	s.Fields = fallback
+	var why i18n.Msg
+	if s.From, why = parseFrom(q, m, packs); !why.IsZero() {
+		notes = append(notes, i18n.Text("scrub.linkBad", why))
+	}
 	return s, notes
+}
+
+// parseFrom reads the runs a link's run branches from (Settings.From): as
+// many from as at, at most MaxBranches, each from holding a run's settings
+// that the Train panel accepts for m training images, each at a whole
+// number of steps. Anything else drops them all, and says why: the link's
+// run then trains from its start. Whether each step is one of its run's
+// keyframes is known once the data are (the page checks it as it trains).
+func parseFrom(q url.Values, m int, packs map[string]int) (Chain, i18n.Msg) {
+	from, at := q["from"], q["at"]
+	if len(from) == 0 && len(at) == 0 {
+		return Chain{}, i18n.Msg{}
+	}
+	if len(from) != len(at) || len(from) > MaxBranches {
+		return Chain{}, i18n.Text("scrub.linkCount", MaxBranches)
+	}
+	out := make([]Branch, len(from))
+	for i := range from {
+		b := Settings{Fields: params.Defaults()}
+		rq, err := url.ParseQuery(from[i])
+		if err != nil {
+			return Chain{}, i18n.Text("scrub.linkRun", i+1)
+		}
+		for _, name := range slices.Sorted(maps.Keys(rq)) {
+			k := slices.IndexFunc(keys, func(k key) bool { return k.name == name })
+			if k < 0 || !slices.Contains(runKeys, name) {
+				return Chain{}, i18n.Text("scrub.linkRun", i+1)
+			}
+			if why := keys[k].set(&b, strings.TrimSpace(rq[name][len(rq[name])-1]), packs); !why.IsZero() {
+				return Chain{}, i18n.Text("scrub.linkRun", i+1)
+			}
+		}
+		if _, errs := params.Parse(b.Fields, m); !errs.OK() {
+			return Chain{}, i18n.Text("scrub.linkRun", i+1)
+		}
+		step, err := strconv.Atoi(strings.TrimSpace(at[i]))
+		if err != nil || step < 0 {
+			return Chain{}, i18n.Text("scrub.linkStep", params.Quote(at[i]))
+		}
+		b.Fields.Pace = ""
+		out[i] = Branch{Fields: b.Fields, Step: step}
+	}
+	return NewChain(out...), i18n.Msg{}
 }

@@ -228,3 +228,48 @@ func TestAFollowedLinkWithoutAChapterLeavesTheLesson(t *testing.T) {
 		t.Errorf("an empty link changed the chapter to %d", s.Lesson)
 	}
 }
+
+// TestABranchRoundTrips: a branch's link carries the runs it descends
+// from, each with its settings and step, before its own settings, and
+// reads back as it was.
+func TestABranchRoundTrips(t *testing.T) {
+	packs := map[string]int{"default": 10000}
+	first := params.Defaults()
+	first.Pace = ""
+	second := first
+	second.LR, second.Batch, second.Seed = "0.1", "7", "3"
+	s := Settings{Fields: params.Defaults(), Dataset: "default", From: NewChain(Branch{Fields: first, Step: 8}, Branch{Fields: second, Step: 64})}
+	s.Fields.LR = "0.05"
+	frag := Encode(s)
+	if !strings.HasPrefix(frag, "from=method%3Dsgd%26lr%3D0.5%26batch%3D100%26") || !strings.Contains(frag, "&at=8&from=") ||
+		!strings.Contains(frag, "&at=64&method=sgd&lr=0.05&") || strings.Contains(frag, "pace%3D") {
+		t.Errorf("link %q", frag)
+	}
+	got, notes := Parse("#"+frag, packs)
+	if len(notes) != 0 || got != s {
+		t.Errorf("%s read back as %+v with notices %v, want %+v", frag, got, notes, s)
+	}
+	if len(frag) > MaxLen/2 {
+		t.Errorf("a branch of a branch takes %d characters of the %d a link may have", len(frag), MaxLen)
+	}
+	t.Run("a link without one is no branch, also over a page showing one", func(t *testing.T) {
+		if got, _ := ParseOver("#lr=0.3", s, packs); got.From != (Chain{}) {
+			t.Errorf("a followed link without from kept %+v", got.From.Runs())
+		}
+	})
+	for _, tt := range []struct{ name, frag string }{
+		{"a from without its at", "from=lr%3D0.5&lr=0.1"},
+		{"an at that is not a step", "from=lr%3D0.5&at=x"},
+		{"a negative step", "from=lr%3D0.5&at=-1"},
+		{"a refused setting in the first run", "from=lr%3Dabc&at=8"},
+		{"a key that is not a run's", "from=data%3Dfull&at=8"},
+		{"more runs than a chain holds", strings.Repeat("from=lr%3D0.5&at=1&", MaxBranches+1) + "lr=0.1"},
+	} {
+		t.Run(tt.name+" trains from its start, with a notice", func(t *testing.T) {
+			got, notes := Parse("#"+tt.frag, packs)
+			if got.From != (Chain{}) || len(notes) != 1 || !strings.Contains(i18n.EN.M(notes[0]), "branch") {
+				t.Errorf("%s: from %+v, notices %v", tt.frag, got.From.Runs(), notes)
+			}
+		})
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"softmaxdemo/wasm/ui/paint"
 
 	"fmt"
+	"math"
+	"strconv"
 
 	"softmaxdemo/wasm/protocol"
 
@@ -23,15 +25,18 @@ import (
 type LossPlot struct {
 	app.Compo
 
-	ITasks   *kit.Tasks // the page's queue: each redraw is a task of its own
-	ILang    i18n.Lang
-	ILosses  []protocol.Point // the current run's
-	IAcc     []chart.AccPoint // the current run's
-	IRuns    []chart.Run      // every run shown, the current one last
-	IRecords []*store.Run     // every run kept, for the legend
-	ICurrent int              // the current run's id
-	IAxes    chart.Axes
-	IVersion int
+	ITasks    *kit.Tasks // the page's queue: each redraw is a task of its own
+	ILang     i18n.Lang
+	ILosses   []protocol.Point // the current run's
+	IAcc      []chart.AccPoint // the current run's
+	IRuns     []chart.Run      // every run shown, the current one last
+	IRecords  []*store.Run     // every run kept, for the legend
+	ICurrent  int              // the current run's id
+	ISelected int              // the run selected in the legend, whose keyframes are kept
+	IScrub    store.ScrubView  // the slider under the chart
+	IBranch   bool             // Train branches from the keyframe the slider shows
+	IAxes     chart.Axes
+	IVersion  int
 
 	buf     []byte
 	size    paint.Size
@@ -75,14 +80,15 @@ func (p *LossPlot) Render() app.UI {
 			),
 		),
 		app.Canvas().ID("loss-chart").Attr("data-points", len(p.ILosses)).Attr("data-epochs", len(p.IAcc)).
-			Attr("data-lang", string(l)).Attr("data-x", p.IAxes.X).Attr("data-y", p.IAxes.Y).
+			Attr("data-lang", string(l)).Attr("data-x", p.IAxes.X).Attr("data-y", p.IAxes.Y).Attr("data-mark", p.mark()).
 			Aria("label", p.summary()).Attr("role", "img"),
+		newScrub().View(l, p.IScrub, p.IBranch),
 		app.Div().Class("legend").Body(
 			app.Span().Class("key raw").Text(l.T("chart.raw")),
 			app.Span().Class("key smooth").Text(l.T("chart.smooth")),
 			app.Span().Class("key acc").Text(l.T("chart.acc")),
 		),
-		newRunList().Runs(l, p.IRecords, p.ICurrent, p.IVersion),
+		newRunList().Runs(l, p.IRecords, p.ICurrent, p.ISelected, p.IVersion),
 	)
 }
 
@@ -93,6 +99,17 @@ func (p *LossPlot) onAxis(set func(*chart.Axes, string)) app.EventHandler {
 		set(&a, ctx.JSSrc().Get("value").String())
 		ctx.NewActionWithValue(store.ActionAxes, a)
 	}
+}
+
+// mark is the step the chart marks, the keyframe the slider shows, or ""
+// at the live end.
+func (p *LossPlot) mark() string {
+	for _, r := range p.IRuns {
+		if r.Marked {
+			return strconv.Itoa(r.Mark)
+		}
+	}
+	return ""
 }
 
 // summary describes the chart in words for screen readers.
@@ -174,6 +191,13 @@ func (p *LossPlot) draw() {
 	js.Call("path", c, paint.Points(&p.buf, g.Smooth), len(g.Smooth), paint.Str(cur), 3*ratio)
 	js.Call("path", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Str(paint.Accuracy), 3*ratio)
 	js.Call("dots", c, paint.Points(&p.buf, g.Acc), len(g.Acc), paint.Str(paint.Accuracy), 5*ratio)
+	if !math.IsNaN(g.Mark) {
+		// The step the slider shows: a line across the plot in its run's
+		// colour.
+		c.Set("strokeStyle", paint.Str(g.MarkColor))
+		c.Set("lineWidth", 2*ratio)
+		line(c, g.Mark, g.Top, g.Mark, g.Bottom)
+	}
 }
 
 func line(c app.Value, x0, y0, x1, y1 float64) {

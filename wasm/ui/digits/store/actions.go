@@ -21,6 +21,8 @@ const (
 	ActionHessian        = "softmax/hessian"          // no value: compute the 7×7 problem's Hessian
 	ActionToggleRun      = "softmax/toggle-run"       // int: a run's id, to hide or show
 	ActionRemoveRun      = "softmax/remove-run"       // int: a run's id, to forget
+	ActionScrub          = "softmax/scrub"            // Scrub: where the slider #scrub was moved
+	ActionSelectRun      = "softmax/select-run"       // int: a run's id, to rewind and keep (0: none)
 
 	ActionInspect      = "softmax/inspect"       // predict.Example: the image to look inside one update on
 	ActionPickTrain    = "softmax/pick-train"    // no value: inspect a random training image

@@ -31,6 +31,12 @@ type Run struct {
 	Accuracy float64 // the latest test accuracy, NaN before the first
 	State    string
 	Hidden   bool
+	// Frames are the run's keyframes in the order of their steps, kept
+	// for the last run and the run selected in #runs only (scrub.go).
+	Frames []Keyframe
+	// From is where a branch started, the run it descends from first
+	// reached from its own start: nil for a run trained from its start.
+	From []Origin
 }
 
 // Method is how the run descends: "newton", "gd" (B = m: full batch) or
@@ -62,6 +68,9 @@ func (r *Run) Label(l i18n.Lang) string {
 	if r.Cfg.Deskew {
 		s = l.T("runs.deskewed", s)
 	}
+	if n := len(r.From); n > 0 {
+		s = l.T("scrub.branch", r.From[n-1].Run, r.From[n-1].Step, s)
+	}
 	return s
 }
 
@@ -85,11 +94,17 @@ func (s *State) RunFor(id int) *Run {
 			return r
 		}
 	}
-	r := &Run{ID: id, Cfg: s.Pending, Dataset: s.Dataset, TrainN: s.TrainN, Accuracy: math.NaN(), Loss: math.NaN()}
+	r := &Run{ID: id, Cfg: s.Pending, Dataset: s.Dataset, TrainN: s.TrainN, Accuracy: math.NaN(), Loss: math.NaN(), From: s.branching}
+	s.branching = nil
 	s.Runs = append(s.Runs, r)
 	for len(s.Runs) > MaxRuns {
+		if s.Runs[0].ID == s.Selected {
+			s.Selected = 0
+		}
+		s.Runs[0].Frames = nil
 		s.Runs = s.Runs[1:]
 	}
+	s.keepFrames()
 	return r
 }
 
@@ -116,6 +131,13 @@ func (s *State) Current() *Run {
 func (s *State) RemoveRun(id int) {
 	for i, r := range s.Runs {
 		if r.ID == id && id != s.Run {
+			if s.Selected == id {
+				s.Selected = 0
+			}
+			if s.Scrub.Run == id {
+				s.Scrub = Scrub{}
+				s.scrubs++
+			}
 			s.Runs = append(s.Runs[:i:i], s.Runs[i+1:]...)
 			s.ChartVersion++
 			return
@@ -150,6 +172,9 @@ func (s *State) ChartRuns() []chart.Run {
 			continue
 		}
 		c := chart.Run{Losses: r.Losses, Acc: r.Acc, Color: r.Color(), StepsPerEpoch: r.StepsPerEpoch(), Exact: r.Method() != "sgd"}
+		if k := s.Frame(); k != nil && r == s.Shown() {
+			c.Mark, c.Marked = k.Step, true
+		}
 		if r.ID == s.Run {
 			cur = &c
 			continue

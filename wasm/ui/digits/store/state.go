@@ -12,10 +12,10 @@ import (
 // (Apply): each method is one decision, named for it.
 
 // Asked records the settings of the run the worker was last asked to
-// train, step, reset or take a model into; a run that starts clears the
-// error shown.
+// train, step, reset or take a model into, which is not a branch (until
+// Branching says it is); a run that starts clears the error shown.
 func (s *State) Asked(c protocol.Config, fresh bool) {
-	s.Pending = c
+	s.Pending, s.branching = c, nil
 	if fresh {
 		s.Err = nil
 	}

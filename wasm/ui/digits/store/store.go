@@ -113,7 +113,17 @@ type State struct {
 	// epoch's accuracy, likelihood and confusion matrix.
 	doneHeld bool
 
-	Model *softmax.Model[float32] // the latest snapshot, nil before the first
+	Model     *softmax.Model[float32] // the latest snapshot, nil before the first
+	ModelStep int                     // the step of Model
+
+	// Scrub is where the slider #scrub stands, Selected the run chosen in
+	// #runs whose keyframes are kept beside the last run's (0: none), and
+	// branching the Origin of the run asked for as a branch until its
+	// record is made (scrub.go). scrubs counts the slider's moves.
+	Scrub     Scrub
+	Selected  int
+	branching []Origin
+	scrubs    int
 
 	// Snapshot is the current run's latest state from the worker, from
 	// which a new worker goes on if this one dies (WorkerReplaced); nil
@@ -174,10 +184,11 @@ func (s *State) Apply(m protocol.Msg) {
 			return
 		}
 		s.NewRun(0)
-		s.Model, s.evalModel, s.ShownModel = nil, nil, nil
+		s.Model, s.evalModel, s.ShownModel, s.ModelStep = nil, nil, nil, 0
 		s.Eval, s.ShownEval = nil, nil
 		s.Status = StatusReady
 		s.Err = nil
+		s.forgetMeasures() // of the test images of the pack before
 	case protocol.Samples:
 		s.Samples = m
 	case protocol.Snapshot:
@@ -223,14 +234,24 @@ func (s *State) Apply(m protocol.Msg) {
 		if m.Run < s.Run || m.D != dataset.Pixels {
 			return
 		}
-		s.Model = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}
+		if m.Key && m.Run != s.Run {
+			s.NewRun(m.Run) // a run's step-0 keyframe comes before its first Progress
+		}
+		s.Model, s.ModelStep = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}, m.Step
 		s.WeightsVersion++
+		if m.Key && m.Run > 0 {
+			s.keyframe(m)
+		}
 	case protocol.CurvatureIs:
 		c := m
 		s.Curvature = &c
 	case protocol.PoolState:
 		s.Workers, s.WorkersAsked, s.WorkersRefused, s.WorkersReplaced = m.Running, m.Asked, m.Refused, m.Replaced
 	case protocol.Evaluated:
+		if m.Keyframe {
+			s.measured(m)
+			return
+		}
 		if m.Run < s.Run {
 			return
 		}
@@ -278,6 +299,7 @@ func (s *State) Apply(m protocol.Msg) {
 		}
 		s.Err = e
 		s.HessianBusy = false
+		s.branching = nil // a branch refused (UseModel) is no run
 	}
 }
 
@@ -316,7 +338,8 @@ func (s *State) Crashed(detail i18n.Msg) {
 // Restarting resets what a new worker will send again.
 func (s *State) Restarting() {
 	*s = State{Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes,
-		Replaced: s.Replaced, WorkerNotice: s.WorkerNotice}
+		Replaced: s.Replaced, WorkerNotice: s.WorkerNotice, Selected: s.Selected, scrubs: s.scrubs + 1}
+	s.forgetMeasures() // asked of the worker that is gone
 }
 
 // WorkerReplaced prepares the state for a new worker that takes over from
@@ -350,6 +373,11 @@ func (s *State) WorkerReplaced(detail i18n.Msg) *protocol.Snapshot {
 	s.Acc = s.Acc[:keep(len(s.Acc), func(i int) int { return s.Acc[i].Step })]
 	if r := s.RunFor(s.Run); r != nil {
 		r.Losses, r.Acc = s.Losses, s.Acc
+		r.Frames = r.Frames[:keep(len(r.Frames), func(i int) int { return r.Frames[i].Step })]
+	}
+	s.forgetMeasures() // asked of the worker that died
+	if s.Scrub.Back && s.Scrub.Run == 0 && s.Frame() == nil {
+		s.Scrub = Scrub{} // its keyframe is taken again: the slider goes to the end
 	}
 	s.ChartVersion++
 	return snap
@@ -365,6 +393,8 @@ func (s *State) NewRun(run int) {
 	s.Acc = nil
 	s.doneHeld = false
 	s.ChartVersion++
+	s.Scrub = Scrub{} // the slider follows the new run
+	s.scrubs++
 }
 
 // TestAccuracy returns the latest test accuracy, or NaN before the first.

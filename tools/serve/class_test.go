@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
+)
+
+// TestClass runs -class bound to loopback (tests never listen on another
+// interface): the URL line, the class's address with a QR code that a
+// decoder other than the encoder reads back as that address, what the
+// network must allow, and the server's rules as without -class.
+func TestClass(t *testing.T) {
+	root := newSite(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet"}, stdout, stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "Ctrl-C stops.") {
+		if time.Now().After(deadline) {
+			t.Fatalf("-class printed %q (stderr %q)", stdout.String(), stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out := stdout.String()
+	first, rest, _ := strings.Cut(out, "\n")
+	m := urlLine.FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("first line %q does not match %v", first, urlLine)
+	}
+	url := m[2]
+	if !strings.Contains(rest, "The class opens "+url+" ") {
+		t.Errorf("the class's address is not %s:\n%s", url, rest)
+	}
+	for _, s := range []string{"same Wi-Fi", "firewall", "nothing is uploaded", "no accounts", "no offline copy", "Copy link"} {
+		if !strings.Contains(rest, s) {
+			t.Errorf("the instructions do not say %q:\n%s", s, rest)
+		}
+	}
+	if got := decodeQRText(t, rest); got != url {
+		t.Errorf("the QR code reads %q, want %q", got, url)
+	}
+
+	for _, tt := range []struct {
+		path, encoding string
+		status         int
+		ctype          string
+	}{
+		{"/", "", http.StatusOK, "text/html; charset=utf-8"},
+		{"/web/app.wasm", "gzip", http.StatusOK, "application/wasm"},
+		{"/web/pre.js", "br", http.StatusOK, "text/javascript; charset=utf-8"}, // its .br copy
+		{"/web/", "", http.StatusNotFound, ""},                                 // no listing
+		{"/../site", "", http.StatusNotFound, ""},                              // no traversal
+		{"/.git/config", "", http.StatusNotFound, ""},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(url, "/")+tt.path, nil)
+		if tt.encoding != "" {
+			req.Header.Set("Accept-Encoding", tt.encoding)
+		}
+		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: status %d, want %d", tt.path, resp.StatusCode, tt.status)
+		}
+		if tt.ctype != "" && resp.Header.Get("Content-Type") != tt.ctype {
+			t.Errorf("%s: Content-Type %q, want %q", tt.path, resp.Header.Get("Content-Type"), tt.ctype)
+		}
+		if tt.status == http.StatusOK && tt.encoding != "" && resp.Header.Get("Content-Encoding") != tt.encoding {
+			t.Errorf("%s with Accept-Encoding %s: Content-Encoding %q", tt.path, tt.encoding, resp.Header.Get("Content-Encoding"))
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPut, url+"index.html", strings.NewReader("x"))
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("PUT: status %d, want %d: the site is read-only", resp.StatusCode, http.StatusMethodNotAllowed)
+	}
+}
+
+// ansi matches the terminal's colour codes around the QR code's lines.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// decodeQRText reads the QR code qrText drew in out back into modules,
+// two per character (▀ ▄ █ or a space), and decodes it with gozxing.
+func decodeQRText(t *testing.T, out string) string {
+	t.Helper()
+	var rows [][]bool
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "\x1b[30;47m") {
+			continue
+		}
+		line = ansi.ReplaceAllString(strings.TrimPrefix(line, "  "), "")
+		var top, bottom []bool
+		for _, r := range line {
+			top = append(top, r == '█' || r == '▀')
+			bottom = append(bottom, r == '█' || r == '▄')
+		}
+		rows = append(rows, top, bottom)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no QR code in the output")
+	}
+	const scale = 4
+	img := image.NewGray(image.Rect(0, 0, len(rows[0])*scale, len(rows)*scale))
+	for y, row := range rows {
+		for x, dark := range row {
+			c := color.Gray{255}
+			if dark {
+				c = color.Gray{0}
+			}
+			for dy := range scale {
+				for dx := range scale {
+					img.SetGray(x*scale+dx, y*scale+dy, c)
+				}
+			}
+		}
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("decoding the QR code: %v", err)
+	}
+	return got.GetText()
+}
+
+func TestUsableAddresses(t *testing.T) {
+	addrs := []lanAddress{
+		{"docker0", net.ParseIP("172.17.0.1")},
+		{"eth1", net.ParseIP("203.0.113.9")},
+		{"wlan0", net.ParseIP("192.168.1.23")},
+		{"wlan0", net.ParseIP("fe80::1")},
+		{"eth2", net.ParseIP("169.254.10.1")},
+		{"lo", net.ParseIP("127.0.0.1")},
+		{"wlan0", net.ParseIP("2001:db8::1")},
+	}
+	var got []string
+	for _, a := range usable(addrs) {
+		got = append(got, a.iface+" "+a.ip.String())
+	}
+	want := []string{"docker0 172.17.0.1", "wlan0 192.168.1.23", "eth1 203.0.113.9"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("usable addresses %v, want %v: IPv4 only, private first, no loopback or link-local", got, want)
+	}
+}
+
+func TestClassURL(t *testing.T) {
+	lan := []lanAddress{{"wlan0", net.ParseIP("192.168.1.23").To4()}}
+	bound := &net.TCPAddr{IP: net.IPv4zero, Port: 8080}
+	for _, tt := range []struct {
+		flag  string
+		bound net.Addr
+		lan   []lanAddress
+		want  string
+	}{
+		{":8080", bound, lan, "http://192.168.1.23:8080/"},
+		{"0.0.0.0:8080", bound, lan, "http://192.168.1.23:8080/"},
+		{":8080", bound, nil, "http://127.0.0.1:8080/"},
+		{"127.0.0.1:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}, lan, "http://127.0.0.1:41234/"},
+		{"192.168.1.23:9000", &net.TCPAddr{IP: net.IPv4(192, 168, 1, 23), Port: 9000}, lan, "http://192.168.1.23:9000/"},
+	} {
+		if got := classURL(tt.flag, tt.bound, tt.lan); got != tt.want {
+			t.Errorf("classURL(%q, %v) = %q, want %q", tt.flag, tt.bound, got, tt.want)
+		}
+	}
+}
