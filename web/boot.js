@@ -41,10 +41,18 @@ globalThis.softmaxStore = {
     }
   },
 };
+// softmaxCopy says whether the browser let the page ask for the
+// clipboard: not in an insecure context, such as a plain-HTTP address on
+// the local network (make serve-class), where the page shows the link to
+// copy by hand instead.
 globalThis.softmaxCopy = (text) => {
   try {
+    if (!globalThis.isSecureContext || !navigator.clipboard) return false;
     navigator.clipboard.writeText(text).catch(() => {});
-  } catch (e) {}
+    return true;
+  } catch (e) {
+    return false;
+  }
 };
 
 // Files for the Go page (wasm/ui/digits/files.go), with the same care: a

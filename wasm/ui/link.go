@@ -124,5 +124,8 @@ func (p *page) onCopyLink(ctx app.Context, e app.Event) {
 	p.writeLink()
 	href := app.Window().Get("location").Get("href").String()
 	p.copied = href
-	browser.CopyText(href)
+	p.copyByHand = !browser.CopyText(href)
+	if p.copyByHand {
+		ctx.Defer(func(app.Context) { app.Window().GetElementByID("link").Call("select") })
+	}
 }

@@ -33,6 +33,7 @@ type page struct {
 	notice     []i18n.Msg     // what a link asked for that could not be done, and so was not
 	noticeKept bool           // the notice is a followed link's: refused values kept the page's
 	copied     string         // the link as last copied, shown beside the button
+	copyByHand bool           // the browser gave the page no clipboard: the link is copied from the field
 	written    string         // the fragment the page last wrote (location.hash), which it does not follow
 	asking     *link.Settings // a followed link that would replace the run in training, until answered
 	pushNext   bool           // writeLink adds a history entry (a change of chapter)
@@ -121,7 +122,7 @@ func (p *page) Render() app.UI {
 			app.P().Class("lede").Body(kit.Rich(l.T("app.lede"))...),
 			app.If(p.copied != "", func() app.UI {
 				return app.P().Class("copied").Body(
-					app.Span().ID("copy-link-status").Text(l.T("link.copied")),
+					app.Span().ID("copy-link-status").Text(l.T(map[bool]string{false: "link.copied", true: "link.copyByHand"}[p.copyByHand])),
 					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
 				)
 			}),

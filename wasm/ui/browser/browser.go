@@ -152,11 +152,15 @@ func onWindow(event string, f func()) (stop func()) {
 	}
 }
 
-// CopyText puts s on the clipboard where the browser allows it.
-func CopyText(s string) {
+// CopyText puts s on the clipboard where the browser allows it, and
+// reports whether it did: a page on a plain-HTTP address of the local
+// network (not a secure context) has no clipboard.
+func CopyText(s string) bool {
 	if f := app.Window().Get("softmaxCopy"); f.Type() == app.TypeFunction {
-		f.Invoke(s)
+		v := f.Invoke(s)
+		return v.Type() == app.TypeBoolean && v.Bool()
 	}
+	return false
 }
 
 // Download saves b as a file named name, through a Blob and an <a

@@ -57,6 +57,7 @@ var CatalogEN = map[string]string{
 	"link.unreadableKept":  "the link's settings could not be read; the settings stay as they were",
 	"link.askTitle":        "This link would start a new run",
 	"link.askText":         "Its settings differ from the run in training (method, data, seed, batch size or start). Apply them and pause this run, or keep the run and its settings?",
+	"link.copyByHand":      "Copy the link from here: on a plain-HTTP address, such as a laptop serving the class, the browser lets no page write to the clipboard:",
 	"button.linkApply":     "Apply the link",
 	"button.linkKeep":      "Keep my run",
 

@@ -58,6 +58,7 @@ var CatalogZH = map[string]string{
 	"link.unreadableKept":  "无法读取链接中的设置，设置保持不变",
 	"link.askTitle":        "这个链接会开始一次新的训练",
 	"link.askText":         "它的设置与正在进行的训练不同（方法、数据、随机种子、批量大小或初始值）。要采用这些设置并暂停当前训练，还是保留当前训练和它的设置？",
+	"link.copyByHand":      "请从这里手动复制链接：页面在普通 HTTP 地址上（比如老师用笔记本电脑给全班提供的地址）时，浏览器不允许它写入剪贴板：",
 	"button.linkApply":     "采用链接的设置",
 	"button.linkKeep":      "保留当前训练",
 
