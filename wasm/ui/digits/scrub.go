@@ -135,34 +135,32 @@ func (d *Instrument) replayWhenReady() {
 	d.send(protocol.Train{Config: cfgs[0]})
 }
 
-// replayEvent takes, from the run of the chain training now, its keyframe
-// at the chain's step, and starts the next run from it; a run that passes
+// replayEvent starts, once the run of the chain training now holds its
+// keyframe at the chain's step, the next run from it; a run that passes
 // the step, or ends before it, without one ends the replay with a notice.
-func (d *Instrument) replayEvent(m protocol.Msg) {
+func (d *Instrument) replayEvent() {
 	rp := d.replay
-	w, ok := m.(protocol.Weights)
-	if rp == nil || !ok || !w.Key || w.Run <= rp.after {
+	r := d.st.Current()
+	if rp == nil || r == nil || r.ID <= rp.after || len(r.Frames) == 0 {
 		return
 	}
 	target := rp.chain.Runs()[rp.i].Step
-	if w.Step != target {
-		if w.Step > target || (d.st.Progress.Run == w.Run && d.st.Progress.State == store.StatusDone) {
+	k := r.FrameAt(target)
+	if k == nil {
+		last := r.Frames[len(r.Frames)-1].Step
+		if last > target || (r.State == store.StatusDone && last == d.st.Progress.Step) {
 			d.stopReplay()
 			d.page.Notice(i18n.Text("scrub.linkMissed", target))
 		}
-		return
-	}
-	r := d.st.Current()
-	if r == nil || r.ID != w.Run {
 		return
 	}
 	rp.i++
 	next := rp.cfgs[rp.i]
 	d.send(protocol.Pause{})
 	d.st.Asked(next, true)
-	d.st.Branching(r, w.Step)
-	d.send(protocol.UseModel{Config: next, D: w.D, W: w.W, B: w.B})
-	rp.after = w.Run
+	d.st.Branching(r, target)
+	d.send(protocol.UseModel{Config: next, D: k.Model.D, W: k.Model.W, B: k.Model.B})
+	rp.after = r.ID
 	if rp.i == len(rp.chain.Runs()) {
 		d.replay = nil
 		d.sendPace()

@@ -135,7 +135,7 @@ func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
 	}
 	status, err, run := d.st.Status, d.st.Err, d.st.Run
 	d.st.Apply(m)
-	d.replayEvent(m)
+	d.replayEvent()
 	if d.st.Run != run {
 		d.chainChanged() // a new run, a branch or not: the link says which
 	}

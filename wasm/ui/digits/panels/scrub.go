@@ -23,6 +23,10 @@ type Scrub struct {
 	ILang   i18n.Lang
 	IView   store.ScrubView
 	IBranch bool // Train starts a branch from the keyframe shown
+
+	set    [3]int   // the run, position and positions the input's value was last set for
+	listen app.Func // the input's listener (OnMount)
+	input  app.Value
 }
 
 func newScrub() *Scrub { return &Scrub{} }
@@ -51,8 +55,7 @@ func (s *Scrub) Render() app.UI {
 		app.Label().For("scrub-range").Class("scrub-label").Text(l.T("scrub.label")),
 		app.Div().Class("scrub-row").Body(
 			app.Input().ID("scrub-range").Type("range").Min(0).Max(max(n-1, 0)).Step(1).Value(v.Index).
-				Disabled(n < 2).Aria("valuetext", value).Aria("describedby", "scrub-note").
-				OnInput(s.onInput),
+				Disabled(n < 2).Aria("valuetext", value).Aria("describedby", "scrub-note"),
 			app.Output().ID("scrub-step").For("scrub-range").Class("scrub-step").Text(text),
 		),
 		app.P().ID("scrub-note").Class("note").Body(kit.Rich(s.note())...),
@@ -70,27 +73,63 @@ func (s *Scrub) note() string {
 
 // OnUpdate sets the input's value once its bounds are set: go-app sets an
 // element's attributes in no fixed order, and a value set before a larger
-// max would be clamped.
+// max would be clamped. It does so only when the position or the positions
+// changed: a render for something else (a worker's event) between a move
+// of the slider and its handler, which reads the value later, on go-app's
+// goroutine, must not put the slider back.
 func (s *Scrub) OnUpdate(ctx app.Context) {
-	i := s.IView.Index
+	v := s.IView
+	at := [3]int{v.Run, v.Index, len(v.Steps)}
+	if at == s.set {
+		return
+	}
+	s.set = at
 	ctx.Defer(func(app.Context) {
-		if in := app.Window().GetElementByID("scrub-range"); in.Truthy() && in.Get("value").String() != strconv.Itoa(i) {
-			in.Set("value", i)
+		if in := app.Window().GetElementByID("scrub-range"); in.Truthy() && in.Get("value").String() != strconv.Itoa(at[1]) {
+			in.Set("value", at[1])
 		}
 	})
 }
 
-// onInput posts where the slider was moved: a keyframe of its run, or its
-// end.
-func (s *Scrub) onInput(ctx app.Context, e app.Event) {
-	v := s.IView
-	i, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+// OnMount listens to the input's moves itself. A go-app handler reads the
+// event later, on go-app's goroutine, after any render already due, which
+// may have moved the slider again (a run's new keyframe); the listener
+// reads the position as the event comes, against the positions the page
+// shows, and posts where it was moved.
+func (s *Scrub) OnMount(ctx app.Context) {
+	ctx.Defer(func(ctx app.Context) {
+		s.input = app.Window().GetElementByID("scrub-range")
+		if !s.input.Truthy() {
+			return
+		}
+		s.listen = app.FuncOf(func(this app.Value, _ []app.Value) any {
+			if to, ok := scrubTo(s.IView, this.Get("value").String()); ok {
+				ctx.Dispatch(func(ctx app.Context) { ctx.NewActionWithValue(store.ActionScrub, to) })
+			}
+			return nil
+		})
+		s.input.Call("addEventListener", "input", s.listen)
+	})
+}
+
+func (s *Scrub) OnDismount() {
+	if s.listen != nil {
+		s.input.Call("removeEventListener", "input", s.listen)
+		s.listen.Release()
+		s.listen = nil
+	}
+}
+
+// scrubTo is where a move of the slider showing v to position value goes:
+// a keyframe of its run, or the current run's live end.
+func scrubTo(v store.ScrubView, value string) (store.Scrub, bool) {
+	i, err := strconv.Atoi(value)
 	if err != nil || i < 0 || i >= len(v.Steps) {
-		return
+		return store.Scrub{}, false
 	}
 	to := store.Scrub{Run: v.Run}
 	if i < len(v.Steps)-1 || !v.Current {
 		to.Back, to.Step = true, v.Steps[i]
 	}
-	ctx.NewActionWithValue(store.ActionScrub, to)
+	return to, true
 }

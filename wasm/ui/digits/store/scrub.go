@@ -101,6 +101,14 @@ func (s *State) Frame() *Keyframe {
 	return &r.Frames[len(r.Frames)-1]
 }
 
+// FrameAt returns the run's keyframe at step, nil if it keeps none there.
+func (r *Run) FrameAt(step int) *Keyframe {
+	if i, ok := r.frame(step); ok {
+		return &r.Frames[i]
+	}
+	return nil
+}
+
 // frame returns the index of the keyframe at step.
 func (r *Run) frame(step int) (int, bool) {
 	return slices.BinarySearchFunc(r.Frames, step, func(k Keyframe, step int) int { return k.Step - step })
@@ -167,7 +175,7 @@ func (s *State) ViewLikelihood() float64 {
 // ScrubTo moves the slider, and returns what the worker must be sent: the
 // keyframe's EvaluateModel, the first time it is shown, and whether the
 // run in training pauses (it does as soon as the slider leaves its end,
-// docs/decisions/0030-scrubbing-pauses-the-run.md).
+// docs/decisions/0031-scrubbing-pauses-the-run.md).
 func (s *State) ScrubTo(to Scrub) (ask *protocol.EvaluateModel, pause bool) {
 	if to.Run == s.Run {
 		to.Run = 0

@@ -32,9 +32,13 @@ func trainRun(s *State, run int, steps ...int) {
 func TestScrubShowsAKeyframe(t *testing.T) {
 	s := loaded()
 	s.Asked(protocol.Config{LearningRate: 0.5, BatchSize: 100, Epochs: 5, Deskew: true}, true)
-	s.Apply(key(1, 0)) // before the run's first Progress
-	if s.Run != 1 || len(s.Runs) != 1 || len(s.Runs[0].Frames) != 1 {
-		t.Fatalf("a step-0 keyframe before any Progress: run %d, %d records", s.Run, len(s.Runs))
+	s.Apply(key(1, 0)) // before the run's first Progress, which it waits for
+	if s.Run != 0 || len(s.Runs) != 0 || s.Model != nil {
+		t.Fatalf("a step-0 keyframe before any Progress made run %d, %d records", s.Run, len(s.Runs))
+	}
+	s.Apply(protocol.Progress{Run: 1, State: "training", Step: 1})
+	if s.Run != 1 || len(s.Runs) != 1 || len(s.Runs[0].Frames) != 1 || s.ModelStep != 0 || s.Model == nil {
+		t.Fatalf("after the first Progress: run %d, %d records, model at step %d", s.Run, len(s.Runs), s.ModelStep)
 	}
 	for _, st := range []int{1, 2, 4, 8} {
 		s.Apply(key(1, st))

@@ -124,6 +124,7 @@ type State struct {
 	Selected  int
 	branching []Origin
 	scrubs    int
+	early     *protocol.Weights // a newer run's step-0 keyframe, until its first Progress
 
 	// Snapshot is the current run's latest state from the worker, from
 	// which a new worker goes on if this one dies (WorkerReplaced); nil
@@ -213,6 +214,10 @@ func (s *State) Apply(m protocol.Msg) {
 		s.Progress = m
 		s.Losses = append(s.Losses, m.Losses...)
 		r := s.RunFor(m.Run)
+		if e := s.early; e != nil && e.Run == m.Run {
+			s.early = nil
+			s.Apply(*e)
+		}
 		r.Losses, r.State = s.Losses, m.State
 		switch {
 		case m.EpochLoss != 0:
@@ -234,8 +239,13 @@ func (s *State) Apply(m protocol.Msg) {
 		if m.Run < s.Run || m.D != dataset.Pixels {
 			return
 		}
-		if m.Key && m.Run != s.Run {
-			s.NewRun(m.Run) // a run's step-0 keyframe comes before its first Progress
+		if m.Key && m.Run > s.Run {
+			// A run's step-0 keyframe comes before its first Progress: it
+			// waits for it, so that the status never shows the new run
+			// with the last one's state.
+			v := m
+			s.early = &v
+			return
 		}
 		s.Model, s.ModelStep = &softmax.Model[float32]{D: m.D, W: m.W, B: m.B}, m.Step
 		s.WeightsVersion++
