@@ -37,8 +37,9 @@ type Blocks struct {
 // Block returns x's Blocks, computing them first if x has none and
 // keeping them in x.Blocks, so that x's views (View) share them: about 6
 // bytes for each non-zero pixel, as many as x itself holds. Block writes
-// x.Blocks, so call it before x is shared between goroutines; the batch
-// gradient calls it on the float32 data it runs in SIMD.
+// x.Blocks, so call it before x is shared between goroutines, and the
+// blocks are a copy: x must not change afterwards. The batch gradient
+// calls it on the float32 data it runs in SIMD.
 func Block(x *Examples[float32]) *Blocks {
 	if x.Blocks != nil {
 		return x.Blocks

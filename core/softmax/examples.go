@@ -19,7 +19,8 @@ type Examples[F Float] struct {
 	Index  []uint16
 	Value  []F
 	// Blocks, when set (Block), are the same float32 examples cut into
-	// pairs and singles for the SIMD kernels; nil until then.
+	// pairs and singles for the SIMD kernels, a copy made once: examples
+	// that have them do not change. Nil until then.
 	Blocks *Blocks
 }
 

@@ -211,6 +211,10 @@ func (s *session) warm() {
 	}
 	warmUp(s.data)
 	s.rehearse()
+	// The blocks grew the heap by about 6 bytes a pixel, and the warm-up
+	// left its garbage: collect now, while the person reads, so that the
+	// next collection does not fall into the first epoch.
+	runtime.GC()
 }
 
 // rehearse trains one epoch of the page's default run (SGD, B = 100, on
