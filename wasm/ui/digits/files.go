@@ -257,6 +257,9 @@ func (d *Instrument) keepModel() {
 	}
 	settings := d.page.Link()
 	settings.Lesson = 0 // where the lesson is belongs to the link, not to the model
+	// The model itself is kept: a page opened again goes on from it, not
+	// from a branch trained again.
+	settings.From = link.Chain{}
 	rec, err := files.EncodeKept(b, link.Encode(settings))
 	switch {
 	case err != nil || !browser.StorageSet(keptStorageKey, rec):
