@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -8,7 +9,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -150,8 +153,8 @@ type compileFigures struct {
 	serializable       int     // times V8 said its code could be cached (v8.wasm.compiledModule)
 	cached             int     // times Chromium stored the module's code
 	deserialized       int
-	hot                map[int]float64 // ms of TurboFan per function before ready
-	lazyFuncs          map[int]int
+	hot                map[int]float64 // ms of TurboFan per function before ready, from V8's lines (turboFanTimes)
+	lazyBeforeFuncs    map[int]int     // functions compiled on first call before ready
 }
 
 // figuresOf reads the compile figures from a visit's trace.
@@ -166,7 +169,7 @@ func figuresOf(tb testing.TB, evs []traceEvent) compileFigures {
 	if math.IsInf(ready, 1) {
 		tb.Fatal("the trace has no ready mark")
 	}
-	f := compileFigures{hot: map[int]float64{}, lazyFuncs: map[int]int{}}
+	f := compileFigures{lazyBeforeFuncs: map[int]int{}}
 	for _, e := range evs {
 		if e.Ph == "E" || e.Ph == "M" {
 			continue
@@ -175,9 +178,9 @@ func figuresOf(tb testing.TB, evs []traceEvent) compileFigures {
 		switch e.Name {
 		case "wasm.CompileLazy":
 			f.lazy++
-			f.lazyFuncs[e.funcIndex()]++
 			if before {
 				f.lazyBefore++
+				f.lazyBeforeFuncs[e.funcIndex()]++
 			}
 		case "wasm.TopTierCompilation":
 			ms := e.cpu() / 1000
@@ -187,7 +190,6 @@ func figuresOf(tb testing.TB, evs []traceEvent) compileFigures {
 				f.topBefore++
 				f.topCPUBefore += ms
 				f.topWallBefore += e.Dur / 1000
-				f.hot[e.funcIndex()] += ms
 			}
 		case "v8.wasm.moduleCacheHit":
 			f.cacheHit = true
@@ -217,7 +219,13 @@ func figuresOf(tb testing.TB, evs []traceEvent) compileFigures {
 // rotating order. PAGE_TRACE_NAMES, comma-separated in the same order,
 // names for each site an unstripped build of the same program (make
 // size's, say), whose name section names the functions: the log then
-// lists the hottest by name.
+// lists, for the first visit, the functions compiled on their first call
+// before ready by package, and those TurboFan optimised before ready by
+// name with the time V8 says each took (the trace's TurboFan events do
+// not say which function they compiled, so the first visit's browser then
+// runs with --js-flags=--trace-wasm-compilation-times, as do the visits
+// after it, and the benchmark reads V8's lines up to ready; their times
+// are wall times, a job's wait for a core included).
 //
 //	go test -run '^$' -bench PageVisitsCompiled -benchtime 3x ./tools/browsertest/
 func BenchmarkPageVisitsCompiled(b *testing.B) {
@@ -246,14 +254,27 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 			b.StopTimer()
 			profile := b.TempDir()
 			for v := range visits {
-				ctx := browserWithProfile(b, profile, 4*time.Minute)
+				// V8's own lines, when functions are to be named: every
+				// visit runs with the flag, since V8 refuses code that
+				// was cached under other flags.
+				var v8 *syncBuffer
+				var extra []chromedp.ExecAllocatorOption
+				if i < len(names) {
+					v8 = &syncBuffer{}
+					extra = append(extra, chromedp.Flag("js-flags", "--trace-wasm-compilation-times"), chromedp.CombinedOutput(v8))
+				}
+				ctx := browserWithProfile(b, profile, 4*time.Minute, extra...)
 				alone(b, ctx)
 				beforeScripts(b, ctx, readyMark)
+				atReady := 0
 				evs := traceWhile(b, ctx, compileCategories, func() {
 					if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
 						b.Fatal(err)
 					}
 					waitState(b, ctx, 2*time.Minute, "ready")
+					if v8 != nil {
+						atReady = v8.Len()
+					}
 					time.Sleep(4 * time.Second)
 				})
 				if v == 0 && !eventually(30*time.Second, func() bool {
@@ -266,7 +287,11 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 					j, _ := json.Marshal(evs)
 					os.WriteFile(fmt.Sprintf("%s/site%d-r%d-v%d.json", d, i, round, v), j, 0o644)
 				}
-				figs[i][v] = append(figs[i][v], figuresOf(b, evs))
+				f := figuresOf(b, evs)
+				if v8 != nil {
+					f.hot = turboFanTimes(v8.Bytes()[:atReady])
+				}
+				figs[i][v] = append(figs[i][v], f)
 				closeBrowser(b, ctx)
 			}
 			b.StartTimer()
@@ -309,7 +334,8 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 				b.ReportMetric(top, "turbofan-funcs-before-ready-first"+suffix)
 			}
 			if v == 0 && i < len(names) {
-				b.Logf("%s, first visit, the functions TurboFan optimised before ready, by its time (summed over the visits):\n%s", sites[i], hottest(fs, names[i], 40))
+				b.Logf("%s, first visit, the functions compiled on their first call before ready, by package (summed over the visits):\n%s", sites[i], lazyByPackage(fs, names[i], 25))
+				b.Logf("%s, first visit, the functions TurboFan optimised before ready, by the time V8 says each took (summed over the visits):\n%s", sites[i], hottest(fs, names[i], 40))
 			}
 		}
 	}
@@ -319,9 +345,10 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 // profile, which a browser started before may have left: its HTTP cache,
 // its code cache, its service worker and the service worker's caches, as
 // a returning visitor's browser has them, started afresh.
-func browserWithProfile(tb testing.TB, profile string, timeout time.Duration) context.Context {
+func browserWithProfile(tb testing.TB, profile string, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	tb.Helper()
 	opts := append(headless.Options(chrome, profile), chromedp.WindowSize(1400, 1100))
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(tb.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
@@ -332,6 +359,61 @@ func browserWithProfile(tb testing.TB, profile string, timeout time.Duration) co
 	beforeScripts(tb, ctx, commandLog)
 	beforeScripts(tb, ctx, fullPageView)
 	return ctx
+}
+
+// turboFanLine is V8's line for a function TurboFan compiled
+// (--trace-wasm-compilation-times).
+var turboFanLine = regexp.MustCompile(`#([0-9]+) using TurboFan, took ([0-9]+) μs`)
+
+// turboFanTimes reads V8's lines and returns the ms each function took to
+// optimise, by function index.
+func turboFanTimes(out []byte) map[int]float64 {
+	times := map[int]float64{}
+	for _, m := range turboFanLine.FindAllSubmatch(out, -1) {
+		i, _ := strconv.Atoi(string(m[1]))
+		us, _ := strconv.ParseFloat(string(m[2]), 64)
+		times[i] += us / 1000
+	}
+	return times
+}
+
+// lazyByPackage lists the n packages with the most functions compiled on
+// their first call before ready in fs, by the package of each function's
+// name (as the linker writes it: path/to/pkg as path_to_pkg).
+func lazyByPackage(fs []compileFigures, names map[int]string, n int) string {
+	count := map[string]int{}
+	for _, f := range fs {
+		for i, c := range f.lazyBeforeFuncs {
+			count[packageOfName(names[i])] += c
+		}
+	}
+	pkgs := make([]string, 0, len(count))
+	for p := range count {
+		pkgs = append(pkgs, p)
+	}
+	slices.SortFunc(pkgs, func(a, b string) int { return count[b] - count[a] })
+	var sb strings.Builder
+	for j, p := range pkgs {
+		if j == n {
+			break
+		}
+		fmt.Fprintf(&sb, "  %6d  %s\n", count[p], p)
+	}
+	return sb.String()
+}
+
+// packageOfName is the package part of a function's name in the name
+// section: up to the first dot, or, for a module path with a dot in its
+// host (github.com_...), the first dot after it.
+func packageOfName(name string) string {
+	from := 0
+	if host, _, ok := strings.Cut(name, "_"); ok && strings.Contains(host, ".") {
+		from = len(host) + 1
+	}
+	if i := strings.IndexByte(name[from:], '.'); i >= 0 {
+		return name[:from+i]
+	}
+	return name
 }
 
 // hottest lists the n functions with the most TurboFan time in fs, named.
@@ -441,4 +523,31 @@ func codeCached(profile string, timeout time.Duration) bool {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// syncBuffer is a bytes.Buffer that the browser's output may be written
+// to while the benchmark reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// Len is how many bytes have been written.
+func (b *syncBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
+// Bytes returns a copy of what has been written.
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
 }
