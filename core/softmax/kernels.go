@@ -128,8 +128,11 @@ func Softmax[F Float](z *[K]F) (logSumExp float64) {
 // for a model of k = len(b) classes (labels below k),
 // and returns the summed cross-entropy Σ_i (logΣexp(z_i) − z_{i,y_i}).
 // Dividing by n and adding λθ is the caller's job, as is zeroing gw and gb
-// before a batch: Grad only adds. It allocates nothing.
-// It panics if the shapes disagree, which is a bug in the caller.
+// before a batch: Grad only adds. For K classes its logits add the
+// pixels in pairs (GradLogits; the order of every sum: doc.go); on float32
+// data in SIMD it cuts x into pairs first (Block), and then allocates
+// nothing more. It panics if the shapes disagree, which is a bug in the
+// caller.
 func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss float64) {
 	k := len(b)
 	if k == K {
