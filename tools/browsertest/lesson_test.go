@@ -456,9 +456,17 @@ func TestPredictThenReveal(t *testing.T) {
 		case "redundancy":
 			waitAttr(t, ctx, 20*time.Second, "#psi-result", "data-state", is("added"))
 		case "newton":
-			waitVisible(t, ctx, "#hessian-why")
+			// The lesson shows H's table; its answer says what
+			// #hessian-why says beside the instrument.
+			waitVisible(t, ctx, "#hessian-eigen")
 		}
 		answer, _ := eval[string](ctx, `document.querySelector("[data-predict] [data-answer]").textContent`)
+		if c.ID == "newton" {
+			zero := attr(t, ctx, `#hessian-eigen tr[data-pinned="false"][data-lambda="0.0000"]`, "data-zero")
+			if zero == "" || !strings.Contains(answer, zero+" ") {
+				t.Errorf("newton: the answer %q does not give the %q zero eigenvalues H's table shows", answer, zero)
+			}
+		}
 		if strings.Contains(answer, "?") || strings.Contains(answer, "%!") {
 			t.Errorf("%s: the answer is %q", c.ID, answer)
 		}
