@@ -62,6 +62,16 @@ func press(t testing.TB, ctx context.Context, key string) {
 	}
 }
 
+// chapterOf is the number (from 1) of the chapter named id.
+func chapterOf(t testing.TB, id string) int {
+	t.Helper()
+	n, ok := lesson.Find(id)
+	if !ok {
+		t.Fatalf("no chapter %q", id)
+	}
+	return n
+}
+
 // gotoChapter clicks chapter n in the chapter list.
 func gotoChapter(t testing.TB, ctx context.Context, n int) {
 	t.Helper()
@@ -221,9 +231,10 @@ func TestLessonOnAClassroomScreen(t *testing.T) {
 				waitChapter(t, ctx, want)
 			}
 			// Typing in a field moves no chapter: after → and End in the
-			// inspector's α, → on the chapter's title leads to chapter 5
-			// (had they moved it, to the last).
-			gotoChapter(t, ctx, 4)
+			// inspector's α, → on the chapter's title leads to the next
+			// chapter (had they moved it, to the last).
+			update := chapterOf(t, "update")
+			gotoChapter(t, ctx, update)
 			click(t, ctx, "inspect-lr")
 			press(t, ctx, kb.ArrowRight)
 			press(t, ctx, kb.End)
@@ -231,7 +242,7 @@ func TestLessonOnAClassroomScreen(t *testing.T) {
 				t.Fatal(err)
 			}
 			press(t, ctx, kb.ArrowRight)
-			waitChapter(t, ctx, 5)
+			waitChapter(t, ctx, update+1)
 
 			// A link to a chapter, in a fresh browser.
 			fresh := openOnScreen(t, lessonURL(srv, c.link, "&lang="+c.lang), 2*time.Minute, c.w, c.h, false)
@@ -301,7 +312,7 @@ func TestLessonChaptersShowThePlane(t *testing.T) {
 			fits("model, trained")
 
 			// descent
-			gotoChapter(t, ctx, 5)
+			gotoChapter(t, ctx, chapterOf(t, "descent"))
 			waitScene(t, ctx, 0)
 			methods, _ := eval[[]string](ctx, `[...document.getElementById("plane-paths").children].map(e => e.dataset.method + ":" + e.dataset.steps)`)
 			if len(methods) != 3 || !strings.HasPrefix(methods[0], "gd:") || !strings.HasPrefix(methods[1], "sgd:") || !strings.HasPrefix(methods[2], "newton:") || slices.ContainsFunc(methods, func(m string) bool { return strings.HasSuffix(m, ":0") }) {
@@ -338,7 +349,7 @@ func TestLessonChaptersShowThePlane(t *testing.T) {
 			}
 
 			// redundancy
-			gotoChapter(t, ctx, 6)
+			gotoChapter(t, ctx, chapterOf(t, "redundancy"))
 			waitPlane(t, ctx, 20*time.Second, "done")
 			steps0 := attr(t, ctx, "#plane-status", "data-steps")
 			waitAttr(t, ctx, 10*time.Second, "#plane", "data-drawn-step", is(steps0))
@@ -506,7 +517,7 @@ func TestPsiChangesNoProbability(t *testing.T) {
 	ctx := openOnScreen(t, lessonURL(srv, 2, "&epochs=1&pace=full&l2=0.001&lang=en"), 3*time.Minute, 1366, 768, false)
 	click(t, ctx, "lesson-train")
 	waitState(t, ctx, 60*time.Second, "done")
-	gotoChapter(t, ctx, 6)
+	gotoChapter(t, ctx, chapterOf(t, "redundancy"))
 	model := waitAttr(t, ctx, 10*time.Second, "#lesson-example", "data-model", func(v string) bool { return v != "" })
 	before, zBefore := probabilities(t, ctx), bars(t, ctx, "z")
 	click(t, ctx, "psi-add")

@@ -89,7 +89,9 @@ func planeModel(t testing.TB, ctx context.Context, k int) *softmax.Model[float64
 	}
 	m := softmax.NewClasses[float64](2, k)
 	for i, s := range f {
-		v, err := strconv.ParseFloat(s, 64)
+		// data-theta gives float32s in their shortest form: read as
+		// float32, or a number of more digits becomes another float64.
+		v, err := strconv.ParseFloat(s, 32)
 		if err != nil {
 			t.Fatal(err)
 		}

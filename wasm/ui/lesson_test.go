@@ -14,13 +14,14 @@ import (
 
 // TestLessonChaptersShowOnePlanePicture: the page, in each chapter and on
 // the whole instrument, in both languages, has every element id once;
-// the model, descent and redundancy chapters show the plane's picture of
+// the model, hand, descent and redundancy chapters show the plane's picture of
 // their point, the other chapters none, and the whole instrument the
 // whole panel.
 func TestLessonChaptersShowOnePlanePicture(t *testing.T) {
 	pictures := map[string][]string{
 		"":           {"plane", "plane-surface", "plane-paths", "plane-psi", "plane-data", "plane-lr"}, // the whole instrument
 		"model":      {"plane", "plane-status", "plane-train", "plane-k"},
+		"hand":       {"plane", "plane-status", "plane-train", "plane-theta"},
 		"descent":    {"plane-surface", "plane-paths", "plane-lr", "plane-alpha-max"},
 		"redundancy": {"plane", "plane-psi", "plane-psi-result", "plane-status", "psi-add"},
 	}
@@ -58,12 +59,12 @@ func TestLessonChaptersShowOnePlanePicture(t *testing.T) {
 	}
 }
 
-// TestANinthChapterIsARowAndItsText: a chapter added to the table, with
+// TestAChapterAddedIsARowAndItsText: a chapter added to the table, with
 // its text in the two catalogs and nothing else, is a chapter like the
 // others: the bar offers it, a link names it, entering it applies its
 // settings, and it shows its text, formulas, question and panels, the
 // instrument's and the plane's among them.
-func TestANinthChapterIsARowAndItsText(t *testing.T) {
+func TestAChapterAddedIsARowAndItsText(t *testing.T) {
 	ninth := lesson.Chapter{
 		ID:       "ninth",
 		Panels:   []lesson.Panel{lesson.Example, lesson.Templates, lesson.PlaneSurface},
@@ -77,6 +78,8 @@ func TestANinthChapterIsARowAndItsText(t *testing.T) {
 	}
 	saved := lesson.Chapters
 	lesson.Chapters = append(slices.Clone(saved), ninth)
+	n := len(lesson.Chapters)
+	ns := strconv.Itoa(n)
 	for l, kv := range text {
 		for k, v := range kv {
 			i18n.Catalogs[l]["lesson.ninth."+k] = v
@@ -91,17 +94,17 @@ func TestANinthChapterIsARowAndItsText(t *testing.T) {
 		}
 	})
 
-	if n, ok := lesson.Parse("ninth"); !ok || n != 9 {
-		t.Fatalf("a link to the ninth chapter opens %d", n)
+	if got, ok := lesson.Parse("ninth"); !ok || got != n {
+		t.Fatalf("a link to the chapter added opens %d, want %d", got, n)
 	}
-	if f := lesson.Apply(9, params.Defaults()); f.LR != "0.25" {
+	if f := lesson.Apply(n, params.Defaults()); f.LR != "0.25" {
 		t.Errorf("entering the ninth chapter sets α to %q", f.LR)
 	}
 	for _, l := range i18n.Langs {
 		p := newPage()
-		p.chapter, p.lang = 9, l
+		p.chapter, p.lang = n, l
 		html := kittest.Render(t, p)
-		for _, want := range []string{`data-chapter="9"`, `data-chapters="9"`, `data-chapter-id="ninth"`, `data-goto="9"`,
+		for _, want := range []string{`data-chapter="` + ns + `"`, `data-chapters="` + ns + `"`, `data-chapter-id="ninth"`, `data-goto="` + ns + `"`,
 			text[l]["title"], text[l]["text"], `data-predict="ninth"`, text[l]["q.c2"], `id="lesson-example"`, `id="weights"`, `id="plane-surface"`, "<math"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("%s: the ninth chapter lacks %q", l, want)
@@ -110,7 +113,7 @@ func TestANinthChapterIsARowAndItsText(t *testing.T) {
 		if strings.Contains(html, "lesson.ninth.") {
 			t.Errorf("%s: the ninth chapter shows a catalog key", l)
 		}
-		if p.chapterTitle() != text[l]["title"]+" · 9/9 · "+l.T("app.name") {
+		if p.chapterTitle() != text[l]["title"]+" · "+ns+"/"+ns+" · "+l.T("app.name") {
 			t.Errorf("%s: the title is %q", l, p.chapterTitle())
 		}
 	}

@@ -24,7 +24,10 @@ type page struct {
 
 	digits *digits.Instrument
 	plane  *planepanel.Worker // the plane's worker, which outlives the panels that show it
-	tasks  *kit.Tasks         // the page's queue of tasks of their own (kit.Tasks)
+	// planeRun is the plane's run from the line set by hand that the
+	// hand chapter's question started, once it ended.
+	planeRun lessonview.PlaneRun
+	tasks    *kit.Tasks // the page's queue of tasks of their own (kit.Tasks)
 
 	lang    i18n.Lang
 	chapter int  // the lesson's chapter, from 1; 0 for the whole instrument
@@ -112,7 +115,7 @@ func (p *page) Render() app.UI {
 	inLesson := p.chapter > 0
 	var body app.UI
 	if inLesson {
-		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(), ISlots: p.slots()}
+		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(), IPlane: p.planeRun, ISlots: p.slots()}
 	} else {
 		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace).Worker(p.plane))
 	}

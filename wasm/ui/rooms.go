@@ -26,6 +26,7 @@ var instrumentPanels = map[lesson.Panel]digits.Panel{
 	lesson.Inspector: digits.Inspector,
 	lesson.Hessian:   digits.Hessian,
 	lesson.MyDigits:  digits.MyDigits,
+	lesson.Scrub:     digits.Scrub,
 }
 
 // planeViews are the lesson's panels that are the plane's pictures.
@@ -33,12 +34,14 @@ var planeViews = map[lesson.Panel]planepanel.View{
 	lesson.PlaneRegions: planepanel.Regions,
 	lesson.PlaneSurface: planepanel.Surface,
 	lesson.PlanePsi:     planepanel.Psi,
+	lesson.PlaneHand:    planepanel.Hand,
 }
 
 // planeDemos are what the plane does for a lesson's demonstration.
 var planeDemos = map[lesson.PlaneDemo]func(ctx app.Context){
 	lesson.PlaneAlphaAbove: func(ctx app.Context) { ctx.NewActionWithValue(planepanel.ActionAbove, planepanel.AboveCeiling) },
 	lesson.PlaneAddPsi:     func(ctx app.Context) { ctx.NewAction(planepanel.ActionPsi) },
+	lesson.PlaneFromHand:   func(ctx app.Context) { ctx.NewAction(planepanel.ActionRun) },
 }
 
 // handleRooms registers the handlers of the lesson's actions.
@@ -73,6 +76,15 @@ func (p *page) handleRooms(ctx app.Context) {
 			d.UseModel(m)
 		}
 	})
+	ctx.Handle(planepanel.ActionEnded, func(ctx app.Context, a app.Action) {
+		// Only a run from the line set by hand, which the question
+		// waits for; the plane's other runs concern no chapter.
+		if e, ok := a.Value.(planepanel.RunEnded); ok && e.View == planepanel.Hand && p.chapter > 0 {
+			p.planeRun = lessonview.PlaneRun{Ended: true, From: e.From, To: e.To, Steps: e.Steps}
+			return
+		}
+		ctx.PreventUpdate()
+	})
 	ctx.Handle(lessonview.ActionDemo, func(ctx app.Context, a app.Action) {
 		if demo, ok := a.Value.(lesson.Demo); ok {
 			p.demonstrate(ctx, demo)
@@ -97,6 +109,7 @@ func (p *page) demonstrate(ctx app.Context, demo lesson.Demo) {
 		d.Hessian()
 	}
 	if do := planeDemos[demo.Plane]; do != nil {
+		p.planeRun = lessonview.PlaneRun{} // the answer waits for this run's end
 		do(ctx)
 	}
 }

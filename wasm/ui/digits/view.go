@@ -27,6 +27,7 @@ const (
 	Inspector Panel = "inspector" // one update, every number of it
 	Hessian   Panel = "hessian"   // H on 7×7 images and its zero eigenvalues
 	MyDigits  Panel = "my-digits" // the digits a person taught the model
+	Scrub     Panel = "scrub"     // the slider that rewinds the run, without the chart
 )
 
 // Grid is the whole instrument, every panel, with the page's own after
@@ -65,6 +66,10 @@ func (d *Instrument) Panel(k Panel, l i18n.Lang) app.UI {
 		r, _ := s.BranchPoint()
 		return &panels.LossPlot{ILang: l, ITasks: d.tasks, ILosses: s.Losses, IAcc: s.Acc, IRuns: s.ChartRuns(), IRecords: s.Runs, ICurrent: s.Run,
 			ISelected: s.Selected, IScrub: s.ScrubView(), IBranch: r != nil, IAxes: d.axes(), IVersion: s.ChartVersion}
+	case Scrub:
+		r, _ := s.BranchPoint()
+		return app.Section().Class("panel scrub-panel").Aria("label", l.T("scrub.label")).Body(
+			panels.NewScrub().View(l, s.ScrubView(), r != nil))
 	case Inspector:
 		c, _ := params.Parse(d.fields, s.TrainN)
 		pin := c.PinFirst

@@ -35,8 +35,20 @@ var Chapters = []Chapter{
 			return []any{v.Example.NonZero()}
 		}},
 	},
-	{ID: "model", Panels: []Panel{Templates, Draw}, Under: []Panel{PlaneRegions}, Formulas: modelFormulas},
+	{ID: "model", Panels: []Panel{Templates, Scrub, Draw}, Under: []Panel{PlaneRegions}, Formulas: modelFormulas},
 	{ID: "loss", Panels: []Panel{Example, Chart}, Formulas: lossFormulas},
+	{
+		ID:       "hand",
+		Panels:   []Panel{PlaneHand},
+		Bar:      NoBar,
+		Formulas: handFormulas,
+		Question: &Question{Choices: 3, Right: func(v Live) int { return handRight(v.PlaneFrom, v.PlaneTo) }, Args: func(v Live) []any {
+			if math.IsNaN(v.PlaneFrom) || math.IsNaN(v.PlaneTo) {
+				return []any{"…", "…", "…"}
+			}
+			return []any{mathml.Number(v.PlaneFrom, 4), mathml.Number(v.PlaneTo, 4), strconv.Itoa(v.PlaneSteps)}
+		}, Demo: Demo{Plane: PlaneFromHand}},
+	},
 	{
 		ID:        "update",
 		Panels:    []Panel{Inspector},
@@ -133,6 +145,21 @@ func stepRight(st [2]float64) int {
 		return 0
 	case st[1] < st[0]:
 		return 1
+	}
+	return 2
+}
+
+// handRight is the hand chapter's right choice for J of the line set by
+// hand (from) and after gradient descent from it (to): lower, the same
+// (to float32's rounding of J), or higher; −1 before the run has ended.
+func handRight(from, to float64) int {
+	switch {
+	case math.IsNaN(from) || math.IsNaN(to):
+		return -1
+	case math.Abs(to-from) <= 1e-6*math.Abs(from):
+		return 1
+	case to < from:
+		return 0
 	}
 	return 2
 }

@@ -41,6 +41,12 @@ type Live struct {
 	// λ = 0, with digit 0 pinned, and with λ > 0; −1 before H is known.
 	HessianZero, HessianPinned, HessianL2 int
 	HessianN                              int // its parameters
+
+	// PlaneFrom and PlaneTo are the plane's J when its gradient descent
+	// started from the line set by hand and when it ended, after
+	// PlaneSteps steps; NaN until a run the question started has ended.
+	PlaneFrom, PlaneTo float64
+	PlaneSteps         int
 }
 
 // NoLive returns a Live that knows nothing yet.
@@ -48,7 +54,7 @@ func NoLive() Live {
 	nan := math.NaN()
 	return Live{Rate: nan, Lambda: nan, Loss: nan, TestLoss: nan, Likelihood: nan, Accuracy: nan,
 		PBefore: nan, PAfter: nan, InspectRate: nan, MaxDP: nan, DNorm: nan, SumNorm: nan,
-		HessianZero: -1, HessianPinned: -1, HessianL2: -1}
+		HessianZero: -1, HessianPinned: -1, HessianL2: -1, PlaneFrom: nan, PlaneTo: nan}
 }
 
 // Shown is a digit a chapter shows: its label, its 784 grey levels and,
@@ -178,6 +184,21 @@ func newtonFormulas(v Live, words func(key string) string) []string {
 	if v.HessianZero >= 0 {
 		out = append(out, fmt.Sprintf(`\lambda = 0: %d,\quad \theta_0 = 0: %d,\quad \lambda > 0: %d \quad \text{%s}`,
 			v.HessianZero, v.HessianPinned, v.HessianL2, words("lesson.word.zeros")))
+	}
+	return out
+}
+
+// handFormulas returns the hand chapter's formulas: the plane's model of
+// two classes with class 0 pinned, its J, and J of the line set by hand
+// and after gradient descent from it, once known.
+func handFormulas(v Live, words func(key string) string) []string {
+	out := []string{
+		`p(y = 1 \mid x; \theta) = \frac{e^{\theta_1^\top x}}{1 + e^{\theta_1^\top x}},\quad \theta_0 = 0`,
+		`J(\theta) = -\frac{1}{m} \sum_{i=1}^{m} \log p(y^{(i)} \mid x^{(i)}; \theta)`,
+	}
+	if !math.IsNaN(v.PlaneFrom) && !math.IsNaN(v.PlaneTo) {
+		out = append(out, fmt.Sprintf(`\text{%s}: J = %s,\quad \text{%s}: J = %s`,
+			words("lesson.word.byHand"), num(v.PlaneFrom), words("lesson.word.afterDescent"), num(v.PlaneTo)))
 	}
 	return out
 }

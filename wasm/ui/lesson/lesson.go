@@ -40,11 +40,13 @@ const (
 	PsiShift  Panel = "psi"       // adding ψ to every θ_c, and undoing it
 	Hessian   Panel = "hessian"   // H on 7×7 images and its zero eigenvalues
 	MyDigits  Panel = "my-digits" // the digits a person taught the model
+	Scrub     Panel = "scrub"     // the slider that rewinds the run to a step it kept
 
 	// The plane's pictures: the same model on points in two dimensions.
 	PlaneRegions Panel = "plane"         // the plane cut into K regions by straight boundaries, and Train
 	PlaneSurface Panel = "plane-surface" // J over θ's two numbers, the paths of GD, SGD and Newton, and α
 	PlanePsi     Panel = "plane-psi"     // ψ added to every θ_c of the plane's model: no region changes
+	PlaneHand    Panel = "plane-hand"    // two classes, the line set by hand (θ typed or dragged), and Train
 )
 
 // A Chapter is one step of the notes' story: one row of the table
@@ -126,6 +128,7 @@ const (
 	PlaneNone       PlaneDemo = ""
 	PlaneAlphaAbove PlaneDemo = "above" // α above 2/λ_max: gradient descent overshoots at every step
 	PlaneAddPsi     PlaneDemo = "psi"   // ψ added to every θ_c: no region changes
+	PlaneFromHand   PlaneDemo = "hand"  // gradient descent from the line set by hand, to its end
 )
 
 // Find returns the number (from 1) of the chapter named id, and whether

@@ -16,7 +16,7 @@ import (
 )
 
 func TestChaptersAreTheNotesInOrder(t *testing.T) {
-	want := []string{"task", "model", "loss", "update", "descent", "redundancy", "newton", "yours"}
+	want := []string{"task", "model", "loss", "hand", "update", "descent", "redundancy", "newton", "yours"}
 	if got := IDs(); !slices.Equal(got, want) {
 		t.Errorf("chapters %v, want %v", got, want)
 	}
@@ -105,7 +105,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"1", 1, true},
 		{"3", 3, true},
-		{" 8 ", last, true},
+		{" 9 ", last, true},
 		{"loss", 3, true},
 		{"yours", last, true},
 		{"0", 1, false},
@@ -263,5 +263,58 @@ func TestPsiChangesNoProbability(t *testing.T) {
 			t.Errorf("trial %d: ‖θ‖² changed by %v, want %v", trial, got, want)
 		}
 		t.Logf("trial %d: largest change of a probability %.3g, of ‖θ‖² %.4g", trial, worst, want)
+	}
+}
+
+// TestHandQuestionReadsTheRun: the hand chapter's question cannot tell
+// before the plane's run from the line set by hand has ended, and then
+// says lower, the same (to J's float32 rounding) or higher, and its
+// answer and formulas give both J and the steps.
+func TestHandQuestionReadsTheRun(t *testing.T) {
+	n, ok := Find("hand")
+	if !ok {
+		t.Fatal("no hand chapter")
+	}
+	c := Chapters[n-1]
+	if c.Question == nil || c.Question.Demo.Plane != PlaneFromHand || !slices.Contains(c.Panels, PlaneHand) {
+		t.Fatalf("the hand chapter is %+v", c)
+	}
+	v := NoLive()
+	if r := c.Question.Right(v); r != -1 {
+		t.Errorf("before the run: right = %d", r)
+	}
+	if got := c.Formulas(v, func(k string) string { return k }); len(got) != 2 {
+		t.Errorf("before the run: formulas %q", got)
+	}
+	for _, tt := range []struct {
+		from, to float64
+		want     int
+	}{
+		{0.9, 0.31, 0}, {0.31, 0.31, 1}, {0.31, 0.31 + 1e-8, 1}, {0.31, 0.5, 2}, {0.31, math.NaN(), -1},
+	} {
+		v.PlaneFrom, v.PlaneTo, v.PlaneSteps = tt.from, tt.to, 200
+		if r := c.Question.Right(v); r != tt.want {
+			t.Errorf("J %v → %v: right = %d, want %d", tt.from, tt.to, r, tt.want)
+		}
+	}
+	v.PlaneFrom, v.PlaneTo = 0.9123, 0.3105
+	args := c.Question.Args(v)
+	if len(args) != 3 || args[0] != "0.9123" || args[1] != "0.3105" || args[2] != "200" {
+		t.Errorf("the answer's numbers are %q", args)
+	}
+	f := c.Formulas(v, func(k string) string { return k })
+	if len(f) != 3 || !strings.Contains(f[2], "0.9123") || !strings.Contains(f[2], "0.3105") {
+		t.Errorf("after the run: formulas %q", f)
+	}
+	for _, l := range i18n.Langs {
+		for _, k := range []string{"q.a", "q", "q.c1", "q.c2", "q.c3", "title", "text", "try"} {
+			var a []any
+			if k == "q.a" {
+				a = args
+			}
+			if s := l.T("lesson.hand."+k, a...); strings.Contains(s, "%!") || strings.Contains(s, "lesson.hand") {
+				t.Errorf("%s: lesson.hand.%s is %q", l, k, s)
+			}
+		}
 	}
 }

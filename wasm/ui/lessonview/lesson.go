@@ -47,6 +47,7 @@ type Lesson struct {
 	ILang       i18n.Lang
 	IChapter    int        // from 1
 	IInstrument Instrument // what the digits instrument shows now
+	IPlane      PlaneRun   // the plane's run that the hand chapter's question started
 	// ISlots are the other rooms' panels the chapter shows, made by the
 	// page for this render.
 	ISlots map[lesson.Panel]app.UI

@@ -39,6 +39,15 @@ type Instrument struct {
 	Hessian     *protocol.HessianView
 }
 
+// PlaneRun is a run of the plane's gradient descent from the line set by
+// hand, as the page saw it end: J at its start and at its end, and its
+// steps. The zero value is a run not yet ended.
+type PlaneRun struct {
+	Ended    bool
+	From, To float64
+	Steps    int
+}
+
 // live gathers the numbers the chapter's formulas and question use.
 func (v *Lesson) live() lesson.Live {
 	s := v.IInstrument
@@ -72,6 +81,9 @@ func (v *Lesson) live() lesson.Live {
 	}
 	if s.Model != nil {
 		lv.SumNorm = lesson.SumNorm(s.Model)
+	}
+	if r := v.IPlane; r.Ended {
+		lv.PlaneFrom, lv.PlaneTo, lv.PlaneSteps = r.From, r.To, r.Steps
 	}
 	if h := s.Hessian; h != nil && len(h.Cases) == 3 {
 		lv.HessianZero, lv.HessianPinned, lv.HessianL2, lv.HessianN = h.Cases[0].Zero, h.Cases[1].Zero, h.Cases[2].Zero, h.N

@@ -69,6 +69,8 @@ type Panel struct {
 	drag dragged  // the start being dragged on the surface (pointer.go)
 	keys keyboard // the plane's cursor and the start, by keyboard (keys.go)
 	seen watcher  // whether the panel is near the viewport (visible.go)
+
+	run runs // the runs of gradient descent it has seen start and end (runs.go)
 }
 
 // sceneTiming is how long the last scene took from the page's command
@@ -159,6 +161,8 @@ func (p *Panel) Render() app.UI {
 		return p.surfaceView()
 	case Psi:
 		return p.psiView()
+	case Hand:
+		return p.handView()
 	}
 	l := p.ILang
 	return app.Section().Class("panel plane-panel").Aria("label", l.T("plane.region")).Body(

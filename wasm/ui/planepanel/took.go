@@ -36,7 +36,9 @@ func (p *Panel) took(m protocol.Msg) bool {
 		if m.Data.K != p.data.K {
 			p.th.forget() // the table is made again for the new K
 		}
+		old := p.state
 		p.seq, p.state, p.name, p.edited = m.Seq, m.State, m.Name, m.Edited
+		p.noteState(old, p.st)
 		p.data, p.set, p.psi, p.building = m.Data, m.Settings, m.Psi, m.Building
 		p.refused = refusalOf(m.Refused)
 		if m.Chosen {
@@ -71,11 +73,13 @@ func (p *Panel) takeFrame(m protocol.PlaneFrame) bool {
 	if m.Setup != p.setup || m.Seq < p.seq {
 		return false
 	}
-	state := p.state
+	state, before := p.state, p.st
 	sep := p.st.Separated
 	p.st, p.state, p.th.answered = m.Status, m.State, m.Hand
+	p.noteState(state, before)
 	if mod := m.Model(); mod != nil {
 		p.model = mod
+		p.handStart()
 	}
 	p.cv.image, p.cv.imageN, p.cv.bounds = m.Image, m.N, m.Boundaries
 	p.cv.regionsDirty = true
@@ -89,6 +93,7 @@ func (p *Panel) takeFrame(m protocol.PlaneFrame) bool {
 func (p *Panel) drawFrame(ctx app.Context, m protocol.PlaneFrame) {
 	more := p.takeFrame(m)
 	p.draw()
+	p.tellEnded(ctx)
 	if more {
 		return // the panel renders
 	}

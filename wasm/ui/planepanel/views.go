@@ -23,6 +23,7 @@ const (
 	Regions View = "regions" // regions and boundaries, K and Train
 	Surface View = "surface" // the loss surface, its three paths and α
 	Psi     View = "psi"     // the regions, and ψ added to every θ_c
+	Hand    View = "hand"    // two classes, the line set by hand (#plane-theta or a drag), and Train
 )
 
 // AboveCeiling is the multiple of 2/λ_max that shows a step too long:
@@ -57,6 +58,8 @@ func start(v View) setUpFor {
 	case Psi:
 		s.Pin, s.Bias = false, true
 		return setUpFor{data: "blobs", k: 3, set: s, warm: true}
+	case Hand:
+		return setUpFor{data: "overlap", k: 2, set: s}
 	}
 	return setUpFor{data: "blobs", k: 2, set: s}
 }
@@ -130,6 +133,24 @@ func (p *Panel) surfaceView() app.UI {
 		),
 		&pathList{ILang: l, IScene: p.scene, IShort: true},
 		p.noMinimum(),
+	)
+}
+
+// handView is the regions of two overlapping classes, whose one line a
+// person sets by hand (#plane-theta, or the line dragged on #plane), and
+// Train, which goes on from it. It starts from the line of θ₁ = the
+// settings' start, not from θ = 0, which has no line to take hold of.
+func (p *Panel) handView() app.UI {
+	l := p.ILang
+	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-hand").Aria("label", l.T("plane.region")).Body(
+		p.regions(),
+		app.Div().Class("plane-lesson-side").Body(
+			app.H2().Text(l.T("plane.lesson.hand")),
+			p.thetaPart(),
+			p.trainButtons(),
+			p.status(true),
+			p.refusal(),
+		),
 	)
 }
 

@@ -102,6 +102,7 @@ func (w *Worker) event(m protocol.Msg) {
 		if !p.took(m) {
 			ctx.PreventUpdate()
 		}
+		p.tellEnded(ctx)
 	})
 }
 

@@ -82,7 +82,7 @@ func (p *LossPlot) Render() app.UI {
 		app.Canvas().ID("loss-chart").Attr("data-points", len(p.ILosses)).Attr("data-epochs", len(p.IAcc)).
 			Attr("data-lang", string(l)).Attr("data-x", p.IAxes.X).Attr("data-y", p.IAxes.Y).Attr("data-mark", p.mark()).
 			Aria("label", p.summary()).Attr("role", "img"),
-		newScrub().View(l, p.IScrub, p.IBranch),
+		NewScrub().View(l, p.IScrub, p.IBranch),
 		app.Div().Class("legend").Body(
 			app.Span().Class("key raw").Text(l.T("chart.raw")),
 			app.Span().Class("key smooth").Text(l.T("chart.smooth")),

@@ -29,7 +29,9 @@ type Scrub struct {
 	input  app.Value
 }
 
-func newScrub() *Scrub { return &Scrub{} }
+// NewScrub returns the slider; the loss chart holds one, and a lesson's
+// chapter may show one alone.
+func NewScrub() *Scrub { return &Scrub{} }
 
 // View sets what the slider shows, and whether Train now branches.
 func (s *Scrub) View(l i18n.Lang, v store.ScrubView, branch bool) *Scrub {

@@ -102,7 +102,7 @@ func WarmSteps() []func() error {
 			l := i18n.Default
 			NewStatusBar().With(l, store.StatusTraining, st.StatusText(), 1, 5, 0.2, 1e6, 0.9).Render()
 			newRunList().Runs(l, st.Runs, st.Run, 0, 1).Render()
-			newScrub().View(l, st.ScrubView(), false).Render()
+			NewScrub().View(l, st.ScrubView(), false).Render()
 			(&Confusion{ILang: l, IEval: &ev}).Render()
 			(&NewtonProgress{ILang: l, IProgress: protocol.Progress{Method: "newton", Iteration: 3}}).Render()
 			(&WeightGrid{ILang: l, IModel: m, IVersion: 1}).Render()
