@@ -23,11 +23,7 @@ import (
 // hand and J at the end as #plane-status showed them, and the run's
 // steps. The chapter fits a projector's screen before and after.
 func TestHandChapterPitsYourLineAgainstDescent(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	n := chapterOf(t, "hand")
-	ctx := openOnScreen(t, lessonURL(srv, n, "&lang=en&pace=full"), 3*time.Minute, 1280, 720, false)
-	waitChapter(t, ctx, n)
+	ctx := openChapter(t, "hand", "&lang=en&pace=full")
 	d, err := plane.Generate("overlap", 2, planeSeed)
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +71,18 @@ func TestHandChapterPitsYourLineAgainstDescent(t *testing.T) {
 	shot(t, ctx, "lesson-hand-answered")
 }
 
+// openChapter opens the chapter named id, with more settings, in a
+// fresh browser on a projector's 1280×720.
+func openChapter(t *testing.T, id, more string) context.Context {
+	t.Helper()
+	needBrowser(t)
+	srv := startServer(t)
+	n := chapterOf(t, id)
+	ctx := openOnScreen(t, lessonURL(srv, n, more), 3*time.Minute, 1280, 720, false)
+	waitChapter(t, ctx, n)
+	return ctx
+}
+
 // fitsScreen checks that nothing of the chapter reaches past the window.
 func fitsScreen(t *testing.T, ctx context.Context, when string) {
 	t.Helper()
@@ -91,11 +99,7 @@ func fitsScreen(t *testing.T, ctx context.Context, when string) {
 // templates as the native run has them after 8 steps, and the chapter
 // still fits a projector's screen.
 func TestModelChapterRewindsTheTemplates(t *testing.T) {
-	needBrowser(t)
-	srv := startServer(t)
-	n := chapterOf(t, "model")
-	ctx := openOnScreen(t, lessonURL(srv, n, "&lang=en&pace=full&epochs=1"), 3*time.Minute, 1280, 720, false)
-	waitChapter(t, ctx, n)
+	ctx := openChapter(t, "model", "&lang=en&pace=full&epochs=1")
 	click(t, ctx, "lesson-train")
 	waitState(t, ctx, 60*time.Second, "done")
 	c, tc := defaultRun(1)

@@ -160,13 +160,8 @@ func TestLessonOnAClassroomScreen(t *testing.T) {
 					t.Errorf("chapter %s: the focus is not on its title", id)
 				}
 				fits := func(when string) {
-					var out []string
-					var err error
 					// The chart and canvases draw a moment after the chapter.
-					eventually(2*time.Second, func() bool { out, err = eval[[]string](ctx, overflow); return err == nil && len(out) == 0 })
-					if err != nil || len(out) > 0 {
-						t.Errorf("chapter %s %s does not fit %d×%d: %v %v", id, when, c.w, c.h, out, err)
-					}
+					fitsScreen(t, ctx, fmt.Sprintf("%s %s at %d×%d", id, when, c.w, c.h))
 				}
 				fits("before its question")
 				if msg, _ := eval[string](ctx, formulasOf); msg != "" {
@@ -272,12 +267,7 @@ func TestLessonChaptersShowThePlane(t *testing.T) {
 			ctx := openOnScreen(t, lessonURL(srv, 2, "&pace=full&lang="+lang), 4*time.Minute, 1280, 720, false)
 			fits := func(when string) {
 				t.Helper()
-				var out []string
-				var err error
-				eventually(2*time.Second, func() bool { out, err = eval[[]string](ctx, overflow); return err == nil && len(out) == 0 })
-				if err != nil || len(out) > 0 {
-					t.Errorf("%s does not fit 1280×720: %v %v", when, out, err)
-				}
+				fitsScreen(t, ctx, when+" at 1280×720")
 				if d, _ := eval[[]string](ctx, duplicateIDs); len(d) > 0 {
 					t.Errorf("%s: ids more than once: %v", when, d)
 				}
