@@ -364,6 +364,16 @@ func benchSites() []string {
 	return []string{root}
 }
 
+// serveSites serves each site root on a server of its own and returns
+// their URLs, in the same order.
+func serveSites(b *testing.B, sites []string) []string {
+	urls := make([]string, len(sites))
+	for i, dir := range sites {
+		urls[i] = startServerAt(b, dir).URL
+	}
+	return urls
+}
+
 // fullScreenshot writes a PNG of the whole page to path.
 func fullScreenshot(t testing.TB, ctx context.Context, path string) {
 	t.Helper()

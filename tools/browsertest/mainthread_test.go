@@ -46,10 +46,7 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	needBrowser(b)
 	logCPU(b)
 	sites := benchSites()
-	urls := make([]string, len(sites))
-	for i, dir := range sites {
-		urls[i] = startServerAt(b, dir).URL
-	}
+	urls := serveSites(b, sites)
 	for _, run := range mainThreadRuns {
 		b.Run(run.name, func(b *testing.B) {
 			task := make([][]float64, len(sites))

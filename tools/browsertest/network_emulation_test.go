@@ -29,10 +29,7 @@ func BenchmarkPageReadyEmulated(b *testing.B) {
 	needBrowser(b)
 	logCPU(b)
 	sites := benchSites()
-	urls := make([]string, len(sites))
-	for i, dir := range sites {
-		urls[i] = startServerAt(b, dir).URL
-	}
+	urls := serveSites(b, sites)
 	for _, n := range classroomNetworks {
 		b.Run(n.name, func(b *testing.B) {
 			wall := make([][]float64, len(sites))

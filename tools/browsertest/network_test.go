@@ -654,10 +654,7 @@ func BenchmarkPageReadyInterleaved(b *testing.B) {
 	if len(sites) < 2 {
 		b.Skip("set PAGE_READY_SITES to two or more built site roots, comma-separated")
 	}
-	urls := make([]string, len(sites))
-	for i, dir := range sites {
-		urls[i] = startServerAt(b, dir).URL
-	}
+	urls := serveSites(b, sites)
 	ready := make([][]float64, len(sites))
 	for round := 0; b.Loop(); round++ {
 		for k := range urls {

@@ -75,6 +75,21 @@ func (e traceEvent) cpu() float64 {
 // events.
 func traceWhile(tb testing.TB, ctx context.Context, categories []string, do func()) []traceEvent {
 	tb.Helper()
+	raw := traceRaw(tb, ctx, categories, 2*time.Minute, do)
+	evs := make([]traceEvent, 0, len(raw))
+	for _, r := range raw {
+		var e traceEvent
+		if json.Unmarshal(r, &e) == nil {
+			evs = append(evs, e)
+		}
+	}
+	return evs
+}
+
+// traceRaw records a trace of categories while do runs, waiting at most
+// wait for it to complete, and returns its events as Chromium sent them.
+func traceRaw(tb testing.TB, ctx context.Context, categories []string, wait time.Duration, do func()) [][]byte {
+	tb.Helper()
 	var mu sync.Mutex
 	var raw [][]byte
 	done := false // this trace's events are read: the listener, which stays, ignores later ones
@@ -115,20 +130,13 @@ func traceWhile(tb testing.TB, ctx context.Context, categories []string, do func
 	})
 	select {
 	case <-complete:
-	case <-time.After(2 * time.Minute):
+	case <-time.After(wait):
 		tb.Fatal("the trace did not complete")
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	done = true
-	evs := make([]traceEvent, 0, len(raw))
-	for _, r := range raw {
-		var e traceEvent
-		if json.Unmarshal(r, &e) == nil {
-			evs = append(evs, e)
-		}
-	}
-	return evs
+	return raw
 }
 
 // readyMark runs in every document before the page's scripts: a
@@ -242,10 +250,7 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 			names = append(names, n)
 		}
 	}
-	urls := make([]string, len(sites))
-	for i, dir := range sites {
-		urls[i] = startServerAt(b, dir).URL
-	}
+	urls := serveSites(b, sites)
 	const visits = 3
 	figs := make([][visits][]compileFigures, len(sites))
 	for round := 0; b.Loop(); round++ {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
 
@@ -44,46 +42,7 @@ func openPlane(tb testing.TB, url string) context.Context {
 // WebAssembly and lengthen the tasks they measure).
 func mainThreadTasks(tb testing.TB, ctx context.Context, do func()) []float64 {
 	tb.Helper()
-	var mu sync.Mutex
-	var raw [][]byte
-	complete := make(chan struct{}, 1)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *tracing.EventDataCollected:
-			mu.Lock()
-			for _, v := range e.Value {
-				raw = append(raw, append([]byte(nil), v...))
-			}
-			mu.Unlock()
-		case *tracing.EventTracingComplete:
-			select {
-			case complete <- struct{}{}:
-			default:
-			}
-		}
-	}); err != nil {
-		tb.Fatal(err)
-	}
-	call := func(f func(ctx context.Context, tg *chromedp.Target) error) {
-		if err := chromedp.Do(ctx, chromedp.Func(f)); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	call(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, tracing.Start, tracing.StartParams{TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "__metadata"}}})
-		return err
-	})
-	do()
-	call(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, tracing.End, cdp.Empty{})
-		return err
-	})
-	select {
-	case <-complete:
-	case <-time.After(time.Minute):
-		tb.Fatal("the trace did not complete")
-	}
+	raw := traceRaw(tb, ctx, []string{"toplevel", "__metadata"}, time.Minute, do)
 	type event struct {
 		Name string  `json:"name"`
 		Ph   string  `json:"ph"`
@@ -94,8 +53,6 @@ func mainThreadTasks(tb testing.TB, ctx context.Context, do func()) []float64 {
 			Name string `json:"name"`
 		} `json:"args"`
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	var evs []event
 	main := map[[2]int]bool{}
 	for _, r := range raw {
