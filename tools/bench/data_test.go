@@ -74,6 +74,7 @@ func TestHandler(t *testing.T) {
 		filepath.Join(root, "secret.txt"):           "no",
 		filepath.Join(data, "full", "train-y.u8"):   "\x01\x02",
 		filepath.Join(root, "web", "data", "x.txt"): "x",
+		filepath.Join(root, "wasm_exec.js"):         "// go",
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -89,6 +90,7 @@ func TestHandler(t *testing.T) {
 		status            int
 	}{
 		{"/web/app.wasm", "\x00asm", "application/wasm", 200},
+		{"/wasm_exec.js", "// go", "", 200},
 		{"/peers/page.html", "<p>bench</p>", "text/html; charset=utf-8", 200},
 		{"/tools/x.go", "", "", 404},
 		{"/peers/../secret.txt", "", "", 404},

@@ -58,12 +58,16 @@ type result struct {
 	Seen     int     `json:"seen"`     // training examples in the epoch
 }
 
-// newHandler serves the repository's web/ folder, under /peers/ the
-// benchmark page's folder (peersDir) and, under /data/, the dense arrays in
-// dataDir. Nothing else of the repository is served.
+// newHandler serves the repository's web/ folder and go-app's
+// /wasm_exec.js (at the root, where the page's workers load it), under
+// /peers/ the benchmark page's folder (peersDir) and, under /data/, the
+// dense arrays in dataDir. Nothing else of the repository is served.
 func newHandler(root, dataDir string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/web/", http.FileServer(http.Dir(root)))
+	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, filepath.Join(root, "wasm_exec.js"))
+	})
 	mux.Handle("/peers/", http.StripPrefix("/peers/", http.FileServer(http.Dir(filepath.Join(root, peersDir)))))
 	mux.Handle("/data/", http.StripPrefix("/data/", http.FileServer(http.Dir(dataDir))))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
