@@ -1,10 +1,6 @@
 package softmax
 
-import (
-	"math"
-	"math/rand/v2"
-	"testing"
-)
+import "testing"
 
 // withGo runs f with the Go kernels even where SIMD ones exist.
 func withGo(f func()) {
@@ -12,55 +8,6 @@ func withGo(f func()) {
 	haveSIMD = false
 	defer func() { haveSIMD = saved }()
 	f()
-}
-
-// TestSIMDKernelsMatchGoBitForBit: where the float32 kernels run in SIMD
-// (amd64), they must give exactly the bits of the Go code that WebAssembly
-// runs, or a run would differ between the browser and the native tools.
-func TestSIMDKernelsMatchGoBitForBit(t *testing.T) {
-	if !haveSIMD {
-		t.Skip("this platform runs the Go kernels only")
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	const d = 784
-	x := mnistLike(r, 200)
-	// Edge cases: no features, only the last feature, every feature.
-	x.Index = append(x.Index, d-1)
-	x.Value = append(x.Value, 0.5)
-	x.Start = append(x.Start, x.Start[len(x.Start)-1], int32(len(x.Index)))
-	for j := range d {
-		x.Index = append(x.Index, uint16(j))
-		x.Value = append(x.Value, float32(r.Float64()))
-	}
-	x.Start = append(x.Start, int32(len(x.Index)))
-	x.Labels = append(x.Labels, 0, 9, 3)
-	m := randomModel[float32](r, d, 1) // large weights: far-apart logits, tiny probabilities
-	batch := iota32(x.Len())
-
-	for i := range x.Len() {
-		idx, val := x.Example(i)
-		var simd, ref [K]float32
-		Logits(&simd, m.W, m.B, idx, val)
-		withGo(func() { Logits(&ref, m.W, m.B, idx, val) })
-		for c := range K {
-			if math.Float32bits(simd[c]) != math.Float32bits(ref[c]) {
-				t.Fatalf("example %d, class %d: SIMD logit %v, Go %v", i, c, simd[c], ref[c])
-			}
-		}
-	}
-	gs, bs := make([]float32, d*K), make([]float32, K)
-	gr, br := make([]float32, d*K), make([]float32, K)
-	ls := Grad(gs, bs, m.W, m.B, x, batch)
-	var lr float64
-	withGo(func() { lr = Grad(gr, br, m.W, m.B, x, batch) })
-	if ls != lr {
-		t.Errorf("loss %v with SIMD, %v in Go", ls, lr)
-	}
-	for i := range gs {
-		if math.Float32bits(gs[i]) != math.Float32bits(gr[i]) {
-			t.Fatalf("gradient %d: SIMD %v, Go %v", i, gs[i], gr[i])
-		}
-	}
 }
 
 func TestKernelsPanicOnAFeatureOutOfRange(t *testing.T) {
