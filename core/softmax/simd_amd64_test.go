@@ -11,6 +11,14 @@ import (
 	"testing"
 )
 
+// withGo runs f with the Go kernels instead of the SSE ones.
+func withGo(f func()) {
+	saved := haveSIMD
+	haveSIMD = false
+	defer func() { haveSIMD = saved }()
+	f()
+}
+
 // TestSIMDKernelsMatchGoBitForBit: where the float32 kernels run in SIMD
 // (amd64), they must give exactly the bits of the Go code that WebAssembly
 // runs, or a run would differ between the browser and the native tools.

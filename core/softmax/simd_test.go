@@ -2,14 +2,6 @@ package softmax
 
 import "testing"
 
-// withGo runs f with the Go kernels even where SIMD ones exist.
-func withGo(f func()) {
-	saved := haveSIMD
-	haveSIMD = false
-	defer func() { haveSIMD = saved }()
-	f()
-}
-
 func TestKernelsPanicOnAFeatureOutOfRange(t *testing.T) {
 	m := New[float32](3)
 	for _, useSIMD := range []bool{false, true} {
