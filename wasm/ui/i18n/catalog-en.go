@@ -470,13 +470,13 @@ var CatalogEN = map[string]string{
 	"lesson.hand.q.a":   "Your line: $J$ = %s; gradient descent from it: $J$ = %s after %s steps. $J$ is convex here, with one minimum: steps not too long go downhill to it from any line, and a line set by eye is hardly ever at the bottom.",
 
 	"lesson.update.title": "One step of gradient descent",
-	"lesson.update.text":  "The gradient of one example's loss for class $c$ is $(p_c - y_c)x + λθ_c$: the image itself, scaled by how far $p_c$ is from what it should be. A step moves every template a little against its gradient, by the learning rate $α$. For the true class $p_y - 1 < 0$, so its template takes in a little of the image; every other template gives some back, in proportion to $p_c$. Below is every number of one step on one image.",
+	"lesson.update.text":  "The gradient of one example's loss for class $c$ is $(p_c - y_c)x + λθ_c$: the image itself, scaled by how far $p_c$ is from what it should be. A step moves every template against its gradient by the learning rate $α$. Since $p_y - 1 < 0$, the true class's template takes in a little of the image; every other gives some back, in proportion to $p_c$.",
 	"lesson.update.try":   "Take a random training image, or draw one and choose its digit; press Apply a few times and watch $p_y$.",
 	"lesson.update.q":     "After one step on this image, what does the probability of its true class, $p_y$, do?",
 	"lesson.update.q.c1":  "it goes up",
 	"lesson.update.q.c2":  "it goes down",
 	"lesson.update.q.c3":  "it stays the same",
-	"lesson.update.q.a":   "It goes up, here from %s to %s: the step moves $θ_y$ towards $x$ and the other templates away from it. Too large an $α$ could overshoot.",
+	"lesson.update.q.a":   "It goes up, here from %s to %s: the step moves $θ_y$ towards $x$ and the others away from it. Too large an $α$ could overshoot.",
 
 	"lesson.descent.title":     "Full batch, minibatch, SGD",
 	"lesson.descent.text":      "A step can use all $m$ training images (full-batch gradient descent, $B = m$), a minibatch of $B$, or just one (stochastic gradient descent, $B = 1$). Large $B$: smooth but costly steps; small $B$: noisy steps, but many more for the same work. The learning rate $α$ sets how far each step goes: too small and training crawls, too large and the loss jumps up.",

@@ -3,6 +3,7 @@ package lesson
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/mathml"
@@ -46,7 +47,7 @@ var Chapters = []Chapter{
 			if math.IsNaN(v.PlaneFrom) || math.IsNaN(v.PlaneTo) {
 				return []any{"…", "…", "…"}
 			}
-			return []any{mathml.Number(v.PlaneFrom, 4), mathml.Number(v.PlaneTo, 4), strconv.Itoa(v.PlaneSteps)}
+			return []any{prose(v.PlaneFrom), prose(v.PlaneTo), strconv.Itoa(v.PlaneSteps)}
 		}, Demo: Demo{Plane: PlaneFromHand}},
 	},
 	{
@@ -58,7 +59,7 @@ var Chapters = []Chapter{
 		Settings: descend,
 		Formulas: updateFormulas,
 		Question: &Question{Choices: 3, Right: func(v Live) int { return stepRight(v.Stepped) }, Args: func(v Live) []any {
-			return []any{mathml.Number(v.Stepped[0], 4), mathml.Number(v.Stepped[1], 4)}
+			return []any{prose(v.Stepped[0]), prose(v.Stepped[1])}
 		}, Demo: Demo{Step: true}},
 	},
 	{
@@ -173,4 +174,15 @@ func countOr(n int) string {
 }
 
 // small formats a change with three significant digits: 3.91e-07.
+// prose formats v, to four significant digits, for a sentence: as text
+// when it is plain digits, as a formula when it needs a power of ten
+// (p_y can be 10⁻⁸ for an image the model gets badly wrong).
+func prose(v float64) string {
+	s := mathml.Number(v, 4)
+	if strings.ContainsAny(s, `\^`) {
+		return "$" + s + "$"
+	}
+	return s
+}
+
 func small(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }

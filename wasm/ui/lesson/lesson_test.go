@@ -318,3 +318,37 @@ func TestHandQuestionReadsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswersReadAsProseForAnyNumber: every question's answer, in both
+// languages, reads as prose whatever the live numbers are (tiny, huge,
+// not known yet): no TeX shows outside a formula, every formula parses,
+// and no argument is missing.
+func TestAnswersReadAsProseForAnyNumber(t *testing.T) {
+	for _, x := range []float64{0.8, 1.5e-9, 3e7, math.NaN(), 0} {
+		v := NoLive()
+		v.Stepped = [2]float64{x, x * 1.01}
+		v.PlaneFrom, v.PlaneTo, v.PlaneSteps = x, x/2, 200
+		v.MaxDP, v.DNorm = x, x
+		v.HessianZero, v.HessianPinned, v.HessianL2 = 131, 81, 1
+		for _, c := range Chapters {
+			if c.Question == nil || c.Question.Args == nil {
+				continue
+			}
+			for _, l := range i18n.Langs {
+				s := l.T("lesson."+c.ID+".q.a", c.Question.Args(v)...)
+				if strings.Contains(s, "%!") {
+					t.Errorf("%s, %s, %v: %q", c.ID, l, x, s)
+				}
+				for _, p := range mathml.Split(s) {
+					if p.Math {
+						if _, err := mathml.Parse(p.Text); err != nil {
+							t.Errorf("%s, %s, %v: %v", c.ID, l, x, err)
+						}
+					} else if strings.ContainsAny(p.Text, `\^{}`) {
+						t.Errorf("%s, %s, %v: TeX in the prose: %q", c.ID, l, x, p.Text)
+					}
+				}
+			}
+		}
+	}
+}
