@@ -8,6 +8,52 @@
 // in the same order, as the scalar Go code, so the results are bit for bit
 // the same (SSE2 is part of amd64; no FMA is used).
 
+// A row of ten float32 is 40 bytes, three vectors: classes 0-3 at 0, 4-7
+// at 16 and 8-9 at 32, the last moved with MOVSD (two lanes, lanes 2 and
+// 3 zero).
+
+// LOADK loads the ten float32 at p into X4, X5 and X6.
+#define LOADK(p) \
+	MOVUPS 0(p), X4; \
+	MOVUPS 16(p), X5; \
+	MOVSD 32(p), X6
+
+// STOREK stores X4, X5 and X6 as the ten float32 at p.
+#define STOREK(p) \
+	MOVUPS X4, 0(p); \
+	MOVUPS X5, 16(p); \
+	MOVSD X6, 32(p)
+
+// SPLAT loads the float32 at src into all four lanes of x.
+#define SPLAT(src, x) \
+	MOVSS src, x; \
+	SHUFPS $0, x, x
+
+// ROWBYTES turns the row number in r into its byte offset, 40·r.
+#define ROWBYTES(r) \
+	LEAQ (r)(r*4), r; \
+	SHLQ $3, r
+
+// MULADD adds x times the vector at src, moved by mov into tmp, into acc.
+#define MULADD(mov, src, x, tmp, acc) \
+	mov src, tmp; \
+	MULPS x, tmp; \
+	ADDPS tmp, acc
+
+// ADDROW adds X0 times the row at SI+R10 into X4, X5 and X6.
+#define ADDROW \
+	MULADD(MOVUPS, 0(SI)(R10*1), X0, X1, X4); \
+	MULADD(MOVUPS, 16(SI)(R10*1), X0, X2, X5); \
+	MULADD(MOVSD, 32(SI)(R10*1), X0, X3, X6)
+
+// SCATTER adds X0 times d into the vector at dst, moved by mov.
+#define SCATTER(mov, d, dst) \
+	MOVAPS X0, X1; \
+	MULPS d, X1; \
+	mov dst, X2; \
+	ADDPS X1, X2; \
+	mov X2, dst
+
 // func logitsSSE(z *[10]float32, w *float32, rows int, b *[10]float32, index *uint16, value *float32, n int) (bad int)
 TEXT ·logitsSSE(SB), NOSPLIT, $0-64
 	MOVQ z+0(FP), DI
@@ -17,9 +63,7 @@ TEXT ·logitsSSE(SB), NOSPLIT, $0-64
 	MOVQ index+32(FP), BX
 	MOVQ value+40(FP), R9
 	MOVQ n+48(FP), CX
-	MOVUPS 0(DX), X4
-	MOVUPS 16(DX), X5
-	MOVSD 32(DX), X6
+	LOADK(DX)
 	XORQ AX, AX
 
 logitsLoop:
@@ -28,26 +72,14 @@ logitsLoop:
 	MOVWQZX (BX)(AX*2), R10
 	CMPQ R10, R8
 	JAE logitsBad
-	MOVSS (R9)(AX*4), X0
-	SHUFPS $0, X0, X0
-	LEAQ (R10)(R10*4), R10
-	SHLQ $3, R10
-	MOVUPS 0(SI)(R10*1), X1
-	MULPS X0, X1
-	ADDPS X1, X4
-	MOVUPS 16(SI)(R10*1), X2
-	MULPS X0, X2
-	ADDPS X2, X5
-	MOVSD 32(SI)(R10*1), X3
-	MULPS X0, X3
-	ADDPS X3, X6
+	SPLAT((R9)(AX*4), X0)
+	ROWBYTES(R10)
+	ADDROW
 	INCQ AX
 	JMP logitsLoop
 
 logitsDone:
-	MOVUPS X4, 0(DI)
-	MOVUPS X5, 16(DI)
-	MOVSD X6, 32(DI)
+	STOREK(DI)
 	MOVQ $-1, bad+56(FP)
 	RET
 
@@ -63,9 +95,7 @@ TEXT ·scatterSSE(SB), NOSPLIT, $0-56
 	MOVQ value+24(FP), R9
 	MOVQ n+32(FP), CX
 	MOVQ d+40(FP), DX
-	MOVUPS 0(DX), X4
-	MOVUPS 16(DX), X5
-	MOVSD 32(DX), X6
+	LOADK(DX)
 	XORQ AX, AX
 
 scatterLoop:
@@ -74,25 +104,11 @@ scatterLoop:
 	MOVWQZX (BX)(AX*2), R10
 	CMPQ R10, R8
 	JAE scatterBad
-	MOVSS (R9)(AX*4), X0
-	SHUFPS $0, X0, X0
-	LEAQ (R10)(R10*4), R10
-	SHLQ $3, R10
-	MOVAPS X0, X1
-	MULPS X4, X1
-	MOVUPS 0(DI)(R10*1), X2
-	ADDPS X1, X2
-	MOVUPS X2, 0(DI)(R10*1)
-	MOVAPS X0, X1
-	MULPS X5, X1
-	MOVUPS 16(DI)(R10*1), X2
-	ADDPS X1, X2
-	MOVUPS X2, 16(DI)(R10*1)
-	MOVAPS X0, X1
-	MULPS X6, X1
-	MOVSD 32(DI)(R10*1), X2
-	ADDPS X1, X2
-	MOVSD X2, 32(DI)(R10*1)
+	SPLAT((R9)(AX*4), X0)
+	ROWBYTES(R10)
+	SCATTER(MOVUPS, X4, 0(DI)(R10*1))
+	SCATTER(MOVUPS, X5, 16(DI)(R10*1))
+	SCATTER(MOVSD, X6, 32(DI)(R10*1))
 	INCQ AX
 	JMP scatterLoop
 
@@ -120,9 +136,7 @@ TEXT ·pairLogitsSSE(SB), NOSPLIT, $0-72
 	MOVQ np+40(FP), CX
 	MOVQ singles+48(FP), R9
 	MOVQ ns+56(FP), R11
-	MOVUPS 0(DX), X4
-	MOVUPS 16(DX), X5
-	MOVSD 32(DX), X6
+	LOADK(DX)
 	XORQ AX, AX
 
 singlesLoop:
@@ -131,19 +145,9 @@ singlesLoop:
 	MOVWQZX 0(R9), R10
 	CMPQ R10, R8
 	JAE singleBad
-	MOVSS 4(R9), X0
-	SHUFPS $0, X0, X0
-	LEAQ (R10)(R10*4), R10
-	SHLQ $3, R10
-	MOVUPS 0(SI)(R10*1), X1
-	MULPS X0, X1
-	ADDPS X1, X4
-	MOVUPS 16(SI)(R10*1), X2
-	MULPS X0, X2
-	ADDPS X2, X5
-	MOVSD 32(SI)(R10*1), X3
-	MULPS X0, X3
-	ADDPS X3, X6
+	SPLAT(4(R9), X0)
+	ROWBYTES(R10)
+	ADDROW
 	ADDQ $8, R9
 	INCQ AX
 	JMP singlesLoop
@@ -163,29 +167,16 @@ pairsLoop:
 	MOVWQZX 0(BX), R10
 	CMPQ R10, R12
 	JAE pairBad
-	MOVSS 4(BX), X0
-	SHUFPS $0, X0, X0
-	MOVSS 8(BX), X1
-	SHUFPS $0, X1, X1
+	SPLAT(4(BX), X0)
+	SPLAT(8(BX), X1)
 	MOVAPS X0, X2
 	SHUFPS $0, X1, X2
-	LEAQ (R10)(R10*4), R10
-	SHLQ $3, R10
-	MOVUPS 0(SI)(R10*1), X3
-	MULPS X0, X3
-	ADDPS X3, X4
-	MOVUPS 16(SI)(R10*1), X3
-	MULPS X0, X3
-	ADDPS X3, X5
-	MOVUPS 32(SI)(R10*1), X3
-	MULPS X2, X3
-	ADDPS X3, X6
-	MOVUPS 48(SI)(R10*1), X3
-	MULPS X1, X3
-	ADDPS X3, X7
-	MOVUPS 64(SI)(R10*1), X3
-	MULPS X1, X3
-	ADDPS X3, X8
+	ROWBYTES(R10)
+	MULADD(MOVUPS, 0(SI)(R10*1), X0, X3, X4)
+	MULADD(MOVUPS, 16(SI)(R10*1), X0, X3, X5)
+	MULADD(MOVUPS, 32(SI)(R10*1), X2, X3, X6)
+	MULADD(MOVUPS, 48(SI)(R10*1), X1, X3, X7)
+	MULADD(MOVUPS, 64(SI)(R10*1), X1, X3, X8)
 	ADDQ $12, BX
 	INCQ AX
 	JMP pairsLoop
@@ -201,9 +192,7 @@ pairsDone:
 	ADDPS X10, X5
 	MOVHLPS X8, X11
 	ADDPS X11, X6
-	MOVUPS X4, 0(DI)
-	MOVUPS X5, 16(DI)
-	MOVSD X6, 32(DI)
+	STOREK(DI)
 	MOVQ $-1, bad+64(FP)
 	RET
 
