@@ -103,12 +103,17 @@ func (p *Panel) sendPace() {
 
 // regionsView is the regions and boundaries, the classes, and Train.
 func (p *Panel) regionsView() app.UI {
-	l := p.ILang
-	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-regions").Aria("label", l.T("plane.region")).Body(
+	return p.trainedBeside("regions", "plane.lesson.regions", app.Div().Class("plane-lesson-choices").Body(p.kChoice(), p.classChoice()))
+}
+
+// trainedBeside is the lesson view name: the regions, and beside them the
+// text of title, controls, Train, the status and a refusal.
+func (p *Panel) trainedBeside(name, title string, controls app.UI) app.UI {
+	return p.lessonView(name,
 		p.regions(),
 		app.Div().Class("plane-lesson-side").Body(
-			app.H2().Text(l.T("plane.lesson.regions")),
-			app.Div().Class("plane-lesson-choices").Body(p.kChoice(), p.classChoice()),
+			app.H2().Text(p.ILang.T(title)),
+			controls,
 			p.trainButtons(),
 			p.status(true),
 			p.refusal(),
@@ -116,11 +121,16 @@ func (p *Panel) regionsView() app.UI {
 	)
 }
 
+// lessonView is the section of the lesson view name, holding body.
+func (p *Panel) lessonView(name string, body ...app.UI) app.UI {
+	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-"+name).Aria("label", p.ILang.T("plane.region")).Body(body...)
+}
+
 // surfaceView is J over θ's two numbers, the paths of gradient descent,
 // SGD and Newton's method from one start, and α beside 2/λ_max.
 func (p *Panel) surfaceView() app.UI {
 	l := p.ILang
-	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-surface").Aria("label", l.T("plane.region")).Body(
+	return p.lessonView("surface",
 		app.H2().Text(l.T("plane.lesson.surfaceTitle")),
 		app.P().ID("plane-surface-note").Class("note").Body(kit.Rich(l.T("plane.lesson.surface"))...),
 		app.Div().Class("plane-lesson-row").Body(
@@ -140,26 +150,13 @@ func (p *Panel) surfaceView() app.UI {
 // person sets by hand (#plane-theta, or the line dragged on #plane), and
 // Train, which goes on from it. It starts from the line of θ₁ = the
 // settings' start, not from θ = 0, which has no line to take hold of.
-func (p *Panel) handView() app.UI {
-	l := p.ILang
-	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-hand").Aria("label", l.T("plane.region")).Body(
-		p.regions(),
-		app.Div().Class("plane-lesson-side").Body(
-			app.H2().Text(l.T("plane.lesson.hand")),
-			p.thetaPart(),
-			p.trainButtons(),
-			p.status(true),
-			p.refusal(),
-		),
-	)
-}
+func (p *Panel) handView() app.UI { return p.trainedBeside("hand", "plane.lesson.hand", p.thetaPart()) }
 
 // psiView is the trained regions, and ψ added to every θ_c, which
 // changes none of them.
 func (p *Panel) psiView() app.UI {
-	l := p.ILang
-	return app.Section().Class("panel plane-panel plane-lesson plane-lesson-psi").Aria("label", l.T("plane.region")).Body(
-		app.H2().Text(l.T("plane.lesson.psi")),
+	return p.lessonView("psi",
+		app.H2().Text(p.ILang.T("plane.lesson.psi")),
 		p.regions(),
 		p.psiButton("plane.lesson.psiAdd"),
 		p.psiResult(true),
