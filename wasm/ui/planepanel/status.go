@@ -31,9 +31,13 @@ type statusLine struct {
 // it alone.
 func (s *statusLine) OnMount(ctx app.Context) { s.IPanel.lineCtx = &ctx }
 
-func (s *statusLine) OnDismount() {
-	if s.IPanel.lineCtx != nil && s.IPanel.lineCtx.Src() == app.UI(s) {
-		s.IPanel.lineCtx = nil
+func (s *statusLine) OnDismount() { forgetCtx(&s.IPanel.lineCtx, s) }
+
+// forgetCtx clears the panel's slot for c's context as c dismounts,
+// unless a component mounted since holds it.
+func forgetCtx(slot **app.Context, c app.UI) {
+	if *slot != nil && (*slot).Src() == c {
+		*slot = nil
 	}
 }
 

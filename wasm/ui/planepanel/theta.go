@@ -32,11 +32,7 @@ type thetaTable struct {
 // typing that render it alone.
 func (s *thetaTable) OnMount(ctx app.Context) { s.IPanel.thetaCtx = &ctx }
 
-func (s *thetaTable) OnDismount() {
-	if s.IPanel.thetaCtx != nil && s.IPanel.thetaCtx.Src() == app.UI(s) {
-		s.IPanel.thetaCtx = nil
-	}
-}
+func (s *thetaTable) OnDismount() { forgetCtx(&s.IPanel.thetaCtx, s) }
 
 func (s *thetaTable) Render() app.UI {
 	p := s.IPanel
