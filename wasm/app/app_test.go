@@ -37,17 +37,7 @@ func TestIndexHTMLIsCurrent(t *testing.T) {
 	if err := run([]string{"-out", out}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(out, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile("index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("index.html is out of date: run `make site` and commit it")
-	}
+	got := sameFile(t, filepath.Join(out, "index.html"), "index.html", "index.html is out of date: run `make site` and commit it")
 	for _, s := range [][]byte{[]byte(`src="http`), []byte(`href="http`)} {
 		if bytes.Contains(got, s) {
 			t.Errorf("index.html loads something from another host (%s)", s)
@@ -77,15 +67,24 @@ func TestKernelsWasmIsCurrent(t *testing.T) {
 	if b, err := exec.Command(bin, "../../web/kernels.wat", "-o", out).CombinedOutput(); err != nil {
 		t.Fatalf("wat2wasm: %v\n%s", err, b)
 	}
-	got, err := os.ReadFile(out)
+	sameFile(t, out, "../../web/kernels.wasm", "web/kernels.wasm is not web/kernels.wat assembled: run `make site` and commit it")
+}
+
+// sameFile reports stale, how to bring the committed file up to date,
+// unless the file just made holds what the committed one does; it returns
+// what was made.
+func sameFile(t *testing.T, made, committed, stale string) []byte {
+	t.Helper()
+	got, err := os.ReadFile(made)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../web/kernels.wasm")
+	want, err := os.ReadFile(committed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Error("web/kernels.wasm is not web/kernels.wat assembled: run `make site` and commit it")
+		t.Error(stale)
 	}
+	return got
 }
