@@ -40,11 +40,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n, err := Parse(tt.tex)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := n.Markup(); got != tt.want {
+			if got := mustParse(t, tt.tex).Markup(); got != tt.want {
 				t.Errorf("Parse(%q) = %s, want %s", tt.tex, got, tt.want)
 			}
 		})
@@ -93,11 +89,7 @@ func TestPlain(t *testing.T) {
 		{`\sum_{k=0}^{9} e^{z_k}`, "∑ₖ₌₀⁹e^(zₖ)"},
 	}
 	for _, tt := range tests {
-		n, err := Parse(tt.tex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := n.Plain(); got != tt.want {
+		if got := mustParse(t, tt.tex).Plain(); got != tt.want {
 			t.Errorf("Plain(%q) = %q, want %q", tt.tex, got, tt.want)
 		}
 	}
@@ -156,6 +148,16 @@ func TestNumber(t *testing.T) {
 			t.Errorf("Number(%v) = %q does not parse: %v", tt.v, got, err)
 		}
 	}
+}
+
+// mustParse parses tex, which must parse.
+func mustParse(t *testing.T, tex string) *Node {
+	t.Helper()
+	n, err := Parse(tex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // wellFormed reports whether markup is one well-formed XML element.
