@@ -153,23 +153,26 @@ func (s *State) Views() Views {
 // likelihood of what the panels show: the live run's latest, or the
 // keyframe's once measured; NaN before.
 func (s *State) ViewAccuracy() float64 {
-	if s.Frame() == nil {
-		return s.TestAccuracy()
-	}
-	if e := s.Views().Eval; e != nil {
+	if e := s.viewEval(); e != nil {
 		return e.Accuracy
 	}
 	return math.NaN()
 }
 
 func (s *State) ViewLikelihood() float64 {
-	if s.Frame() == nil {
-		return s.Likelihood()
-	}
-	if e := s.Views().Eval; e != nil {
+	if e := s.viewEval(); e != nil {
 		return e.Likelihood
 	}
 	return math.NaN()
+}
+
+// viewEval is the evaluation those two read: the live run's latest (as
+// TestAccuracy and Likelihood read it), or the keyframe's; nil before.
+func (s *State) viewEval() *protocol.Evaluated {
+	if s.Frame() == nil {
+		return s.Eval
+	}
+	return s.Views().Eval
 }
 
 // ScrubTo moves the slider, and returns what the worker must be sent: the
