@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -372,6 +373,50 @@ func serveSites(b *testing.B, sites []string) []string {
 		urls[i] = startServerAt(b, dir).URL
 	}
 	return urls
+}
+
+// benchStart readies a benchmark of the sites benchSites names: it skips
+// without a browser, heads the output with the CPU (logCPU) and serves each
+// site on a server of its own. It returns the site roots and their URLs,
+// in the same order.
+func benchStart(b *testing.B) (sites, urls []string) {
+	b.Helper()
+	needBrowser(b)
+	logCPU(b)
+	sites = benchSites()
+	return sites, serveSites(b, sites)
+}
+
+// rotate calls visit(round, i) for every i below n in each round of the
+// benchmark, in an order that rotates from round to round, so that the
+// machine's noise falls on all alike. The timer is stopped around each
+// visit: visit starts it for what it measures, and stops it again.
+func rotate(b *testing.B, n int, visit func(round, i int)) {
+	for round := 0; b.Loop(); round++ {
+		for k := range n {
+			i := (k + round) % n
+			b.StopTimer()
+			visit(round, i)
+			b.StartTimer()
+		}
+	}
+}
+
+// siteSuffix ends the unit of a metric of site number i (of n): nothing
+// for the only site, "-site1", "-site2" and so on for more.
+func siteSuffix(i, n int) string {
+	if n > 1 {
+		return fmt.Sprintf("-site%d", i+1)
+	}
+	return ""
+}
+
+// upperMedian returns the middle value of v, the upper of the two middle
+// ones for an even count: the median the benchmarks report.
+func upperMedian(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // fullScreenshot writes a PNG of the whole page to path.

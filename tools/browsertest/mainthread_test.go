@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -43,57 +42,41 @@ var mainThreadRuns = []struct{ name, link string }{
 //	go test -run '^$' -bench 'MainThreadWhileTraining/gd$' -benchtime 5x ./tools/browsertest/
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench MainThreadWhileTraining -benchtime 6x ./tools/browsertest/
 func BenchmarkMainThreadWhileTraining(b *testing.B) {
-	needBrowser(b)
-	logCPU(b)
-	sites := benchSites()
-	urls := serveSites(b, sites)
+	sites, urls := benchStart(b)
 	for _, run := range mainThreadRuns {
 		b.Run(run.name, func(b *testing.B) {
 			task := make([][]float64, len(sites))
 			script := make([][]float64, len(sites))
 			longest := make([][]float64, len(sites))
 			long := make([]int, len(sites))
-			for round := 0; b.Loop(); round++ {
-				for k := range urls {
-					i := (k + round) % len(urls)
-					b.StopTimer()
-					ctx := openReady(b, urls[i]+"#lang=en&pace=full&"+run.link)
-					alone(b, ctx)
-					if _, err := eval[bool](ctx, duringRun); err != nil {
-						b.Fatal(err)
-					}
-					measureMainThread(b, ctx)
-					before := mainThread(b, ctx)
-					b.StartTimer()
-					trainRun(b, ctx, 5*time.Minute)
-					b.StopTimer()
-					after := mainThread(b, ctx)
-					tasks, err := eval[[]float64](ctx, `longTasks.filter(t => t.start >= runStart && (!runEnd || t.start < runEnd)).map(t => t.duration)`)
-					if err != nil {
-						b.Fatal(err)
-					}
-					task[i] = append(task[i], 1000*(after["TaskDuration"]-before["TaskDuration"]))
-					script[i] = append(script[i], 1000*(after["ScriptDuration"]-before["ScriptDuration"]))
-					longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
-					long[i] += len(tasks)
-					closeBrowser(b, ctx)
-					b.StartTimer()
+			rotate(b, len(urls), func(_, i int) {
+				ctx := openReady(b, urls[i]+"#lang=en&pace=full&"+run.link)
+				alone(b, ctx)
+				if _, err := eval[bool](ctx, duringRun); err != nil {
+					b.Fatal(err)
 				}
-			}
-			median := func(v []float64) float64 {
-				s := slices.Clone(v)
-				slices.Sort(s)
-				return s[len(s)/2]
-			}
+				measureMainThread(b, ctx)
+				before := mainThread(b, ctx)
+				b.StartTimer()
+				trainRun(b, ctx, 5*time.Minute)
+				b.StopTimer()
+				after := mainThread(b, ctx)
+				tasks, err := eval[[]float64](ctx, `longTasks.filter(t => t.start >= runStart && (!runEnd || t.start < runEnd)).map(t => t.duration)`)
+				if err != nil {
+					b.Fatal(err)
+				}
+				task[i] = append(task[i], 1000*(after["TaskDuration"]-before["TaskDuration"]))
+				script[i] = append(script[i], 1000*(after["ScriptDuration"]-before["ScriptDuration"]))
+				longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
+				long[i] += len(tasks)
+				closeBrowser(b, ctx)
+			})
 			for i, site := range sites {
-				suffix := ""
-				if len(sites) > 1 {
-					suffix = fmt.Sprintf("-site%d", i+1)
-				}
+				suffix := siteSuffix(i, len(sites))
 				b.Logf("%s, %s: main thread %.0f ms of tasks (%.2f× the first site's), %.0f ms of script; tasks over 50 ms: %d in %d runs, longest per run %v",
-					site, run.name, median(task[i]), median(task[i])/median(task[0]), median(script[i]), long[i], len(task[i]), longest[i])
-				b.ReportMetric(median(task[i]), "ms-main-thread"+suffix)
-				b.ReportMetric(median(script[i]), "ms-script"+suffix)
+					site, run.name, upperMedian(task[i]), upperMedian(task[i])/upperMedian(task[0]), upperMedian(script[i]), long[i], len(task[i]), longest[i])
+				b.ReportMetric(upperMedian(task[i]), "ms-main-thread"+suffix)
+				b.ReportMetric(upperMedian(script[i]), "ms-script"+suffix)
 				b.ReportMetric(float64(long[i])/float64(len(task[i])), "long-tasks/run"+suffix)
 				b.ReportMetric(slices.Max(longest[i]), "ms-longest-task"+suffix)
 			}

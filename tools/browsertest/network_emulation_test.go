@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -26,44 +25,33 @@ import (
 //
 //	go test -run '^$' -bench PageReadyEmulated -benchtime 3x ./tools/browsertest/
 func BenchmarkPageReadyEmulated(b *testing.B) {
-	needBrowser(b)
-	logCPU(b)
-	sites := benchSites()
-	urls := serveSites(b, sites)
+	sites, urls := benchStart(b)
 	for _, n := range classroomNetworks {
 		b.Run(n.name, func(b *testing.B) {
 			wall := make([][]float64, len(sites))
 			clock := make([][]float64, len(sites))
-			for round := 0; b.Loop(); round++ {
-				for k := range sites {
-					i := (k + round) % len(sites)
-					b.StopTimer()
-					ctx := newBrowser(b, 3*time.Minute)
-					alone(b, ctx)
-					probeReady(b, ctx)
-					emulate(b, ctx, n.latencyMS, n.mbit)
-					b.StartTimer()
-					start := time.Now()
-					if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
-						b.Fatal(err)
-					}
-					waitState(b, ctx, 2*time.Minute, "ready")
-					wall[i] = append(wall[i], float64(time.Since(start).Milliseconds()))
-					b.StopTimer()
-					at := readyTimes(b, ctx)
-					clock[i] = append(clock[i], math.Round(at["ready"]))
-					if round == 0 {
-						logTimeline(b, ctx, n.name+", Chromium's emulation", sites[i], at)
-					}
-					closeBrowser(b, ctx)
-					b.StartTimer()
+			rotate(b, len(sites), func(round, i int) {
+				ctx := newBrowser(b, 3*time.Minute)
+				alone(b, ctx)
+				probeReady(b, ctx)
+				emulate(b, ctx, n.latencyMS, n.mbit)
+				b.StartTimer()
+				start := time.Now()
+				if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+					b.Fatal(err)
 				}
-			}
+				waitState(b, ctx, 2*time.Minute, "ready")
+				wall[i] = append(wall[i], float64(time.Since(start).Milliseconds()))
+				b.StopTimer()
+				at := readyTimes(b, ctx)
+				clock[i] = append(clock[i], math.Round(at["ready"]))
+				if round == 0 {
+					logTimeline(b, ctx, n.name+", Chromium's emulation", sites[i], at)
+				}
+				closeBrowser(b, ctx)
+			})
 			for i := range sites {
-				suffix := ""
-				if len(sites) > 1 {
-					suffix = fmt.Sprintf("-site%d", i+1)
-				}
+				suffix := siteSuffix(i, len(sites))
 				w, c := slices.Sorted(slices.Values(wall[i])), slices.Sorted(slices.Values(clock[i]))
 				b.Logf("%s, %s, Chromium's emulation: navigation to ready %v ms from outside, %v by the page's clock (sorted)", n.name, sites[i], w, c)
 				b.ReportMetric(w[len(w)/2], "ms-navigation-to-ready(median)"+suffix)

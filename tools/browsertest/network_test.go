@@ -103,43 +103,38 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 			for i := range perFile {
 				perFile[i] = map[string][]float64{}
 			}
-			for round := 0; b.Loop(); round++ {
-				for k := range sites {
-					i := (k + round) % len(sites)
-					b.StopTimer()
-					ctx := newBrowser(b, 3*time.Minute)
-					alone(b, ctx)
-					probeReady(b, ctx)
-					if n.cpu > 0 {
-						throttleCPU(b, ctx, n.cpu)
-					}
-					logs[i].take()
-					shapers[i].reset()
-					b.StartTimer()
-					if err := chromedp.Do(ctx, chromedp.Navigate(shapers[i].URL)); err != nil {
-						b.Fatal(err)
-					}
-					waitState(b, ctx, 2*time.Minute, "ready")
-					b.StopTimer()
-					at := readyTimes(b, ctx)
-					ready[i] = append(ready[i], math.Round(at["ready"]))
-					origin, err := eval[float64](ctx, `performance.timeOrigin`)
-					if err != nil {
-						b.Fatal(err)
-					}
-					readyAt := time.UnixMicro(int64((origin + at["ready"]) * 1000))
-					onWire[i] = append(onWire[i], float64(shapers[i].sentBy(readyAt)))
-					time.Sleep(latency + time.Second) // the pack's test images arrive, and tools/serve logs the request
-					if round == 0 {
-						logTimeline(b, ctx, n.name, sites[i], at)
-					}
-					for p, v := range wireBytes(logs[i].take()) {
-						perFile[i][p] = append(perFile[i][p], float64(v))
-					}
-					closeBrowser(b, ctx)
-					b.StartTimer()
+			rotate(b, len(sites), func(round, i int) {
+				ctx := newBrowser(b, 3*time.Minute)
+				alone(b, ctx)
+				probeReady(b, ctx)
+				if n.cpu > 0 {
+					throttleCPU(b, ctx, n.cpu)
 				}
-			}
+				logs[i].take()
+				shapers[i].reset()
+				b.StartTimer()
+				if err := chromedp.Do(ctx, chromedp.Navigate(shapers[i].URL)); err != nil {
+					b.Fatal(err)
+				}
+				waitState(b, ctx, 2*time.Minute, "ready")
+				b.StopTimer()
+				at := readyTimes(b, ctx)
+				ready[i] = append(ready[i], math.Round(at["ready"]))
+				origin, err := eval[float64](ctx, `performance.timeOrigin`)
+				if err != nil {
+					b.Fatal(err)
+				}
+				readyAt := time.UnixMicro(int64((origin + at["ready"]) * 1000))
+				onWire[i] = append(onWire[i], float64(shapers[i].sentBy(readyAt)))
+				time.Sleep(latency + time.Second) // the pack's test images arrive, and tools/serve logs the request
+				if round == 0 {
+					logTimeline(b, ctx, n.name, sites[i], at)
+				}
+				for p, v := range wireBytes(logs[i].take()) {
+					perFile[i][p] = append(perFile[i][p], float64(v))
+				}
+				closeBrowser(b, ctx)
+			})
 			for i := range sites {
 				reportNetworkVisits(b, n.name, sites[i], i, len(sites), ready[i], onWire[i], perFile[i])
 			}
@@ -184,17 +179,9 @@ func logTimeline(b *testing.B, ctx context.Context, network, site string, at map
 // sent to the browser by then (headers included), and the size of each file
 // as tools/serve sent it (whole files, some of them after ready).
 func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready, onWire []float64, perFile map[string][]float64) {
-	median := func(v []float64) float64 {
-		v = slices.Clone(v)
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
-	suffix := ""
-	if n > 1 {
-		suffix = fmt.Sprintf("-site%d", i+1)
-	}
-	b.ReportMetric(median(ready), "ms-to-ready(median)"+suffix)
-	b.ReportMetric(median(onWire), "bytes-until-ready"+suffix)
+	suffix := siteSuffix(i, n)
+	b.ReportMetric(upperMedian(ready), "ms-to-ready(median)"+suffix)
+	b.ReportMetric(upperMedian(onWire), "bytes-until-ready"+suffix)
 	ready = slices.Clone(ready)
 	slices.Sort(ready)
 	paths := make([]string, 0, len(perFile))
@@ -205,15 +192,15 @@ func reportNetworkVisits(b *testing.B, network, site string, i, n int, ready, on
 	var sb strings.Builder
 	total := 0.0
 	for _, p := range paths {
-		m := median(perFile[p])
+		m := upperMedian(perFile[p])
 		total += m
 		fmt.Fprintf(&sb, "\n  %-28s %9.0f B", p, m)
 	}
 	b.Logf("%s, %s: ready at %v ms (sorted); %.0f bytes on the wire until ready (median); the files as sent (median per file, whole files), %.0f in all:%s",
-		network, site, ready, median(onWire), total, sb.String())
+		network, site, ready, upperMedian(onWire), total, sb.String())
 	for _, f := range []string{"/web/app.wasm", "/web/data/default.mnpk"} {
 		if v := perFile[f]; len(v) > 0 {
-			b.ReportMetric(median(v), "bytes-"+f[strings.LastIndex(f, "/")+1:]+suffix)
+			b.ReportMetric(upperMedian(v), "bytes-"+f[strings.LastIndex(f, "/")+1:]+suffix)
 		}
 	}
 }
@@ -715,72 +702,59 @@ func BenchmarkPageReady(b *testing.B) {
 	type visits struct{ ready, wall, again, mounted, loaded []float64 }
 	got := make([]visits, len(sites))
 	wire := make([]map[string]int64, len(sites))
-	for round := 0; b.Loop(); round++ {
-		for k := range sites {
-			i := (k + round) % len(sites)
-			v := &got[i]
-			b.StopTimer()
-			profile := b.TempDir()
-			ctx := browserWithProfile(b, profile, 2*time.Minute)
-			alone(b, ctx)
-			probeReady(b, ctx)
-			logs[i].take()
-			b.StartTimer()
-			start := time.Now()
-			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
-				b.Fatal(err)
-			}
-			waitState(b, ctx, 60*time.Second, "ready")
-			v.wall = append(v.wall, float64(time.Since(start).Milliseconds()))
-			b.StopTimer()
-			at := readyTimes(b, ctx)
-			v.ready = append(v.ready, math.Round(at["ready"]))
-			v.mounted = append(v.mounted, math.Round(at["softmax:mounted"]))
-			v.loaded = append(v.loaded, math.Round(at["softmax:loaded"]))
-			// The service worker caches the site once the page is ready; the
-			// bytes it fetches count as part of the first visit.
-			if !eventually(30*time.Second, func() bool {
-				why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
-				return why != ""
-			}) {
-				b.Fatal("the service worker did not cache the site")
-			}
-			waitCodeCached(b, profile, 30*time.Second)
-			wire[i] = wireBytes(logs[i].take())
-			closeBrowser(b, ctx)
+	rotate(b, len(sites), func(_, i int) {
+		v := &got[i]
+		profile := b.TempDir()
+		ctx := browserWithProfile(b, profile, 2*time.Minute)
+		alone(b, ctx)
+		probeReady(b, ctx)
+		logs[i].take()
+		b.StartTimer()
+		start := time.Now()
+		if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+			b.Fatal(err)
+		}
+		waitState(b, ctx, 60*time.Second, "ready")
+		v.wall = append(v.wall, float64(time.Since(start).Milliseconds()))
+		b.StopTimer()
+		at := readyTimes(b, ctx)
+		v.ready = append(v.ready, math.Round(at["ready"]))
+		v.mounted = append(v.mounted, math.Round(at["softmax:mounted"]))
+		v.loaded = append(v.loaded, math.Round(at["softmax:loaded"]))
+		// The service worker caches the site once the page is ready; the
+		// bytes it fetches count as part of the first visit.
+		if !eventually(30*time.Second, func() bool {
+			why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+			return why != ""
+		}) {
+			b.Fatal("the service worker did not cache the site")
+		}
+		waitCodeCached(b, profile, 30*time.Second)
+		wire[i] = wireBytes(logs[i].take())
+		closeBrowser(b, ctx)
 
-			ctx = browserWithProfile(b, profile, 2*time.Minute)
-			alone(b, ctx)
-			probeReady(b, ctx)
-			if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
-				b.Fatal(err)
-			}
-			waitState(b, ctx, 60*time.Second, "ready")
-			ms, err := eval[float64](ctx, `globalThis.softmaxReadyAt`)
-			if err != nil || ms <= 0 {
-				b.Fatalf("the second visit's ready time: %v, %v", ms, err)
-			}
-			v.again = append(v.again, math.Round(ms))
-			if lines := logs[i].take(); len(lines) > 0 && len(v.again) == 1 {
-				b.Logf("%s: the second visit's requests to the server:\n  %s", sites[i], strings.Join(lines, "\n  "))
-			}
-			closeBrowser(b, ctx)
-			b.StartTimer()
+		ctx = browserWithProfile(b, profile, 2*time.Minute)
+		alone(b, ctx)
+		probeReady(b, ctx)
+		if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+			b.Fatal(err)
 		}
-	}
-	median := func(v []float64) float64 {
-		v = slices.Clone(v)
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
+		waitState(b, ctx, 60*time.Second, "ready")
+		ms, err := eval[float64](ctx, `globalThis.softmaxReadyAt`)
+		if err != nil || ms <= 0 {
+			b.Fatalf("the second visit's ready time: %v, %v", ms, err)
+		}
+		v.again = append(v.again, math.Round(ms))
+		if lines := logs[i].take(); len(lines) > 0 && len(v.again) == 1 {
+			b.Logf("%s: the second visit's requests to the server:\n  %s", sites[i], strings.Join(lines, "\n  "))
+		}
+		closeBrowser(b, ctx)
+	})
 	for i, v := range got {
-		suffix := ""
-		if len(sites) > 1 {
-			suffix = fmt.Sprintf("-site%d", i+1)
-		}
-		b.ReportMetric(median(v.ready), "ms-to-ready(median)"+suffix)
-		b.ReportMetric(median(v.wall), "ms-wall(median)"+suffix)
-		b.ReportMetric(median(v.again), "ms-to-ready-again(median)"+suffix)
+		suffix := siteSuffix(i, len(sites))
+		b.ReportMetric(upperMedian(v.ready), "ms-to-ready(median)"+suffix)
+		b.ReportMetric(upperMedian(v.wall), "ms-wall(median)"+suffix)
+		b.ReportMetric(upperMedian(v.again), "ms-to-ready-again(median)"+suffix)
 		for _, x := range []*[]float64{&v.ready, &v.wall, &v.mounted, &v.loaded, &v.again} {
 			slices.Sort(*x)
 		}

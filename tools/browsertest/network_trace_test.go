@@ -237,9 +237,7 @@ func figuresOf(tb testing.TB, evs []traceEvent) compileFigures {
 //
 //	go test -run '^$' -bench PageVisitsCompiled -benchtime 3x ./tools/browsertest/
 func BenchmarkPageVisitsCompiled(b *testing.B) {
-	needBrowser(b)
-	logCPU(b)
-	sites := benchSites()
+	sites, urls := benchStart(b)
 	var names []map[int]string
 	if s := os.Getenv("PAGE_TRACE_NAMES"); s != "" {
 		for _, p := range strings.Split(s, ",") {
@@ -250,64 +248,55 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 			names = append(names, n)
 		}
 	}
-	urls := serveSites(b, sites)
 	const visits = 3
 	figs := make([][visits][]compileFigures, len(sites))
-	for round := 0; b.Loop(); round++ {
-		for k := range sites {
-			i := (k + round) % len(sites)
-			b.StopTimer()
-			profile := b.TempDir()
-			for v := range visits {
-				// V8's own lines, when functions are to be named: every
-				// visit runs with the flag, since V8 refuses code that
-				// was cached under other flags.
-				var v8 *syncBuffer
-				var extra []chromedp.ExecAllocatorOption
-				if i < len(names) {
-					v8 = &syncBuffer{}
-					extra = append(extra, chromedp.Flag("js-flags", "--trace-wasm-compilation-times"), chromedp.CombinedOutput(v8))
-				}
-				ctx := browserWithProfile(b, profile, 4*time.Minute, extra...)
-				alone(b, ctx)
-				beforeScripts(b, ctx, readyMark)
-				atReady := 0
-				evs := traceWhile(b, ctx, compileCategories, func() {
-					if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
-						b.Fatal(err)
-					}
-					waitState(b, ctx, 2*time.Minute, "ready")
-					if v8 != nil {
-						atReady = v8.Len()
-					}
-					time.Sleep(4 * time.Second)
-				})
-				if v == 0 && !eventually(30*time.Second, func() bool {
-					why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
-					return why != ""
-				}) {
-					b.Fatal("the service worker did not cache the site")
-				}
-				if d := os.Getenv("TRACE_DUMP"); d != "" {
-					j, _ := json.Marshal(evs)
-					os.WriteFile(fmt.Sprintf("%s/site%d-r%d-v%d.json", d, i, round, v), j, 0o644)
-				}
-				f := figuresOf(b, evs)
-				if v8 != nil {
-					f.hot = turboFanTimes(v8.Bytes()[:atReady])
-				}
-				figs[i][v] = append(figs[i][v], f)
-				closeBrowser(b, ctx)
+	rotate(b, len(sites), func(round, i int) {
+		profile := b.TempDir()
+		for v := range visits {
+			// V8's own lines, when functions are to be named: every
+			// visit runs with the flag, since V8 refuses code that
+			// was cached under other flags.
+			var v8 *syncBuffer
+			var extra []chromedp.ExecAllocatorOption
+			if i < len(names) {
+				v8 = &syncBuffer{}
+				extra = append(extra, chromedp.Flag("js-flags", "--trace-wasm-compilation-times"), chromedp.CombinedOutput(v8))
 			}
-			b.StartTimer()
+			ctx := browserWithProfile(b, profile, 4*time.Minute, extra...)
+			alone(b, ctx)
+			beforeScripts(b, ctx, readyMark)
+			atReady := 0
+			evs := traceWhile(b, ctx, compileCategories, func() {
+				if err := chromedp.Do(ctx, chromedp.Navigate(urls[i])); err != nil {
+					b.Fatal(err)
+				}
+				waitState(b, ctx, 2*time.Minute, "ready")
+				if v8 != nil {
+					atReady = v8.Len()
+				}
+				time.Sleep(4 * time.Second)
+			})
+			if v == 0 && !eventually(30*time.Second, func() bool {
+				why, _ := eval[string](ctx, `globalThis.softmaxPrecached || ""`)
+				return why != ""
+			}) {
+				b.Fatal("the service worker did not cache the site")
+			}
+			if d := os.Getenv("TRACE_DUMP"); d != "" {
+				j, _ := json.Marshal(evs)
+				os.WriteFile(fmt.Sprintf("%s/site%d-r%d-v%d.json", d, i, round, v), j, 0o644)
+			}
+			f := figuresOf(b, evs)
+			if v8 != nil {
+				f.hot = turboFanTimes(v8.Bytes()[:atReady])
+			}
+			figs[i][v] = append(figs[i][v], f)
+			closeBrowser(b, ctx)
 		}
-	}
+	})
 	visitName := [visits]string{"first", "second", "third"}
 	for i := range sites {
-		suffix := ""
-		if len(sites) > 1 {
-			suffix = fmt.Sprintf("-site%d", i+1)
-		}
+		suffix := siteSuffix(i, len(sites))
 		for v := range visits {
 			fs := figs[i][v]
 			med := func(get func(compileFigures) float64) float64 {
@@ -315,8 +304,7 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 				for j, f := range fs {
 					x[j] = get(f)
 				}
-				slices.Sort(x)
-				return x[len(x)/2]
+				return upperMedian(x)
 			}
 			lazy := med(func(f compileFigures) float64 { return float64(f.lazy) })
 			lazyBefore := med(func(f compileFigures) float64 { return float64(f.lazyBefore) })

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,9 +33,7 @@ import (
 //	go test -run '^$' -bench TrainToDone -benchtime 5x ./tools/browsertest/
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench 'TrainToDone/lecture' -benchtime 5x ./tools/browsertest/
 func BenchmarkTrainToDone(b *testing.B) {
-	needBrowser(b)
-	logCPU(b)
-	sites := benchSites()
+	sites, urls := benchStart(b)
 	workers := []int{1, 2}
 	if s := os.Getenv("BENCH_WORKERS"); s != "" {
 		workers = nil
@@ -47,10 +44,6 @@ func BenchmarkTrainToDone(b *testing.B) {
 			}
 			workers = append(workers, n)
 		}
-	}
-	urls := make([]string, len(sites))
-	for i, dir := range sites {
-		urls[i] = strings.TrimSuffix(startServerAt(b, dir).URL, "/")
 	}
 	cases := []struct {
 		name, link, preset string
@@ -75,38 +68,28 @@ func BenchmarkTrainToDone(b *testing.B) {
 			}
 			took := make([][]float64, len(vs))
 			acc := make([]string, len(vs))
-			for round := 0; b.Loop(); round++ {
-				for k := range vs {
-					i := (k + round) % len(vs)
-					v := vs[i]
-					b.StopTimer()
-					ctx := openReady(b, fmt.Sprintf("%s/#%s&workers=%d", urls[v.site], c.link, v.workers))
-					alone(b, ctx)
-					if c.preset != "" {
-						choose(b, ctx, "preset", c.preset)
-						choose(b, ctx, "pace", "full")
-					}
-					if !eventually(30*time.Second, func() bool {
-						w := attr(b, ctx, "#workers", "data-value")
-						return w == strconv.Itoa(v.workers) || w == "<missing>" // a build without the pool
-					}) {
-						b.Fatalf("the pool did not reach %d workers", v.workers)
-					}
-					ms := timeToDone(b, ctx)
-					took[i] = append(took[i], ms)
-					acc[i] = attr(b, ctx, "#test-accuracy", "data-value")
-					closeBrowser(b, ctx)
-					b.StartTimer()
+			rotate(b, len(vs), func(_, i int) {
+				v := vs[i]
+				ctx := openReady(b, fmt.Sprintf("%s/#%s&workers=%d", strings.TrimSuffix(urls[v.site], "/"), c.link, v.workers))
+				alone(b, ctx)
+				if c.preset != "" {
+					choose(b, ctx, "preset", c.preset)
+					choose(b, ctx, "pace", "full")
 				}
-			}
-			median := func(v []float64) float64 {
-				s := slices.Clone(v)
-				slices.Sort(s)
-				return s[len(s)/2]
-			}
+				if !eventually(30*time.Second, func() bool {
+					w := attr(b, ctx, "#workers", "data-value")
+					return w == strconv.Itoa(v.workers) || w == "<missing>" // a build without the pool
+				}) {
+					b.Fatalf("the pool did not reach %d workers", v.workers)
+				}
+				ms := timeToDone(b, ctx)
+				took[i] = append(took[i], ms)
+				acc[i] = attr(b, ctx, "#test-accuracy", "data-value")
+				closeBrowser(b, ctx)
+			})
 			med := map[variant]float64{}
 			for i, v := range vs {
-				med[v] = median(took[i])
+				med[v] = upperMedian(took[i])
 			}
 			for i, v := range vs {
 				m := med[v]
