@@ -210,15 +210,23 @@ func newBrowser(t testing.TB, timeout time.Duration) context.Context {
 // the lesson, as on a first visit.
 func lessonBrowser(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
-	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100))
+	return lessonBrowserWithProfile(t, t.TempDir(), timeout)
+}
+
+// lessonBrowserWithProfile is lessonBrowser on the profile in the
+// directory profile, started with extra options.
+func lessonBrowserWithProfile(tb testing.TB, profile string, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
+	tb.Helper()
+	opts := append(headless.Options(chrome, profile), chromedp.WindowSize(1400, 1100))
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(tb.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
 	h := &browserHandle{}
 	openBrowsers.Add(1)
 	ctx = context.WithValue(ctx, browserKey{}, h)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA(); h.close() })
-	beforeScripts(t, ctx, commandLog)
+	tb.Cleanup(func() { cancelT(); cancelC(); cancelA(); h.close() })
+	beforeScripts(tb, ctx, commandLog)
 	return ctx
 }
 

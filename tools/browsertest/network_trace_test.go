@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"softmaxdemo/tools/internal/headless"
-
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
@@ -340,16 +338,7 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 // a returning visitor's browser has them, started afresh.
 func browserWithProfile(tb testing.TB, profile string, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	tb.Helper()
-	opts := append(headless.Options(chrome, profile), chromedp.WindowSize(1400, 1100))
-	opts = append(opts, extra...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(tb.Logf))
-	ctx, cancelT := context.WithTimeout(ctx, timeout)
-	h := &browserHandle{}
-	openBrowsers.Add(1)
-	ctx = context.WithValue(ctx, browserKey{}, h)
-	tb.Cleanup(func() { cancelT(); cancelC(); cancelA(); h.close() })
-	beforeScripts(tb, ctx, commandLog)
+	ctx := lessonBrowserWithProfile(tb, profile, timeout, extra...)
 	beforeScripts(tb, ctx, fullPageView)
 	return ctx
 }
