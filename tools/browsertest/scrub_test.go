@@ -98,6 +98,21 @@ func scrubTo(t testing.TB, ctx context.Context, i int) {
 	}
 }
 
+// arrowKeysStep focuses the slider with key, which brings it to keyframe
+// at, and checks that the right arrow moves it to the next keyframe and
+// the left arrow back.
+func arrowKeysStep(t *testing.T, ctx context.Context, key string, at int) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Focus("#scrub-range"), chromedp.KeyEvent(key)); err != nil {
+		t.Fatal(err)
+	}
+	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is(strconv.Itoa(at)))
+	press(t, ctx, kb.ArrowRight)
+	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is(strconv.Itoa(at+1)))
+	press(t, ctx, kb.ArrowLeft)
+	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is(strconv.Itoa(at)))
+}
+
 // confusionCounts reads the confusion matrix's hundred counts.
 func confusionCounts(t testing.TB, ctx context.Context) [10][10]int {
 	t.Helper()
@@ -207,14 +222,7 @@ func TestScrubMovesEveryView(t *testing.T) {
 	}
 
 	t.Run("the arrow keys move one keyframe", func(t *testing.T) {
-		if err := chromedp.Do(ctx, chromedp.Focus("#scrub-range"), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-			t.Fatal(err)
-		}
-		waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("1"))
-		press(t, ctx, kb.ArrowRight)
-		waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("2"))
-		press(t, ctx, kb.ArrowLeft)
-		waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("1"))
+		arrowKeysStep(t, ctx, kb.ArrowRight, 1)
 		waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", is(kit.Checksum(models[1])))
 	})
 
@@ -294,14 +302,7 @@ func TestScrubKeysInTheLesson(t *testing.T) {
 	}
 	click(t, ctx, "lesson-train")
 	waitAttr(t, ctx, 60*time.Second, "#scrub", "data-count", func(v string) bool { c, _ := strconv.Atoi(v); return c >= 5 })
-	if err := chromedp.Do(ctx, chromedp.Focus("#scrub-range"), chromedp.KeyEvent(kb.Home)); err != nil {
-		t.Fatal(err)
-	}
-	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("0"))
-	press(t, ctx, kb.ArrowRight)
-	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("1"))
-	press(t, ctx, kb.ArrowLeft)
-	waitAttr(t, ctx, 10*time.Second, "#scrub", "data-step", is("0"))
+	arrowKeysStep(t, ctx, kb.Home, 0)
 	waitChapter(t, ctx, n)
 }
 
