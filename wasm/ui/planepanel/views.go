@@ -106,8 +106,9 @@ func (p *Panel) regionsView() app.UI {
 	return p.trainedBeside("regions", "plane.lesson.regions", app.Div().Class("plane-lesson-choices").Body(p.kChoice(), p.classChoice()))
 }
 
-// trainedBeside is the lesson view name: the regions, and beside them the
-// text of title, controls, Train, the status and a refusal.
+// trainedBeside is the lesson view called name: the regions, and beside
+// them the title (a catalog key), controls, Train, the status and a
+// refusal.
 func (p *Panel) trainedBeside(name, title string, controls app.UI) app.UI {
 	return p.lessonView(name,
 		p.regions(),
