@@ -86,9 +86,7 @@ func TestEveryScreenPassesAxe(t *testing.T) {
 			mobile bool
 		}{{"1280×720", 1280, 720, false}, {"phone 390×844", 390, 844, true}} {
 			t.Run("lesson/"+lang+"/"+s.name, func(t *testing.T) {
-				ctx := openOnScreen(t, lessonURL(srv, 2, "&epochs=1&pace=full&lang="+lang), 4*time.Minute, s.w, s.h, s.mobile)
-				click(t, ctx, "lesson-train")
-				waitState(t, ctx, 60*time.Second, "done")
+				ctx := trainedLesson(t, srv, "&epochs=1&pace=full&lang="+lang, 4*time.Minute, s.w, s.h, s.mobile)
 				for n := 1; n <= len(lesson.Chapters); n++ {
 					gotoChapter(t, ctx, n)
 					axe(t, ctx, src, "chapter "+lesson.Chapters[n-1].ID)

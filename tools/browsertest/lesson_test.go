@@ -42,6 +42,16 @@ func lessonURL(srv *server, n int, more string) string {
 	return strings.TrimSuffix(srv.URL, "/") + "/#lesson=" + strconv.Itoa(n) + more
 }
 
+// trainedLesson opens the lesson's chapter 2 with more settings on a w×h
+// screen, presses the lesson's Train and waits until the run is done.
+func trainedLesson(t *testing.T, srv *server, more string, timeout time.Duration, w, h int64, mobile bool) context.Context {
+	t.Helper()
+	ctx := openOnScreen(t, lessonURL(srv, 2, more), timeout, w, h, mobile)
+	click(t, ctx, "lesson-train")
+	waitState(t, ctx, 60*time.Second, "done")
+	return ctx
+}
+
 // waitChapter waits until the lesson shows chapter n.
 func waitChapter(t testing.TB, ctx context.Context, n int) {
 	t.Helper()
@@ -424,9 +434,7 @@ func TestLessonLinks(t *testing.T) {
 func TestPredictThenReveal(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	ctx := openOnScreen(t, lessonURL(srv, 2, "&epochs=1&pace=full&lang=en"), 4*time.Minute, 1366, 768, false)
-	click(t, ctx, "lesson-train")
-	waitState(t, ctx, 60*time.Second, "done")
+	ctx := trainedLesson(t, srv, "&epochs=1&pace=full&lang=en", 4*time.Minute, 1366, 768, false)
 	asked := 0
 	for n, c := range lesson.Chapters {
 		if c.Question == nil {
@@ -504,9 +512,7 @@ func bars(t *testing.T, ctx context.Context, name string) []float64 {
 func TestPsiChangesNoProbability(t *testing.T) {
 	needBrowser(t)
 	srv := startServer(t)
-	ctx := openOnScreen(t, lessonURL(srv, 2, "&epochs=1&pace=full&l2=0.001&lang=en"), 3*time.Minute, 1366, 768, false)
-	click(t, ctx, "lesson-train")
-	waitState(t, ctx, 60*time.Second, "done")
+	ctx := trainedLesson(t, srv, "&epochs=1&pace=full&l2=0.001&lang=en", 3*time.Minute, 1366, 768, false)
 	gotoChapter(t, ctx, chapterOf(t, "redundancy"))
 	model := waitAttr(t, ctx, 10*time.Second, "#lesson-example", "data-model", func(v string) bool { return v != "" })
 	before, zBefore := probabilities(t, ctx), bars(t, ctx, "z")
