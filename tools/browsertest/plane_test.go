@@ -57,6 +57,19 @@ func waitScene(t testing.TB, ctx context.Context, after int) int {
 	return v
 }
 
+// threeClassesWithBias sets the plane to K = 3 with a bias and no class
+// pinned, one control at a time, each time waiting for the scene after
+// version; it returns the last scene's version.
+func threeClassesWithBias(t testing.TB, ctx context.Context, version int) int {
+	t.Helper()
+	choose(t, ctx, "plane-k", "3")
+	version = waitScene(t, ctx, version)
+	click(t, ctx, "plane-bias")
+	version = waitScene(t, ctx, version)
+	click(t, ctx, "plane-pin")
+	return waitScene(t, ctx, version)
+}
+
 // seePlane scrolls the plane into view, as a person does to look at it:
 // its scene is computed only within a screen's height of the viewport.
 func seePlane(t testing.TB, ctx context.Context) {
@@ -510,12 +523,7 @@ func TestPlaneSceneIsCoresBitForBit(t *testing.T) {
 		{"overlap", 3, func(s *plane.Settings) { s.Bias, s.Pin = true, false }, func() {
 			choose(t, ctx, "plane-data", "overlap")
 			v = waitScene(t, ctx, v)
-			choose(t, ctx, "plane-k", "3")
-			v = waitScene(t, ctx, v)
-			click(t, ctx, "plane-bias")
-			v = waitScene(t, ctx, v)
-			click(t, ctx, "plane-pin")
-			v = waitScene(t, ctx, v)
+			v = threeClassesWithBias(t, ctx, v)
 		}},
 	} {
 		c.do()

@@ -119,12 +119,7 @@ func TestPlaneThetaTypedByHand(t *testing.T) {
 	waitAttr(t, ctx, 10*time.Second, "#plane-start", "data-b", is("-0.75"))
 	v = waitScene(t, ctx, v)
 
-	choose(t, ctx, "plane-k", "3")
-	v = waitScene(t, ctx, v)
-	click(t, ctx, "plane-bias")
-	v = waitScene(t, ctx, v)
-	click(t, ctx, "plane-pin")
-	waitScene(t, ctx, v)
+	threeClassesWithBias(t, ctx, v)
 	waitAttr(t, ctx, 10*time.Second, "#plane-theta", "data-pin", is("no"))
 	if n, _ := eval[int](ctx, `document.querySelectorAll("#plane-theta input:not([disabled])").length`); n != 9 {
 		t.Fatalf("K = 3 with a bias, unpinned: %d fields to type in, want 9", n)
