@@ -408,12 +408,7 @@ func TestDoneMeansDone(t *testing.T) {
 	if _, err := eval[bool](ctx, atDone); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 6})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
+	throttleCPU(t, ctx, 6)
 	type shown struct{ Accuracy, Likelihood, Confusion string }
 	for run := 1; run <= 2; run++ {
 		trainRun(t, ctx, 120*time.Second)

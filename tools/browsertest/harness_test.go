@@ -255,12 +255,17 @@ func closeBrowser(tb testing.TB, ctx context.Context) {
 // the document's own scripts.
 func beforeScripts(tb testing.TB, ctx context.Context, src string) {
 	tb.Helper()
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
-		return err
-	})); err != nil {
+	if err := send(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// send has the tab of ctx run one DevTools command, and drops its result.
+func send[P, R any](ctx context.Context, c cdp.Command[P, R], params P) error {
+	return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, c, params)
+		return err
+	}))
 }
 
 // openWith opens url in a new browser whose documents run src before

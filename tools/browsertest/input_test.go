@@ -87,11 +87,7 @@ func drawWithMouse(t *testing.T, ctx context.Context, strokes ...[][2]float64) {
 // drawWithFinger does the same with touch events, as a finger on a tablet.
 func drawWithFinger(t *testing.T, ctx context.Context, strokes ...[][2]float64) {
 	t.Helper()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
-		return err
-	}))
-	if err != nil {
+	if err := send(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
 		t.Fatalf("enabling touch: %v", err)
 	}
 	r := padRect(t, ctx)

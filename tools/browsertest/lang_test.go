@@ -12,7 +12,6 @@ import (
 
 	"softmaxdemo/wasm/ui/i18n"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -27,10 +26,7 @@ func preferLanguage(t *testing.T, ctx context.Context, accept string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: accept})
-		return err
-	})); err != nil {
+	if err := send(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: accept}); err != nil {
 		t.Fatalf("setting the browser's language to %s: %v", accept, err)
 	}
 }
@@ -230,10 +226,7 @@ func TestBadLinksFallBack(t *testing.T) {
 			mu.Lock()
 			dialogs++
 			mu.Unlock()
-			go chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tg, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-				return err
-			}))
+			go send(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 		}
 	}); err != nil {
 		t.Fatal(err)

@@ -128,11 +128,7 @@ true`
 // measureMainThread starts Chromium's run-time metrics of the page.
 func measureMainThread(tb testing.TB, ctx context.Context) {
 	tb.Helper()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, performance.Enable, performance.EnableParams{})
-		return err
-	}))
-	if err != nil {
+	if err := send(ctx, performance.Enable, performance.EnableParams{}); err != nil {
 		tb.Fatal(err)
 	}
 }

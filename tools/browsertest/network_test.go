@@ -21,7 +21,6 @@ import (
 
 	"softmaxdemo/core/dataset"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -145,10 +144,7 @@ func BenchmarkPageReadyNetwork(b *testing.B) {
 // throttleCPU has Chromium run the page's main thread rate times slower.
 func throttleCPU(tb testing.TB, ctx context.Context, rate float64) {
 	tb.Helper()
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
-		return err
-	})); err != nil {
+	if err := send(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
 		tb.Fatalf("throttling the CPU %v×: %v", rate, err)
 	}
 }
