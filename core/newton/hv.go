@@ -1,10 +1,6 @@
 package newton
 
-import (
-	"math"
-
-	"softmaxdemo/core/softmax"
-)
+import "softmaxdemo/core/softmax"
 
 // K is the number of classes of the digits, the most a model has.
 const K = softmax.K
@@ -17,83 +13,6 @@ func classes(v []float64, d int) int { return len(v) / (d + 1) }
 func params(v []float64, d int) *softmax.Model[float64] {
 	k := classes(v, d)
 	return &softmax.Model[float64]{D: d, W: v[: d*k : d*k], B: v[d*k:]}
-}
-
-// logits computes z = θx + b in float64 for one example whose values are
-// of type V: for k < K classes softmax.Logits's sums,
-//
-//	z_c = b_c + Σ_t float64(value[t])·w[index[t]*k + c]
-//
-// in the order of the features; for K classes the order of the batch
-// gradient's pairs (softmax's doc.go, "Pairs"):
-//
-//	z_c = (b_c + Σ_singles x·w[j,c] + Σ_pairs x₁·w[j,c]) + Σ_pairs x₂·w[j+1,c]
-//
-// the first sum from b_c over the singles and then the pairs' first pixels,
-// the second from 0 over the pairs' second pixels, each in order. Every
-// product is rounded, and z[k:] = −∞. For V = float64 that is plain
-// float64 arithmetic; float32 values (the worker's examples, shared with
-// minibatch SGD) are widened exactly, so that no float64 copy of the
-// pixels is needed.
-func logits[V softmax.Float](z *[K]float64, w, b []float64, index []uint16, value []V) {
-	k := len(b)
-	value = value[:len(index)]
-	if k == K {
-		f := *(*[K]float64)(b)
-		for t := 0; t < len(index); {
-			if paired(index, t) {
-				t += 2
-				continue
-			}
-			v := float64(value[t])
-			o := int(index[t]) * K
-			r := (*[K]float64)(w[o : o+K : o+K])
-			for c := range K {
-				f[c] += float64(v * r[c])
-			}
-			t++
-		}
-		var q [K]float64
-		for t := 0; t < len(index); {
-			if !paired(index, t) {
-				t++
-				continue
-			}
-			v, u := float64(value[t]), float64(value[t+1])
-			o := int(index[t]) * K
-			r := (*[2 * K]float64)(w[o : o+2*K : o+2*K])
-			for c := range K {
-				f[c] += float64(v * r[c])
-				q[c] += float64(u * r[K+c])
-			}
-			t += 2
-		}
-		for c := range K {
-			z[c] = f[c] + q[c]
-		}
-		return
-	}
-	zk := z[:k]
-	copy(zk, b)
-	for t, j := range index {
-		v := float64(value[t])
-		o := int(j) * k
-		r := w[o : o+k : o+k]
-		for c, wc := range r {
-			zk[c] += float64(v * wc)
-		}
-	}
-	for c := k; c < K; c++ {
-		z[c] = math.Inf(-1)
-	}
-}
-
-// paired is softmax's rule for pairs: the pixel at position t of an
-// example's list and the next one in the list are neighbours in the
-// image, j and j+1 (the list is read from its start, a pair or a single
-// at a time).
-func paired(index []uint16, t int) bool {
-	return t+1 < len(index) && int(index[t+1]) == int(index[t])+1
 }
 
 // evalRange adds, for the examples lo..hi−1 of x at the parameters v
@@ -116,7 +35,7 @@ func evalRange[V softmax.Float](loss float64, g, h, mu []float64, v []float64, d
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
 		y := x.Labels[i]
-		logits(&z, w, b, index, value)
+		softmax.GradLogits(&z, w, b, index, value)
 		zy := z[y]
 		loss += softmax.Softmax(&z) - zy
 		copy(mu[i*k:(i+1)*k], z[:k])
@@ -153,7 +72,7 @@ func lossRange[V softmax.Float](loss float64, v []float64, d int, x *softmax.Exa
 	var z [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		logits(&z, w, b, index, value)
+		softmax.GradLogits(&z, w, b, index, value)
 		zy := z[x.Labels[i]]
 		loss += softmax.Softmax(&z) - zy
 	}
@@ -190,7 +109,7 @@ func hvRange[V softmax.Float](out, vec, mu []float64, d int, x *softmax.Examples
 	var u, a [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		logits(&u, vw, vb, index, value)
+		softmax.GradLogits(&u, vw, vb, index, value)
 		m := (*[K]float64)(mu[i*K : (i+1)*K])
 		s := 0.0
 		for c := range K {
@@ -229,7 +148,7 @@ func hvRangeK[V softmax.Float](out, vec, mu []float64, d, k int, x *softmax.Exam
 	a := buf[:k]
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
-		logits(&u, vw, vb, index, value)
+		softmax.GradLogits(&u, vw, vb, index, value)
 		m := mu[i*k : (i+1)*k]
 		s := 0.0
 		for c := range k {

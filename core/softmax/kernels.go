@@ -63,8 +63,9 @@ func logitsGo[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
 	*dst = [K]F{z0, z1, z2, z3, z4, z5, z6, z7, z8, z9}
 }
 
-// logitsK is Logits for k = len(b) < K classes.
-func logitsK[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
+// logitsK is Logits for k = len(b) < K classes, its values widened to F
+// (see GradLogits).
+func logitsK[F, V Float](dst *[K]F, w, b []F, index []uint16, value []V) {
 	k := len(b)
 	if k < 1 || k > K {
 		panic(fmt.Sprintf("softmax: %d classes: want 1 to %d", k, K))
@@ -73,7 +74,7 @@ func logitsK[F Float](dst *[K]F, w, b []F, index []uint16, value []F) {
 	copy(z, b)
 	value = value[:len(index)]
 	for t, j := range index {
-		v := value[t]
+		v := F(value[t])
 		o := int(j) * k
 		r := w[o : o+k : o+k]
 		for c, wc := range r {
@@ -177,10 +178,12 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 // on its way to the gradient: for a model of K classes in the order of
 // pairLogits (doc.go, "Pairs"), which can differ from Logits's in the
 // last bits; for fewer classes as Logits. The inspector shows these, so
-// that what it shows is the trainer's step. It panics as Logits does.
-func GradLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
+// that what it shows is the trainer's step. The values may be narrower
+// than F (float32 pixels for core/newton's float64 model): each is widened
+// exactly before its product. It panics as Logits does.
+func GradLogits[F, V Float](z *[K]F, w, b []F, index []uint16, value []V) {
 	if len(b) != K {
-		Logits(z, w, b, index, value)
+		logitsK(z, w, b, index, value)
 		return
 	}
 	pairLogits(z, w, b, index, value)
@@ -197,8 +200,9 @@ func GradLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
 // pairs' second pixels in order; each product is rounded. It panics if a
 // pixel is not below len(w)/K. This Go code is the reference for the
 // SIMD kernels (SSE here, WebAssembly SIMD in the worker), which read the
-// pairs and singles from Blocks.
-func pairLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
+// pairs and singles from Blocks. The values are widened to F as in
+// GradLogits.
+func pairLogits[F, V Float](z *[K]F, w, b []F, index []uint16, value []V) {
 	value = value[:len(index)]
 	f := *(*[K]F)(b)
 	for t := 0; t < len(index); {
@@ -207,7 +211,7 @@ func pairLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
 			continue
 		}
 		o := int(index[t]) * K
-		r, v := (*[K]F)(w[o:o+K:o+K]), value[t]
+		r, v := (*[K]F)(w[o:o+K:o+K]), F(value[t])
 		f[0] += F(v * r[0])
 		f[1] += F(v * r[1])
 		f[2] += F(v * r[2])
@@ -227,7 +231,7 @@ func pairLogits[F Float](z *[K]F, w, b []F, index []uint16, value []F) {
 			continue
 		}
 		o := int(index[t]) * K
-		r, v, u := (*[2 * K]F)(w[o:o+2*K:o+2*K]), value[t], value[t+1]
+		r, v, u := (*[2 * K]F)(w[o:o+2*K:o+2*K]), F(value[t]), F(value[t+1])
 		for c := range K {
 			f[c] += F(v * r[c])
 			q[c] += F(u * r[K+c])
