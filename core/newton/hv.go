@@ -100,72 +100,22 @@ func lossRange[V softmax.Float](loss float64, v []float64, d int, x *softmax.Exa
 // mu[i*k:(i+1)*k] (computed once per outer iteration by evalRange). It
 // allocates nothing.
 func hvRange[V softmax.Float](out, vec, mu []float64, d int, x *softmax.Examples[V], lo, hi int) {
-	if k := classes(vec, d); k != K {
-		hvRangeK(out, vec, mu, d, k, x, lo, hi)
-		return
-	}
-	vw, vb := vec[:d*K], vec[d*K:]
-	ob := (*[K]float64)(out[d*K:])
-	var u, a [K]float64
-	for i := lo; i < hi; i++ {
-		index, value := x.Example(i)
-		softmax.GradLogits(&u, vw, vb, index, value)
-		m := (*[K]float64)(mu[i*K : (i+1)*K])
-		s := 0.0
-		for c := range K {
-			s += float64(m[c] * u[c])
-		}
-		for c := range K {
-			a[c] = float64(m[c] * (u[c] - s))
-		}
-		value = value[:len(index)]
-		for t, j := range index {
-			xj := float64(value[t])
-			o := int(j) * K
-			r := out[o : o+K : o+K]
-			r[0] += float64(xj * a[0])
-			r[1] += float64(xj * a[1])
-			r[2] += float64(xj * a[2])
-			r[3] += float64(xj * a[3])
-			r[4] += float64(xj * a[4])
-			r[5] += float64(xj * a[5])
-			r[6] += float64(xj * a[6])
-			r[7] += float64(xj * a[7])
-			r[8] += float64(xj * a[8])
-			r[9] += float64(xj * a[9])
-		}
-		for c := range K {
-			ob[c] += a[c]
-		}
-	}
-}
-
-// hvRangeK is hvRange for k < K classes.
-func hvRangeK[V softmax.Float](out, vec, mu []float64, d, k int, x *softmax.Examples[V], lo, hi int) {
+	k := classes(vec, d)
 	vw, vb := vec[:d*k], vec[d*k:]
 	ob := out[d*k : d*k+k]
-	var u, buf [K]float64
-	a := buf[:k]
+	var u, a [K]float64
 	for i := lo; i < hi; i++ {
 		index, value := x.Example(i)
 		softmax.GradLogits(&u, vw, vb, index, value)
 		m := mu[i*k : (i+1)*k]
 		s := 0.0
-		for c := range k {
+		for c := range m {
 			s += float64(m[c] * u[c])
 		}
-		for c := range k {
+		for c := range m {
 			a[c] = float64(m[c] * (u[c] - s))
 		}
-		value = value[:len(index)]
-		for t, j := range index {
-			xj := float64(value[t])
-			o := int(j) * k
-			r := out[o : o+k : o+k]
-			for c := range r {
-				r[c] += float64(xj * a[c])
-			}
-		}
+		softmax.Scatter(out, index, value, a[:k])
 		for c := range ob {
 			ob[c] += a[c]
 		}

@@ -162,11 +162,7 @@ func Grad[F Float](gw, gb []F, w, b []F, x *Examples[F], batch []int32) (loss fl
 		lse := Softmax(&z)
 		loss += lse - float64(zy)
 		z[y]--
-		if k == K {
-			scatter(gw, index, value, &z)
-		} else {
-			scatterK(gw, index, value, z[:k])
-		}
+		Scatter(gw, index, value, z[:k])
 		for c := range g {
 			g[c] += z[c]
 		}
@@ -263,14 +259,26 @@ func pairLogitsSIMD[F Float](z *[K]F, w, b []F, bl *Blocks, i int) {
 	}
 }
 
-// scatter adds value[t]·d to row index[t] of g (d×K) for every t:
+// Scatter adds value[t]·d to row index[t] of g (rows × k, k = len(d))
+// for every t, one rounded product per entry:
 //
-//	g[index[t]*K + c] += value[t]·d[c]
+//	g[index[t]*k + c] += value[t]·d[c]
 //
-// It panics if an index is out of range. On amd64 the float32 version runs
-// in SSE (kernels_amd64.s), with the same bits.
-func scatter[F Float](g []F, index []uint16, value []F, d *[K]F) {
-	if haveSIMD && unsafe.Sizeof(F(0)) == 4 && len(index) > 0 {
+// the values widened to F as in GradLogits. It is the last step of Grad
+// (d = h − [c = y]) and of core/newton's Hessian-vector product. It panics
+// if an index is out of range, which is a bug in the caller.
+func Scatter[F, V Float](g []F, index []uint16, value []V, d []F) {
+	if len(d) == K {
+		scatter(g, index, value, (*[K]F)(d))
+		return
+	}
+	scatterK(g, index, value, d)
+}
+
+// scatter is Scatter for K classes. On amd64 the float32 version runs in
+// SSE (kernels_amd64.s), with the same bits.
+func scatter[F, V Float](g []F, index []uint16, value []V, d *[K]F) {
+	if haveSIMD && unsafe.Sizeof(F(0)) == 4 && unsafe.Sizeof(V(0)) == 4 && len(index) > 0 {
 		value = value[:len(index)]
 		bad := scatterSSE((*float32)(unsafe.Pointer(unsafe.SliceData(g))), len(g)/K, unsafe.SliceData(index),
 			(*float32)(unsafe.Pointer(unsafe.SliceData(value))), len(index), (*[K]float32)(unsafe.Pointer(d)))
@@ -282,12 +290,12 @@ func scatter[F Float](g []F, index []uint16, value []F, d *[K]F) {
 	scatterGo(g, index, value, d)
 }
 
-// scatterK is scatter for k = len(d) < K classes: g is rows×k.
-func scatterK[F Float](g []F, index []uint16, value []F, d []F) {
+// scatterK is Scatter for k = len(d) < K classes.
+func scatterK[F, V Float](g []F, index []uint16, value []V, d []F) {
 	k := len(d)
 	value = value[:len(index)]
 	for t, j := range index {
-		v := value[t]
+		v := F(value[t])
 		o := int(j) * k
 		r := g[o : o+k : o+k]
 		for c, dc := range d {
@@ -297,12 +305,12 @@ func scatterK[F Float](g []F, index []uint16, value []F, d []F) {
 }
 
 // scatterGo is scatter in Go: the reference, and what other platforms run.
-func scatterGo[F Float](g []F, index []uint16, value []F, d *[K]F) {
+func scatterGo[F, V Float](g []F, index []uint16, value []V, d *[K]F) {
 	d0, d1, d2, d3, d4 := d[0], d[1], d[2], d[3], d[4]
 	d5, d6, d7, d8, d9 := d[5], d[6], d[7], d[8], d[9]
 	value = value[:len(index)]
 	for t, j := range index {
-		v := value[t]
+		v := F(value[t])
 		o := int(j) * K
 		r := g[o : o+K : o+K]
 		r[0] += F(v * d0)
