@@ -20,16 +20,9 @@ import (
 // descent and SGD are that Trainer's too. A copy of the trainer written
 // for two dimensions would fail each check.
 func TestThePlaneTrainsWithTheDigitsTrainer(t *testing.T) {
-	d, _ := Generate("blobs", 3, 1)
 	s := Defaults()
 	s.Bias, s.Pin, s.Lambda = true, false, 0.001
-	lab, err := NewLab(d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 50 {
-		lab.Step()
-	}
+	d, lab := newLab(t, "blobs", 3, 1, s, 50)
 	tr := lab.Trainer()
 	if step, _, _ := tr.Progress(); step != 50 || lab.Model() != tr.Model() {
 		t.Fatalf("the Lab's model is not its Trainer's (%d steps)", step)
@@ -84,15 +77,27 @@ func TestThePlaneTrainsWithTheDigitsTrainer(t *testing.T) {
 	}
 }
 
+// newLab returns the data set name with k classes and the seed, and a Lab
+// on it with the settings s that has taken the given number of steps,
+// failing the test on an error.
+func newLab(t *testing.T, name string, k int, seed uint64, s Settings, steps int) (Data, *Lab) {
+	t.Helper()
+	d := generate(t, name, k, seed)
+	lab, err := NewLab(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range steps {
+		lab.Step()
+	}
+	return d, lab
+}
+
 // TestLabStatus: the status is the model's accuracy, J and ‖θ‖ on the
 // points; on separable data without λ the model comes to separate them,
 // and the status says so.
 func TestLabStatus(t *testing.T) {
-	d, _ := Generate("separable", 2, 1)
-	lab, err := NewLab(d, Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, lab := newLab(t, "separable", 2, 1, Defaults(), 0)
 	st := lab.Status()
 	if st.Steps != 0 || st.Points != 2*PerClass || math.Abs(st.Loss-math.Ln2) > 1e-12 || st.ThetaNorm != 0 {
 		t.Errorf("at θ = 0: %+v, want J = log 2", st)
@@ -126,16 +131,9 @@ func TestLabStatus(t *testing.T) {
 // bias) leaves every probability and region as it was and moves ‖θ‖; with
 // class 0 pinned it is refused.
 func TestPsiChangesNothingButTheNorm(t *testing.T) {
-	d, _ := Generate("blobs", 4, 2)
 	s := Defaults()
 	s.Bias, s.Pin = true, false
-	lab, err := NewLab(d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 30 {
-		lab.Step()
-	}
+	d, lab := newLab(t, "blobs", 4, 2, s, 30)
 	const n = 50
 	c0, p0 := make([]uint8, n*n), make([]float32, n*n)
 	Regions(c0, p0, lab.Model(), n, n)
@@ -173,19 +171,9 @@ func TestPsiChangesNothingButTheNorm(t *testing.T) {
 // regions and goes on training from there; a model of another shape is
 // refused.
 func TestLabGoesOnFromAModel(t *testing.T) {
-	d, err := Generate("blobs", 3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := Defaults()
 	s.Pin, s.Bias = false, true
-	a, err := NewLab(d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 20 {
-		a.Step()
-	}
+	d, a := newLab(t, "blobs", 3, 1, s, 20)
 	b, err := NewLabFrom(d, s, a.Model())
 	if err != nil {
 		t.Fatal(err)

@@ -12,14 +12,22 @@ import (
 	"softmaxdemo/core/train"
 )
 
+// generate returns the data set name with k classes and the seed, failing
+// the test on an error.
+func generate(t *testing.T, name string, k int, seed uint64) Data {
+	t.Helper()
+	d, err := Generate(name, k, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // build returns the Scene of the data set name with k classes (seed 1)
 // and s, failing the test on an error.
 func build(t *testing.T, name string, k int, s Settings) (Data, *Scene) {
 	t.Helper()
-	d, err := Generate(name, k, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := generate(t, name, k, 1)
 	sc, err := Build(d, s)
 	if err != nil {
 		t.Fatal(err)

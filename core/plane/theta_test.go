@@ -16,13 +16,9 @@ import (
 // naming its class, and so are lengths that are not the model's; the
 // model stays as it was.
 func TestSetThetaSetsTheModelAndRefusesBadNumbers(t *testing.T) {
-	d, _ := Generate("blobs", 3, 1)
 	s := Defaults()
 	s.Pin, s.Bias = false, true
-	lab, err := NewLab(d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, lab := newLab(t, "blobs", 3, 1, s, 0)
 	w := []float64{0.5, -1, 0.25, 2, 0.125, -3}
 	b := []float64{0.1, 0, -0.1}
 	if err := lab.SetTheta(w, b); err != nil {
@@ -113,15 +109,8 @@ func allOf(n int) []int32 {
 // TestTrainingGoesOnFromThetaSetByHand: the Trainer's next step starts
 // from θ set by hand: the same step as a Trainer made from that θ.
 func TestTrainingGoesOnFromThetaSetByHand(t *testing.T) {
-	d, _ := Generate("overlap", 2, 1)
 	s := Defaults()
-	lab, err := NewLab(d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 5 {
-		lab.Step()
-	}
+	d, lab := newLab(t, "overlap", 2, 1, s, 5)
 	w, b := []float64{0, 1.5, 0, -0.75}, []float64{0, 0}
 	if err := lab.SetTheta(w, b); err != nil {
 		t.Fatal(err)
