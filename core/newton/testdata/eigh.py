@@ -10,27 +10,23 @@ go test ./core/newton -run TestEigenvaluesMatchNumPy -update):
     eigh.py NAME.f64...     print eigenvalues.golden for the matrices
 
 Each NAME.f64 holds one symmetric n×n matrix as n² little-endian float64s,
-row-major; eigh reads its lower triangle, as Go's Eigenvalues does. For each
+row-major (read by matrices.py); eigh reads its lower triangle, as Go's Eigenvalues does. For each
 file the output has a line "case NAME n" and then the n eigenvalues in
 increasing order, one per line, each printed so that it reads back exactly.
 """
-import os
 import sys
 
 import numpy as np
+
+from matrices import read_matrices
 
 
 def main():
     print(f"# numpy.linalg.eigh (NumPy {np.__version__}) eigenvalues, increasing, of the matrices")
     print("# that core/newton's viewHessians builds; written by testdata/eigh.py")
-    for path in sys.argv[1:]:
-        a = np.fromfile(path, dtype="<f8")
-        n = int(round(len(a) ** 0.5))
-        if n * n != len(a):
-            sys.exit(f"{path}: {len(a)} numbers is not a square matrix")
-        w = np.linalg.eigh(a.reshape(n, n), UPLO="L")[0]
-        name = os.path.basename(path).removesuffix(".f64")
-        print(f"case {name} {n}")
+    for name, a in read_matrices(sys.argv[1:]):
+        w = np.linalg.eigh(a, UPLO="L")[0]
+        print(f"case {name} {len(a)}")
         for x in w:
             print(repr(float(x)))
 

@@ -10,25 +10,21 @@ go test ./core/newton -run TestLambdaMaxMatchesNumPy -update):
     lambdamax.py NAME.f64...     print lambdamax.golden for the matrices
 
 Each NAME.f64 holds one symmetric n×n matrix as n² little-endian float64s,
-row-major; eigvalsh reads its lower triangle. For each file the output has
+row-major (read by matrices.py); eigvalsh reads its lower triangle. For each file the output has
 one line "NAME λ_max λ_2", each number printed so that it reads back exactly.
 """
-import os
 import sys
 
 import numpy as np
+
+from matrices import read_matrices
 
 
 def main():
     print(f"# numpy.linalg.eigvalsh (NumPy {np.__version__}): the two largest eigenvalues of the")
     print("# Hessians that core/newton's curvatureCases builds; written by testdata/lambdamax.py")
-    for path in sys.argv[1:]:
-        a = np.fromfile(path, dtype="<f8")
-        n = int(round(len(a) ** 0.5))
-        if n * n != len(a):
-            sys.exit(f"{path}: {len(a)} numbers is not a square matrix")
-        w = np.linalg.eigvalsh(a.reshape(n, n), UPLO="L")
-        name = os.path.basename(path).removesuffix(".f64")
+    for name, a in read_matrices(sys.argv[1:]):
+        w = np.linalg.eigvalsh(a, UPLO="L")
         print(f"{name} {float(w[-1])!r} {float(w[-2])!r}")
 
 
