@@ -187,36 +187,50 @@ func parseEigenvalues(b []byte) (map[string][]float64, error) {
 // accuracy, which is why the bound is not relative to each eigenvalue.
 func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float64, source string) {
 	t.Helper()
+	eachCase(t, cases, ref, source, func(t *testing.T, at int, want []float64) {
+		c := cases[at]
+		if len(want) != c.n {
+			t.Fatalf("%s has %d eigenvalues for %s, want %d", source, len(want), c.name, c.n)
+		}
+		got, err := Eigenvalues(c.h, c.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := want[c.n-1]
+		tol := 1e-12 * big
+		worst, bad := 0.0, 0
+		for i := range c.n {
+			diff := math.Abs(got[i] - want[i])
+			worst = max(worst, diff)
+			if diff > tol {
+				bad++
+				if bad <= 5 {
+					t.Errorf("eigenvalue %d: %.17g, NumPy %.17g (difference %.2g·λ_max)", i, got[i], want[i], diff/big)
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%d of %d eigenvalues differ from NumPy's by more than 1e-12·λ_max", bad, c.n)
+		}
+		t.Logf("largest difference from NumPy %.2g·λ_max (λ_max = %.6g)", worst/big, big)
+	})
+}
+
+// eachCase runs check on each case as a subtest named for it, with i its
+// position in cases and want its entry in ref, NumPy's numbers read from
+// source. A case with no entry, or a ref of another size, fails t.
+func eachCase[R any](t *testing.T, cases []hessianCase, ref map[string]R, source string, check func(t *testing.T, i int, want R)) {
+	t.Helper()
 	if len(ref) != len(cases) {
 		t.Errorf("%s has %d cases, want %d", source, len(ref), len(cases))
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want, ok := ref[c.name]
-			if !ok || len(want) != c.n {
-				t.Fatalf("%s has %d eigenvalues for %s, want %d", source, len(want), c.name, c.n)
+			if !ok {
+				t.Fatalf("%s has no %s", source, c.name)
 			}
-			got, err := Eigenvalues(c.h, c.n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			big := want[c.n-1]
-			tol := 1e-12 * big
-			worst, bad := 0.0, 0
-			for i := range c.n {
-				diff := math.Abs(got[i] - want[i])
-				worst = max(worst, diff)
-				if diff > tol {
-					bad++
-					if bad <= 5 {
-						t.Errorf("eigenvalue %d: %.17g, NumPy %.17g (difference %.2g·λ_max)", i, got[i], want[i], diff/big)
-					}
-				}
-			}
-			if bad > 0 {
-				t.Errorf("%d of %d eigenvalues differ from NumPy's by more than 1e-12·λ_max", bad, c.n)
-			}
-			t.Logf("largest difference from NumPy %.2g·λ_max (λ_max = %.6g)", worst/big, big)
+			check(t, i, want)
 		})
 	}
 }
