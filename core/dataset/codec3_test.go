@@ -175,41 +175,40 @@ func TestDecodeV3Errors(t *testing.T) {
 			if err == nil {
 				t.Fatal("Decode succeeded, want an error")
 			}
-			check := func(what string, err error) {
-				msg := err.Error()
-				if tt.is != nil && !errors.Is(err, tt.is) {
-					t.Errorf("%s error %q does not match %v", what, msg, tt.is)
+			// check checks what the decoder what returned: an error that
+			// tt describes if want, else none; true for no error.
+			check := func(what string, want bool, err error) bool {
+				switch {
+				case want && err == nil:
+					t.Errorf("%s succeeded, want an error", what)
+				case want:
+					msg := err.Error()
+					if tt.is != nil && !errors.Is(err, tt.is) {
+						t.Errorf("%s error %q does not match %v", what, msg, tt.is)
+					}
+					var fe FormatError
+					if tt.is == nil && !errors.As(err, &fe) {
+						t.Errorf("%s error %q is not a FormatError", what, msg)
+					}
+					if !strings.HasPrefix(msg, "dataset: ") || !strings.Contains(msg, tt.text) {
+						t.Errorf("%s error %q, want it to start with \"dataset: \" and contain %q", what, msg, tt.text)
+					}
+				case err != nil:
+					t.Errorf("%s: %v, want the intact part", what, err)
+				default:
+					return true
 				}
-				var fe FormatError
-				if tt.is == nil && !errors.As(err, &fe) {
-					t.Errorf("%s error %q is not a FormatError", what, msg)
-				}
-				if !strings.HasPrefix(msg, "dataset: ") || !strings.Contains(msg, tt.text) {
-					t.Errorf("%s error %q, want it to start with \"dataset: \" and contain %q", what, msg, tt.text)
-				}
+				return false
 			}
-			check("Decode", err)
+			check("Decode", true, err)
 			if other, ok := seen[err.Error()]; ok {
 				t.Errorf("Decode error %q is the same as for %q", err, other)
 			}
 			seen[err.Error()] = tt.name
-			switch _, err := DecodeTest(b); {
-			case tt.test && err == nil:
-				t.Error("DecodeTest succeeded, want an error")
-			case tt.test:
-				check("DecodeTest", err)
-			case err != nil:
-				t.Errorf("DecodeTest: %v, want the intact test images", err)
-			}
+			_, err = DecodeTest(b)
+			check("DecodeTest", tt.test, err)
 			train, err := DecodeTrain(b)
-			switch {
-			case tt.train && err == nil:
-				t.Error("DecodeTrain succeeded, want an error")
-			case tt.train:
-				check("DecodeTrain", err)
-			case err != nil:
-				t.Errorf("DecodeTrain: %v, want the intact training images", err)
-			case !equalSets(train, tinyPack().Train) && train.Len() != 0:
+			if check("DecodeTrain", tt.train, err) && !equalSets(train, tinyPack().Train) && train.Len() != 0 {
 				t.Error("DecodeTrain gave other training images")
 			}
 		})
