@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/internal/golden"
+	"softmaxdemo/core/softmax"
 )
 
 var update = flag.Bool("update", false, "rewrite the files in testdata")
@@ -56,49 +58,47 @@ func seeds(f *testing.F, pattern string) {
 	}
 }
 
+// fuzzRoundTrip fuzzes a decoder: it never panics, every refusal wraps a
+// named error, and what it accepts comes back from encode then decode the
+// same, as same says; codec names encode and decode in failures.
+func fuzzRoundTrip[M any](f *testing.F, codec string, decode func([]byte) (M, error), encode func(*testing.T, M) []byte, same func(a, b M) bool) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decode(b)
+		if err != nil {
+			if !named(err) {
+				t.Fatalf("error %v wraps none of the named errors", err)
+			}
+			return
+		}
+		again, err := decode(encode(t, m))
+		if err != nil {
+			t.Fatalf("a file re-encoded for %s does not decode: %v", codec, err)
+		}
+		if !same(again, m) {
+			t.Fatalf("a decoded file changed through %s", codec)
+		}
+	})
+}
+
 // FuzzDecode checks that the JSON decoder never panics, that every
 // refusal wraps a named error, and that what it accepts survives
 // EncodeJSON then Decode bit for bit.
 func FuzzDecode(f *testing.F) {
 	seeds(f, "*.json")
 	f.Add([]byte(`{"format":"softmax-regression","version":2,"features":1,"classes":10,"theta":[[1],[2],[3],[4],[5],[6],[7],[8],[9],[0]],"bias":[0,0,0,0,0,0,0,0,0,"NaN"]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := DecodeJSON(b, 0)
-		if err != nil {
-			if !named(err) {
-				t.Fatalf("error %v wraps none of the named errors", err)
-			}
-			return
-		}
-		again, err := DecodeJSON(encodeJSON(t, file.Model, file.Info), 0)
-		if err != nil {
-			t.Fatalf("a re-encoded model does not decode: %v", err)
-		}
-		if !sameBits(again.Model, file.Model) || again.Info != file.Info {
-			t.Fatal("the model changed through EncodeJSON and DecodeJSON")
-		}
-	})
+	fuzzRoundTrip(f, "EncodeJSON and DecodeJSON",
+		func(b []byte) (*File, error) { return DecodeJSON(b, 0) },
+		func(t *testing.T, file *File) []byte { return encodeJSON(t, file.Model, file.Info) },
+		func(a, b *File) bool { return sameBits(a.Model, b.Model) && a.Info == b.Info })
 }
 
 // FuzzDecodeNPZ is FuzzDecode for the .npz reader.
 func FuzzDecodeNPZ(f *testing.F) {
 	seeds(f, "*.npz")
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := DecodeNPZ(b, 0)
-		if err != nil {
-			if !named(err) {
-				t.Fatalf("error %v wraps none of the named errors", err)
-			}
-			return
-		}
-		again, err := DecodeNPZ(encodeNPZ(t, m), 0)
-		if err != nil {
-			t.Fatalf("a re-encoded model does not decode: %v", err)
-		}
-		if !sameBits(again, m) {
-			t.Fatal("the model changed through EncodeNPZ and DecodeNPZ")
-		}
-	})
+	fuzzRoundTrip(f, "EncodeNPZ and DecodeNPZ",
+		func(b []byte) (*softmax.Model[float32], error) { return DecodeNPZ(b, 0) },
+		func(t *testing.T, m *softmax.Model[float32]) []byte { return encodeNPZ(t, m) },
+		sameBits)
 }
 
 // FuzzDecodeDigits is FuzzDecode for my-digits files: every refusal wraps
@@ -107,26 +107,17 @@ func FuzzDecodeNPZ(f *testing.F) {
 // pixels.
 func FuzzDecodeDigits(f *testing.F) {
 	seeds(f, "*"+DigitsExt)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := DecodeDigits(b)
-		if err != nil {
-			if !named(err) {
-				t.Fatalf("error %v wraps none of the named errors", err)
+	fuzzRoundTrip(f, "NewDigits, EncodeDigits and DecodeDigits", DecodeDigits,
+		func(t *testing.T, s *dataset.Set) []byte {
+			again, err := NewDigits(DigitsPixels(s))
+			if err != nil {
+				t.Fatalf("NewDigits refuses what DecodeDigits accepted: %v", err)
 			}
-			return
-		}
-		labels, pixels := DigitsPixels(s)
-		again, err := NewDigits(labels, pixels)
-		if err != nil {
-			t.Fatalf("NewDigits refuses what DecodeDigits accepted: %v", err)
-		}
-		back, err := DecodeDigits(encodeDigits(t, again))
-		if err != nil {
-			t.Fatalf("re-encoded digits do not decode: %v", err)
-		}
-		l2, p2 := DigitsPixels(back)
-		if !bytes.Equal(labels, l2) || !bytes.Equal(pixels, p2) {
-			t.Fatal("my digits changed through EncodeDigits and DecodeDigits")
-		}
-	})
+			return encodeDigits(t, again)
+		},
+		func(a, b *dataset.Set) bool {
+			la, pa := DigitsPixels(a)
+			lb, pb := DigitsPixels(b)
+			return bytes.Equal(la, lb) && bytes.Equal(pa, pb)
+		})
 }
