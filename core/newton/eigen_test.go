@@ -24,6 +24,17 @@ type hessianCase struct {
 	n    int
 }
 
+// eigenvalues returns Eigenvalues of the case's matrix, failing tb on an
+// error.
+func (c hessianCase) eigenvalues(tb testing.TB) []float64 {
+	tb.Helper()
+	ev, err := Eigenvalues(c.h, c.n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ev
+}
+
 // viewHessians returns the explicit Hessians of the null-space view on the
 // default pack's first 2000 training images averaged down to 7×7 (50
 // features with the bias, n = 500): at the zero model with λ = 0, as the
@@ -192,10 +203,7 @@ func compareWithNumPy(t *testing.T, cases []hessianCase, ref map[string][]float6
 		if len(want) != c.n {
 			t.Fatalf("%s has %d eigenvalues for %s, want %d", source, len(want), c.name, c.n)
 		}
-		got, err := Eigenvalues(c.h, c.n)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := c.eigenvalues(t)
 		big := want[c.n-1]
 		tol := 1e-12 * big
 		worst, bad := 0.0, 0
