@@ -70,7 +70,7 @@ type Path struct {
 
 // runner advances one path by one step.
 type runner interface {
-	step() bool // takes a step; true once the path has ended
+	step() bool // takes a step of a path still Running (the caller checks); true once it has ended
 	path() *Path
 }
 
@@ -178,9 +178,6 @@ func newDescent(m Method, x32 *softmax.Examples[float32], f *objective, s Settin
 func (d *descent) path() *Path { return &d.p }
 
 func (d *descent) step() bool {
-	if d.p.Stop != Running {
-		return true
-	}
 	st := d.tr.Step()
 	if st.Stop == train.Diverged {
 		d.p.Stop = Diverged // the Trainer went back to the last finite θ, already recorded
@@ -256,9 +253,6 @@ func newNewtonPath(x *softmax.Examples[float64], o softmax.Objective, k int, sta
 func (n *newtonPath) path() *Path { return &n.p }
 
 func (n *newtonPath) step() bool {
-	if n.p.Stop != Running {
-		return true
-	}
 	st := n.s.Iterate()
 	if st.Iteration > n.p.Steps && st.Stop != newton.Diverged {
 		n.p.Steps = st.Iteration
