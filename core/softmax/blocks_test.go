@@ -66,6 +66,28 @@ func TestBlockCutsPairsAndSingles(t *testing.T) {
 	}
 }
 
+// compareLogits computes the logits of each example of x two ways, a and
+// b (named in failures by what), and fails t at the first class where
+// agree(a's logit, b's) is false.
+func compareLogits(t *testing.T, x *Examples[float32], what string, a, b func(z *[K]float32, i int, index []uint16, value []float32), agree func(za, zb float32) bool) {
+	t.Helper()
+	for i := range x.Len() {
+		index, value := x.Example(i)
+		var za, zb [K]float32
+		a(&za, i, index, value)
+		b(&zb, i, index, value)
+		for c := range K {
+			if !agree(za[c], zb[c]) {
+				t.Fatalf("%s: example %d, class %d: %v (%#x), %v (%#x)",
+					what, i, c, za[c], math.Float32bits(za[c]), zb[c], math.Float32bits(zb[c]))
+			}
+		}
+	}
+}
+
+// sameBits32 says whether a and b are the same float32, bit for bit.
+func sameBits32(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+
 // TestPairLogitsAreTheLogits: the batch gradient's order of additions
 // gives the logits to within rounding (exactly, in float64, for values
 // that add without rounding), and GradLogits is Logits for fewer classes.
@@ -73,17 +95,10 @@ func TestPairLogitsAreTheLogits(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	x := mnistLike(r, 50)
 	m := randomModel[float32](r, 784, 0.1)
-	for i := range x.Len() {
-		index, value := x.Example(i)
-		var p, l [K]float32
-		GradLogits(&p, m.W, m.B, index, value)
-		Logits(&l, m.W, m.B, index, value)
-		for c := range K {
-			if d := math.Abs(float64(p[c] - l[c])); d > 1e-5*(1+math.Abs(float64(l[c]))) {
-				t.Fatalf("example %d class %d: %v in pairs, %v pixel by pixel", i, c, p[c], l[c])
-			}
-		}
-	}
+	compareLogits(t, x, "in pairs, pixel by pixel",
+		func(z *[K]float32, _ int, index []uint16, value []float32) { GradLogits(z, m.W, m.B, index, value) },
+		func(z *[K]float32, _ int, index []uint16, value []float32) { Logits(z, m.W, m.B, index, value) },
+		func(p, l float32) bool { return math.Abs(float64(p-l)) <= 1e-5*(1+math.Abs(float64(l))) })
 	// Dyadic values and weights: every sum is exact, whatever the order.
 	x64 := &Examples[float64]{Start: []int32{0}, Labels: []uint8{1}}
 	for j := 100; j < 200; j += 1 + j%3 {

@@ -39,17 +39,12 @@ func TestSIMDKernelsMatchGoBitForBit(t *testing.T) {
 	m := randomModel[float32](r, d, 1) // large weights: far-apart logits, tiny probabilities
 	batch := iota32(x.Len())
 
-	for i := range x.Len() {
-		idx, val := x.Example(i)
-		var simd, ref [K]float32
-		Logits(&simd, m.W, m.B, idx, val)
-		withGo(func() { Logits(&ref, m.W, m.B, idx, val) })
-		for c := range K {
-			if math.Float32bits(simd[c]) != math.Float32bits(ref[c]) {
-				t.Fatalf("example %d, class %d: SIMD logit %v, Go %v", i, c, simd[c], ref[c])
-			}
-		}
-	}
+	compareLogits(t, x, "SIMD logits, Go",
+		func(z *[K]float32, _ int, index []uint16, value []float32) { Logits(z, m.W, m.B, index, value) },
+		func(z *[K]float32, _ int, index []uint16, value []float32) {
+			withGo(func() { Logits(z, m.W, m.B, index, value) })
+		},
+		sameBits32)
 	gs, bs := make([]float32, d*K), make([]float32, K)
 	gr, br := make([]float32, d*K), make([]float32, K)
 	ls := Grad(gs, bs, m.W, m.B, x, batch)
@@ -102,18 +97,10 @@ func TestPairLogitsSIMDMatchGo(t *testing.T) {
 				m.B[c] = weight()
 			}
 			bl := Block(x)
-			for i := range x.Len() {
-				index, val := x.Example(i)
-				var simd, ref [K]float32
-				pairLogitsSIMD(&simd, m.W, m.B, bl, i)
-				pairLogits(&ref, m.W, m.B, index, val)
-				for c := range K {
-					if math.Float32bits(simd[c]) != math.Float32bits(ref[c]) {
-						t.Fatalf("%s values, %s weights, example %d, class %d: SSE %v (%#x), Go %v (%#x)",
-							vname, wname, i, c, simd[c], math.Float32bits(simd[c]), ref[c], math.Float32bits(ref[c]))
-					}
-				}
-			}
+			compareLogits(t, x, vname+" values, "+wname+" weights: SSE, Go",
+				func(z *[K]float32, i int, _ []uint16, _ []float32) { pairLogitsSIMD(z, m.W, m.B, bl, i) },
+				func(z *[K]float32, _ int, index []uint16, value []float32) { pairLogits(z, m.W, m.B, index, value) },
+				sameBits32)
 		}
 	}
 }
