@@ -85,9 +85,6 @@ func compareLogits(t *testing.T, x *Examples[float32], what string, a, b func(z 
 	}
 }
 
-// sameBits32 says whether a and b are the same float32, bit for bit.
-func sameBits32(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
-
 // TestPairLogitsAreTheLogits: the batch gradient's order of additions
 // gives the logits to within rounding (exactly, in float64, for values
 // that add without rounding), and GradLogits is Logits for fewer classes.

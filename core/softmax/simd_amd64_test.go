@@ -104,3 +104,6 @@ func TestPairLogitsSIMDMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// sameBits32 says whether a and b are the same float32, bit for bit.
+func sameBits32(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
