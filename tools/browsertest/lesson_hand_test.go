@@ -10,6 +10,7 @@ import (
 
 	"softmaxdemo/core/dataset/datasettest"
 	"softmaxdemo/core/plane"
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/mathml"
@@ -69,6 +70,35 @@ func TestHandChapterPitsYourLineAgainstDescent(t *testing.T) {
 	}
 	fitsScreen(t, ctx, "after its question")
 	shot(t, ctx, "lesson-hand-answered")
+}
+
+// TestHandQuestionAnsweredAtOnce: the hand chapter's question answered
+// the moment the chapter opens, coming from the model chapter, whose
+// plane shows other data, still runs gradient descent from the chapter's
+// line θ₁ = (−2, 2): the answer comes, gives that line's J as core
+// computes it, and says descent found a lower one.
+func TestHandQuestionAnsweredAtOnce(t *testing.T) {
+	ctx := openChapter(t, "model", "&lang=en&pace=full")
+	waitAttr(t, ctx, 20*time.Second, "#plane-status", "data-theta", func(v string) bool { return v != "" })
+	gotoChapter(t, ctx, chapterOf(t, "hand"))
+	if !eventually(10*time.Second, func() bool {
+		ok, _ := eval[bool](ctx, `(() => { const b = document.querySelector("[data-predict='hand'] [data-choice='0']"); if (!b) return false; b.click(); return true; })()`)
+		return ok
+	}) {
+		t.Fatalf("the hand chapter's question has no choice to click; page says %s", pageText(ctx))
+	}
+	right := waitAttr(t, ctx, 60*time.Second, "[data-predict]", "data-right", func(v string) bool { return v != "-1" })
+	d, err := plane.Generate("overlap", 2, planeSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := softmax.NewClasses[float64](2, 2)
+	line.W[1], line.W[3] = -2, 2
+	want := mathml.Number(nativeJ(d, plane.Defaults(), line), 4)
+	answer, _ := eval[string](ctx, `document.querySelector("[data-predict] [data-answer]").textContent`)
+	if right != "0" || !strings.Contains(answer, "J = "+want+";") {
+		t.Errorf("answered at once: right choice %s, the answer %q; the line's J is %s", right, answer, want)
+	}
 }
 
 // openChapter opens the chapter named id, with more settings, in a

@@ -95,11 +95,7 @@ func (p *Panel) handlers() map[string]func(v any) {
 	}
 	return map[string]func(v any){
 		ActionPsi: func(any) { p.send(protocol.PlanePsi{}) },
-		ActionRun: func(any) {
-			if p.state != stateTraining {
-				p.send(protocol.PlaneTrain{On: true})
-			}
-		},
+		ActionRun: func(any) { p.ask() },
 		ActionAbove: func(v any) {
 			if t, ok := v.(float64); ok && t > 0 {
 				scene(protocol.PlaneAbove{Times: t})

@@ -2,6 +2,8 @@ package planepanel
 
 import (
 	"softmaxdemo/core/plane"
+	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -12,7 +14,10 @@ import (
 
 // ActionRun starts the live model's gradient descent, from the θ it
 // has (the line set by hand, in the Hand view), if it is not training
-// (no value).
+// (no value). In the Hand view, asked before the view's starting line is
+// in (a question answered the moment its chapter opens), the run starts
+// once it is, so that it starts from that line and not from the view
+// before.
 const ActionRun = "plane/run"
 
 // ActionEnded is what a panel posts when a run of its live model's
@@ -34,8 +39,22 @@ type runs struct {
 	on    bool // a run is under way
 	from  plane.Status
 	ended *RunEnded
-	// started: the Hand view's starting line has been sent.
-	started bool
+	// started: the Hand view's starting line has been sent; in: a frame
+	// of the live model with it has come back; pending: a run was asked
+	// for before.
+	started, in, pending bool
+}
+
+// ask starts a run now, or, in the Hand view before its starting line is
+// in, once it is (startIn).
+func (p *Panel) ask() {
+	switch {
+	case p.state == stateTraining:
+	case p.IView == Hand && !p.run.in:
+		p.run.pending = true
+	default:
+		p.send(protocol.PlaneTrain{On: true})
+	}
 }
 
 // noteState takes the state the worker now says, the panel having been
@@ -70,8 +89,34 @@ func (p *Panel) handStart() {
 	p.run.started = true
 	next := m.Clone()
 	for j, v := range p.set.Start {
-		i, _ := param{Class: 1, Of: []string{"1", "2"}[j]}.index(2)
-		next.W[i] = float32(v)
+		next.W[startIndex(j)] = float32(v)
 	}
 	p.sendTheta(next, false)
+}
+
+// startIn notes the first frame whose model m has the Hand view's
+// starting line, and starts the run asked for before it: the status
+// the panel now shows is the line's, which the run's RunEnded starts
+// from.
+func (p *Panel) startIn(m *softmax.Model[float32]) {
+	if p.IView != Hand || !p.run.started || p.run.in || m.Classes() != 2 || m.D != 2 {
+		return
+	}
+	for j, v := range p.set.Start {
+		if m.W[startIndex(j)] != float32(v) {
+			return
+		}
+	}
+	p.run.in = true
+	if p.run.pending {
+		p.run.pending = false
+		p.send(protocol.PlaneTrain{On: true})
+	}
+}
+
+// startIndex is where θ₁'s weight of feature j (0 or 1) is in the
+// weights of a model of two classes and two features.
+func startIndex(j int) int {
+	i, _ := param{Class: 1, Of: []string{"1", "2"}[j]}.index(2)
+	return i
 }

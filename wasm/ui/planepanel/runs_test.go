@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/ui/i18n"
 )
 
 // TestARunEndsOnceWithItsJ: a run of the live model starts when the
@@ -35,5 +36,30 @@ func TestARunEndsOnceWithItsJ(t *testing.T) {
 	step(stateDone, plane.Status{Steps: 203, Loss: 0.31})
 	if p.run.ended != nil {
 		t.Errorf("a second done ended the run again: %+v", p.run.ended)
+	}
+}
+
+// TestARunAskedBeforeTheLineStartsFromIt: in the Hand view, a run asked
+// for before the view's starting line is in (a question answered the
+// moment its chapter opens) waits for it: it starts from θ₁ = the
+// settings' start, and its RunEnded starts from that line's J as core
+// computes it, not from the model before.
+func TestARunAskedBeforeTheLineStartsFromIt(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).View(Hand).Pace("full"))
+	r.do(ActionRun, nil) // before any frame: no model, no line yet
+	var from float64
+	r.pump(t, func(p *Panel) bool {
+		if m := p.model; from == 0 && p.state != stateTraining && m != nil && m.W[1] == float32(p.set.Start[0]) && m.W[3] == float32(p.set.Start[1]) {
+			from = jOf(p) // the line's J, in the frame before the run
+		}
+		return p.run.ended != nil
+	})
+	e := *r.p.run.ended
+	start := r.p.set.Start
+	if from == 0 || e.From != from || !(e.To < e.From) || e.Steps < 1 {
+		t.Errorf("the run from the line of θ₁ = %v ended as %+v; the line's J is %v", start, e, from)
+	}
+	if r.p.run.pending {
+		t.Error("the run is still pending after it ended")
 	}
 }

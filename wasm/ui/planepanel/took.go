@@ -80,6 +80,7 @@ func (p *Panel) takeFrame(m protocol.PlaneFrame) bool {
 	if mod := m.Model(); mod != nil {
 		p.model = mod
 		p.handStart()
+		p.startIn(mod)
 	}
 	p.cv.image, p.cv.imageN, p.cv.bounds = m.Image, m.N, m.Boundaries
 	p.cv.regionsDirty = true
