@@ -94,11 +94,12 @@ func (p *Panel) handlers() map[string]func(v any) {
 		p.send(m)
 	}
 	return map[string]func(v any){
-		ActionPsi: func(any) { p.send(protocol.PlanePsi{}) },
+		ActionPsi: func(any) { p.afterSetUp(protocol.PlanePsi{}) },
 		ActionRun: func(any) { p.ask() },
 		ActionAbove: func(v any) {
 			if t, ok := v.(float64); ok && t > 0 {
-				scene(protocol.PlaneAbove{Times: t})
+				p.timing.asked = now()
+				p.afterSetUp(protocol.PlaneAbove{Times: t})
 			}
 		},
 		actionData: func(v any) {

@@ -36,13 +36,14 @@ type Panel struct {
 	IView   View    // the part shown: the whole panel, or one picture of it
 	IWorker *Worker // the page's plane worker; nil draws nothing live (natively)
 
-	lineCtx  *app.Context // the status line's, while it is mounted (statusLine)
-	thetaCtx *app.Context // #plane-theta's, while it is mounted (thetaTable)
-	renders  int          // renders so far, for the status line
-	view     View         // the view the panel shows the start of (showStart)
-	setDone  bool         // the worker was set up for view
-	setup    int          // the set-up's id: events of another are dropped
-	pace     string       // the pace the worker was last told
+	lineCtx  *app.Context   // the status line's, while it is mounted (statusLine)
+	thetaCtx *app.Context   // #plane-theta's, while it is mounted (thetaTable)
+	renders  int            // renders so far, for the status line
+	view     View           // the view the panel shows the start of (showStart)
+	setDone  bool           // the worker was set up for view
+	early    []protocol.Msg // the page's demonstrations asked for before that: sent after it
+	setup    int            // the set-up's id: events of another are dropped
+	pace     string         // the pace the worker was last told
 
 	// The plane as the worker last said it (took.go).
 	seq      int // the version of the data and settings

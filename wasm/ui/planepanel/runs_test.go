@@ -63,3 +63,28 @@ func TestARunAskedBeforeTheLineStartsFromIt(t *testing.T) {
 		t.Error("the run is still pending after it ended")
 	}
 }
+
+// TestADemonstrationAskedBeforeTheSetUpIsKept: ψ and α above the ceiling,
+// asked for by a lesson's answer after the panel changed to another view
+// but before it set the worker up for it, reach the worker after that
+// set-up, which would otherwise start the plane again and lose them: the
+// ψ view shows ψ's result, and the surface view its α.
+func TestADemonstrationAskedBeforeTheSetUpIsKept(t *testing.T) {
+	r := mount(t, New().Lang(i18n.EN).View(Regions).Pace("full"))
+	r.pump(t, settled)
+	switchTo := func(v View) {
+		r.p.IView = v
+		r.p.showStart() // as OnUpdate does; the set-up waits for the panel to be near
+	}
+	switchTo(Psi)
+	r.do(ActionPsi, nil)
+	r.p.setUp()
+	r.pump(t, func(p *Panel) bool { return p.psi != nil })
+
+	switchTo(Surface)
+	r.do(ActionAbove, AboveCeiling)
+	r.p.setUp()
+	r.pump(t, func(p *Panel) bool {
+		return settled(p) && p.scene.AlphaMax > 0 && p.scene.Settings.Rate > p.scene.AlphaMax
+	})
+}

@@ -86,6 +86,22 @@ func (p *Panel) setUp() {
 	p.timing.asked = now()
 	p.send(protocol.PlaneSetUp{Setup: p.setup, Data: s.data, K: s.k, Settings: s.set, Warm: s.warm})
 	p.sendPace()
+	for _, m := range p.early {
+		p.send(m)
+	}
+	p.early = nil
+}
+
+// afterSetUp sends m, a demonstration the page asks of the view, once
+// the worker has been set up for the view: a set-up sent after it would
+// start the plane again and lose it (a question answered the moment its
+// chapter opens, before the panel is near enough to be set up).
+func (p *Panel) afterSetUp(m protocol.Msg) {
+	if !p.setDone {
+		p.early = append(p.early, m)
+		return
+	}
+	p.send(m)
 }
 
 // sendPace tells the worker the page's pace, when it changed.
