@@ -38,8 +38,8 @@
 // WebAssembly. The orders: the logits z = θx + b, and H·v's u = Vᵀx, in
 // the order of softmax's pairs (core/softmax's doc.go, "Pairs": for the
 // ten digits; for fewer classes pixel by pixel), computed by
-// softmax.GradLogits on the pixels widened exactly to float64; s = Σ_c μ_c u_c in class
-// order; then per example, in index order, each entry of ∇J, diag H and
-// H·v given one rounded product, and the bias row its term; the shards'
-// parts added in shard order (core/shard).
+// softmax.GradLogits on the pixels widened exactly to float64;
+// s = Σ_c μ_c u_c in class order; then per example, in index order, each
+// entry of ∇J, diag H and H·v given one rounded product, and the bias row
+// its term; the shards' parts added in shard order (core/shard).
 package newton
