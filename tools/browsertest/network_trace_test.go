@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"softmaxdemo/tools/internal/syncbuf"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
@@ -254,10 +255,10 @@ func BenchmarkPageVisitsCompiled(b *testing.B) {
 			// V8's own lines, when functions are to be named: every
 			// visit runs with the flag, since V8 refuses code that
 			// was cached under other flags.
-			var v8 *syncBuffer
+			var v8 *syncbuf.Buffer
 			var extra []chromedp.ExecAllocatorOption
 			if i < len(names) {
-				v8 = &syncBuffer{}
+				v8 = &syncbuf.Buffer{}
 				extra = append(extra, chromedp.Flag("js-flags", "--trace-wasm-compilation-times"), chromedp.CombinedOutput(v8))
 			}
 			ctx := browserWithProfile(b, profile, 4*time.Minute, extra...)
@@ -505,31 +506,4 @@ func codeCached(profile string, timeout time.Duration) bool {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-}
-
-// syncBuffer is a bytes.Buffer that the browser's output may be written
-// to while the benchmark reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// Len is how many bytes have been written.
-func (b *syncBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
-}
-
-// Bytes returns a copy of what has been written.
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"softmaxdemo/tools/internal/syncbuf"
+
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
@@ -23,7 +25,7 @@ import (
 func TestClass(t *testing.T) {
 	root := newSite(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	errc := make(chan error, 1)
 	go func() {
 		errc <- run(ctx, []string{"-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet"}, stdout, stderr)

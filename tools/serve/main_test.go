@@ -12,20 +12,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"softmaxdemo/tools/internal/syncbuf"
 )
 
 var urlLine = regexp.MustCompile(`^serving (.+) at (http://127\.0\.0\.1:[1-9][0-9]*/)$`)
 
 // startRun starts run with args in a goroutine and returns the printed root
 // and URL, a function that cancels run and returns its error, and stderr.
-func startRun(t *testing.T, args ...string) (root, url string, stop func() error, stderr *syncBuffer) {
+func startRun(t *testing.T, args ...string) (root, url string, stop func() error, stderr *syncbuf.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr = &syncBuffer{}
+	stderr = &syncbuf.Buffer{}
 	errc := make(chan error, 1)
 	go func() {
 		err := run(ctx, args, pw, stderr)
@@ -60,24 +61,6 @@ func startRun(t *testing.T, args ...string) (root, url string, stop func() error
 	}
 	t.Cleanup(func() { stop() })
 	return m[1], m[2], stop, stderr
-}
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func TestRun(t *testing.T) {
@@ -164,7 +147,7 @@ func TestRunErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout bytes.Buffer
-			stderr := &syncBuffer{}
+			stderr := &syncbuf.Buffer{}
 			err := run(t.Context(), tt.args, &stdout, stderr)
 			if err == nil {
 				t.Fatal("run returned nil")
