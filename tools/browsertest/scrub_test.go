@@ -16,6 +16,7 @@ import (
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/core/train"
 	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/session"
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/predict"
@@ -62,25 +63,11 @@ func nativeModels(t *testing.T, pack *dataset.Pack, tc train.Config, from *softm
 	}
 }
 
-// galleryOf predicts the gallery's test images (the first six of each
-// digit, as the worker picks them) with m, as the gallery writes them
-// into its data-predicted.
+// galleryOf predicts the gallery's test images (session.Gallery, as the
+// worker picks them) with m, as the gallery writes them into its
+// data-predicted.
 func galleryOf(test *dataset.Set, m *softmax.Model[float32]) string {
-	var pick [dataset.Classes][]int
-	for i, y := range test.Labels {
-		if len(pick[y]) < 6 {
-			pick[y] = append(pick[y], i)
-		}
-	}
-	var s protocol.Samples
-	for c, images := range pick {
-		for _, i := range images {
-			s.Labels = append(s.Labels, uint8(c))
-			s.Pixels = append(s.Pixels, make([]byte, dataset.Pixels)...)
-			test.Dense(s.Pixels[len(s.Pixels)-dataset.Pixels:], i)
-		}
-	}
-	x := predict.Samples(s, true)
+	x := predict.Samples(session.Gallery(test), true)
 	var b strings.Builder
 	for i := range x.Len() {
 		c, _ := m.Predict(x.Example(i))

@@ -60,7 +60,7 @@ func TestDeskewedRun(t *testing.T) {
 		checkTrainedLike(t, ws, digit.DeskewSet(pack.Train), tc)
 	})
 	t.Run("the gallery stays raw", func(t *testing.T) {
-		if want := gallery(pack.Test); string(samples.Pixels) != string(want.Pixels) {
+		if want := Gallery(pack.Test); string(samples.Pixels) != string(want.Pixels) {
 			t.Error("the Samples are not the raw test images")
 		}
 	})

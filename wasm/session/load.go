@@ -114,7 +114,7 @@ func (s *session) load(l protocol.Load) {
 	s.data.deskewed.train = straightened(train)
 	s.data.test = softmax.FromSet[float32](test)
 	s.data.deskewed.test = straightened(test)
-	samples := gallery(test)
+	samples := Gallery(test)
 	s.send(samples)
 	s.pool.prime() // the helpers get their shards now, while the person reads
 	// Collect the download and the decoder's buffers now, while the person
@@ -325,9 +325,10 @@ func verifyDigest(what string, b []byte, want string, digest func([]byte) ([32]b
 	return nil
 }
 
-// gallery returns the first samplesPerClass test images of each digit, in
+// Gallery returns the gallery's images, as the worker sends them in
+// Loaded: the first samplesPerClass (6) test images of each digit, in
 // order of digit, as 784 grey levels each.
-func gallery(test *dataset.Set) protocol.Samples {
+func Gallery(test *dataset.Set) protocol.Samples {
 	var pick [dataset.Classes][]int
 	for i, y := range test.Labels {
 		if len(pick[y]) < samplesPerClass {
