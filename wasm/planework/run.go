@@ -39,6 +39,29 @@ const (
 	frameEvery = 16 * time.Millisecond
 )
 
+// Go runs the plane's worker natively in a goroutine, on the wall clock,
+// as the browser runs it in a Web Worker: commands on in, events on out.
+// stop ends it, taking events off out meanwhile so that a send the worker
+// is blocked on goes through, and returns once it has ended.
+func Go(in <-chan protocol.Msg, out chan protocol.Msg) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, in, out, Native{})
+	}()
+	return func() {
+		cancel()
+		for {
+			select {
+			case <-done:
+				return
+			case <-out:
+			}
+		}
+	}
+}
+
 // Run is the plane's worker: it reads the page's commands from in and
 // sends its events on out until ctx ends.
 func Run(ctx context.Context, in <-chan protocol.Msg, out chan<- protocol.Msg, clock Clock) {

@@ -2,7 +2,6 @@ package planework
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"testing"
 	"time"
@@ -16,22 +15,7 @@ import (
 func session(t *testing.T) (chan<- protocol.Msg, <-chan protocol.Msg) {
 	t.Helper()
 	in, out := make(chan protocol.Msg, 64), make(chan protocol.Msg, 1024)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		Run(ctx, in, out, Native{})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		for {
-			select {
-			case <-done:
-				return
-			case <-out: // let a send it is blocked on go through
-			}
-		}
-	})
+	t.Cleanup(Go(in, out))
 	return in, out
 }
 

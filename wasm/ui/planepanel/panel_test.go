@@ -1,7 +1,6 @@
 package planepanel
 
 import (
-	"context"
 	"html"
 	"strings"
 	"testing"
@@ -31,22 +30,7 @@ func mount(t *testing.T, p *Panel) *rig {
 	t.Helper()
 	r := &rig{p: p, in: make(chan protocol.Msg, 256), out: make(chan protocol.Msg, 4096)}
 	p.IWorker = &Worker{post: func(m protocol.Msg) { r.in <- m }}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		planework.Run(ctx, r.in, r.out, planework.Native{})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		for {
-			select {
-			case <-done:
-				return
-			case <-r.out:
-			}
-		}
-	})
+	t.Cleanup(planework.Go(r.in, r.out))
 	kittest.Render(t, p)
 	p.setUp()
 	return r
