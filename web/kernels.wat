@@ -340,10 +340,14 @@
   ;; for a single, twenty of twenty for a pair, and a pair takes one index,
   ;; one address and one turn of its loop for two pixels.
   ;;
-  ;; An epoch of SGD takes its examples from all over memory: while one is
-  ;; computed, the pairs of the one two places on in the batch are read
-  ;; once, a byte per cache line, so that they are on their way by the time
-  ;; it comes (WebAssembly has no prefetch instruction).
+  ;; An epoch of SGD takes its examples from all over memory, and
+  ;; WebAssembly has no prefetch instruction: every fourth example, the
+  ;; pairs and first singles of the four examples two to five places on in
+  ;; the batch (at the first, of the first six) are read, a byte per cache
+  ;; line, so that they are on their way by the time they come. A load
+  ;; that misses holds up the instructions after it until its line comes;
+  ;; asked for together, the lines of four examples wait as one
+  ;; (docs/decisions/0033).
   (func (export "grad")
     (param $w i32) (param $b i32) (param $gw i32) (param $gb i32)
     (param $pstart i32) (param $pairs i32) (param $sstart i32) (param $singles i32) (param $labels i32)
@@ -351,7 +355,7 @@
     (result i32)
     (local $k i32) (local $ex i32) (local $j i32) (local $o i32) (local $rows1 i32)
     (local $p i32) (local $pEnd i32) (local $s i32) (local $sEnd i32)
-    (local $q i32) (local $qEnd i32) (local $touch i32)
+    (local $q i32) (local $qEnd i32) (local $touch i32) (local $t i32) (local $tEnd i32)
     (local $v v128) (local $x v128) (local $vx v128)
     (local $z0 v128) (local $z1 v128) (local $z2 v128) (local $a3 v128) (local $a4 v128)
     (local $mv v128) (local $yv v128) (local $y0 v128) (local $y1 v128) (local $y2 v128)
@@ -369,20 +373,28 @@
         (local.set $s (i32.add (local.get $singles) (i32.shl (i32.load (local.get $o)) (i32.const 3))))
         (local.set $sEnd (i32.add (local.get $singles) (i32.shl (i32.load offset=4 (local.get $o)) (i32.const 3))))
 
-        ;; Read the pairs and the first singles of example k+2.
-        (if (i32.lt_u (i32.add (local.get $k) (i32.const 2)) (local.get $n)) (then
-          (local.set $o (i32.load offset=8 (i32.add (local.get $batch) (i32.shl (local.get $k) (i32.const 2)))))
-          (local.set $q (i32.add (local.get $pstart) (i32.shl (local.get $o) (i32.const 2))))
-          (local.set $qEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $q)) (i32.const 12))))
-          (local.set $q (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $q)) (i32.const 12))))
-          (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (i32.add (local.get $singles) (i32.shl
-            (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $o) (i32.const 2)))) (i32.const 3))))))
-          (block $touched
-            (loop $touching
-              (br_if $touched (i32.ge_u (local.get $q) (local.get $qEnd)))
-              (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (local.get $q))))
-              (local.set $q (i32.add (local.get $q) (i32.const 64)))
-              (br $touching)))))
+        ;; Read ahead (see above).
+        (if (i32.eqz (i32.and (local.get $k) (i32.const 3))) (then
+          (local.set $t (select (i32.add (local.get $k) (i32.const 2)) (i32.const 0) (local.get $k)))
+          (local.set $tEnd (i32.add (local.get $k) (i32.const 6)))
+          (if (i32.gt_u (local.get $tEnd) (local.get $n)) (then (local.set $tEnd (local.get $n))))
+          (block $ahead
+            (loop $examplesAhead
+              (br_if $ahead (i32.ge_u (local.get $t) (local.get $tEnd)))
+              (local.set $o (i32.load (i32.add (local.get $batch) (i32.shl (local.get $t) (i32.const 2)))))
+              (local.set $q (i32.add (local.get $pstart) (i32.shl (local.get $o) (i32.const 2))))
+              (local.set $qEnd (i32.add (local.get $pairs) (i32.mul (i32.load offset=4 (local.get $q)) (i32.const 12))))
+              (local.set $q (i32.add (local.get $pairs) (i32.mul (i32.load (local.get $q)) (i32.const 12))))
+              (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (i32.add (local.get $singles) (i32.shl
+                (i32.load (i32.add (local.get $sstart) (i32.shl (local.get $o) (i32.const 2)))) (i32.const 3))))))
+              (block $touched
+                (loop $touching
+                  (br_if $touched (i32.ge_u (local.get $q) (local.get $qEnd)))
+                  (local.set $touch (i32.xor (local.get $touch) (i32.load8_u (local.get $q))))
+                  (local.set $q (i32.add (local.get $q) (i32.const 64)))
+                  (br $touching)))
+              (local.set $t (i32.add (local.get $t) (i32.const 1)))
+              (br $examplesAhead)))))
 
         ;; z = b + the singles, then the pairs (see above).
         (local.set $z0 (v128.load (local.get $b)))
