@@ -31,3 +31,30 @@ func IDs(html string) map[string]int {
 	}
 	return n
 }
+
+// host is a component that hands its context to the test that mounted it.
+type host struct {
+	app.Compo
+	ctx app.Context
+}
+
+// OnPreRender runs natively, where go-app calls no OnMount: it gives the
+// test the context a mounted component has.
+func (h *host) OnPreRender(ctx app.Context) { h.ctx = ctx }
+
+func (h *host) Render() app.UI { return app.Div() }
+
+// Context mounts a component in go-app's test engine and returns the
+// engine and that component's context, so that a test can register a
+// room's handlers on it, post actions and run them (e.ConsumeAll) as the
+// browser's page would.
+func Context(t testing.TB) (app.TestEngine, app.Context) {
+	t.Helper()
+	h := &host{}
+	e := app.NewTestEngine()
+	if err := e.Load(h); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return e, h.ctx
+}
