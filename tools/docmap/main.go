@@ -32,8 +32,10 @@
 // too.
 //
 // A missing line is reported with the line to add and where: after the
-// line of the package (or record) that comes before it in path (or
-// number) order, so that the map and the index stay sorted.
+// line of the package of its tree (core/, wasm/ or tools/) that comes
+// before it in path order, or of the record that comes before it in
+// number order, so that the map's rows of each tree, and the index, stay
+// sorted.
 package main
 
 import (
