@@ -106,6 +106,8 @@ test: lint lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 ## neither syscall/js nor go-app; the page's rooms (wasm/ui/digits,
 ## lessonview, planepanel) import no other room, and kit imports none. staticcheck is fetched by version through
 ## the Go module proxy, so a fresh machine needs nothing installed.
+## tools/docmap checks that docs/ARCHITECTURE.md's map has a line for every
+## package and docs/decisions/README.md links every decision record.
 # go run builds a program for the GOOS in its own environment, so the js/wasm
 # pass sets GOOS and GOARCH through -exec: staticcheck is built for this
 # machine and only its process sees js/wasm.
@@ -125,6 +127,7 @@ lint:
 	done
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) run -exec 'env GOOS=js GOARCH=wasm' $(STATICCHECK) $(WASM_PKGS)
+	$(GO) run ./tools/docmap
 
 vet: lint
 
