@@ -134,8 +134,18 @@ ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 lint-workflows:
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
+# The class's packages (its protocol, its server and their client) run
+# under the race detector, which needs cgo and a C compiler: many
+# goroutines share one hub.
+RACE_PKGS := ./core/class/ ./tools/serve/... ./tools/internal/classclient/
 test-go:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tools/browsertest)
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -e /tools/browsertest -e '/core/class$$' -e /tools/serve -e /tools/internal/classclient)
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+	   echo "$(GO) test -count=1 -race $(RACE_PKGS)"; $(GO) test -count=1 -race $(RACE_PKGS); \
+	 elif [ "$$CI" = true ]; then echo "test-go: -race needs cgo and a C compiler (apt-get install -y gcc)"; exit 1; \
+	 else echo "test-go: SKIPPED -race: no C compiler (apt-get install -y gcc); the class's packages run without it"; \
+	   $(GO) test -count=1 $(RACE_PKGS); \
+	 fi
 
 ## test-browser: the page in headless Chromium, alone so timings are fair;
 ## the accessibility test injects axe-core, which npm installs into
@@ -173,7 +183,14 @@ FUZZ_TARGETS := \
 	core/modelfile:FuzzDecodeDigits \
 	core/train:FuzzRestore \
 	wasm/ui/planeview:FuzzPlane \
-	wasm/ui/planepanel:FuzzPlaneTheta
+	wasm/ui/planepanel:FuzzPlaneTheta \
+	core/modelfile:FuzzDecodeDigitsNPZ \
+	core/class:FuzzRequests \
+	core/class:FuzzDecodeEvent \
+	core/class:FuzzDecodeTheta \
+	core/class:FuzzDecodeDigitList \
+	tools/serve/classhub:FuzzRequests \
+	tools/serve/classhub:FuzzParseFile
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "$(GO) test -run '^\$$' -fuzz '^$${t#*:}\$$' -fuzztime $(FUZZN) ./$${t%:*}/"; \
