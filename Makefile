@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench bench-class
 
 all: test
 
@@ -249,6 +249,16 @@ size: site
 ## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)
 go-app-patch:
 	$(GO) test -count=1 -run '^TestModuleIsUpstreamPlusPatch$$' ./third_party/go-app/ -args -update
+
+## bench-class: the class's figures, simulated phones (Go clients over
+## loopback) against its hub in a process of its own: a chapter change
+## reaching 60 phones (p99), 60 answers counted on the presenter's stream,
+## 600 drawings from 60 phones on it, the server's memory with 100 joined
+## and with 5,000 drawings (heap in use, RSS) and its CPU at rest with 60
+## joined over 30 s (getrusage); five runs of each
+bench-class:
+	$(GO) test -run '^$$' -bench 'ClassChapterChange|ClassAnswers|ClassDrawings' -benchtime 20x -count 5 ./tools/serve/classhub/
+	$(GO) test -run '^$$' -bench 'ClassMemory|ClassCPU' -benchtime 1x -count 5 ./tools/serve/classhub/
 
 ## bench: native benchmarks of the kernels, the trainer and the decoder
 bench:
