@@ -160,7 +160,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:          newLogger(stderr),
 	}
 	if hub != nil {
-		srv.RegisterOnShutdown(func() { hub.Close() })
+		srv.RegisterOnShutdown(hub.EndStreams)
 		if err := printClass(stdout, stderr, *addr, ln.Addr(), cf.key.String(), cf.dir); err != nil {
 			ln.Close()
 			return err

@@ -36,9 +36,10 @@ func (c *Client) SetLastEventID(id string) {
 // EventSource, it reconnects after the stream ends or fails, waiting
 // what the server's "retry:" said, and sends the last event's id as
 // Last-Event-ID, so the server replays what it missed (or sends a Hello).
-// It returns ctx's error, or a refusal the server gave for the stream
-// (a full class: an EventSource stops there too). connected, if not
-// nil, is called each time a connection is open.
+// It returns ctx's error, a refusal the server gave for the stream (a
+// full class: an EventSource stops there too), or an error wrapping
+// class.ErrVersion for a server of another protocol (a page reloads).
+// connected, if not nil, is called each time a connection is open.
 func (c *Client) Follow(ctx context.Context, fn func(class.Event), connected func()) error {
 	retry := time.Second
 	for {
@@ -47,7 +48,7 @@ func (c *Client) Follow(ctx context.Context, fn func(class.Event), connected fun
 			return ctx.Err()
 		}
 		var ref *class.Refusal
-		if errors.As(err, &ref) {
+		if errors.As(err, &ref) || errors.Is(err, class.ErrVersion) {
 			return err
 		}
 		if err := sleep(ctx, retry); err != nil {

@@ -171,11 +171,11 @@ func (h *Hub) start() {
 	go h.sweep()
 }
 
-// Close ends every stream and the hub's timers, and syncs and closes the
-// file of drawings. It is what http.Server.RegisterOnShutdown runs, so
-// that a server's Shutdown does not wait for streams that never end.
-func (h *Hub) Close() error {
-	var err error
+// EndStreams ends every event stream and the hub's timers; requests
+// are still served. It is what http.Server.RegisterOnShutdown runs, so
+// that a server's Shutdown does not wait for streams that never end,
+// while the requests in flight still write their drawings.
+func (h *Hub) EndStreams() {
 	h.closeOnce.Do(func() {
 		close(h.closed)
 		h.wg.Wait()
@@ -183,13 +183,21 @@ func (h *Hub) Close() error {
 		if h.teacherOff != nil {
 			h.teacherOff.Stop()
 		}
-		st := h.store
 		h.mu.Unlock()
-		if st != nil {
-			err = st.close()
-		}
 	})
-	return err
+}
+
+// Close ends every stream (EndStreams), then syncs and closes the file
+// of drawings, and returns the error of what could not be written.
+func (h *Hub) Close() error {
+	h.EndStreams()
+	h.mu.Lock()
+	st := h.store
+	h.mu.Unlock()
+	if st != nil {
+		return st.close()
+	}
+	return nil
 }
 
 // isPresenter reports whether r carries the presenter's key (the query
