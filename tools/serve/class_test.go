@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"image"
 	"image/color"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +138,68 @@ func TestClass(t *testing.T) {
 		t.Fatal(err)
 	} else if resp.Body.Close(); resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("PUT: status %d, want %d: the site is read-only", resp.StatusCode, http.StatusMethodNotAllowed)
+	}
+}
+
+// TestClassStreamThroughTheServer: a phone's event stream through the
+// server's handler and its request log, flushed event by event; without
+// -class there are no class paths.
+func TestClassStreamThroughTheServer(t *testing.T) {
+	root := newSite(t)
+	out, stderr := startClass(t, "-root", root, "-class-dir", t.TempDir(), "-quiet=false")
+	m := classLines.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("printed %q", out)
+	}
+	resp, err := http.Get(m[1] + "class/events?id=3f0c0000000000000000000000000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("the stream: %s, %q", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	lines := make(chan string, 16)
+	go func() {
+		r := bufio.NewReader(resp.Body)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- line
+		}
+	}()
+	var got []string
+	for !slices.Contains(got, "event: hello\n") || !strings.HasPrefix(got[len(got)-1], "data: ") {
+		select {
+		case line := <-lines:
+			got = append(got, line)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the stream gave %q and no hello: not flushed", got)
+		}
+	}
+	if !strings.HasPrefix(got[0], "retry: ") {
+		t.Errorf("the stream starts with %q", got[0])
+	}
+	if resp, err := http.Get(m[1] + "class/theta?key=" + m[2]); err == nil {
+		resp.Body.Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "GET /class/theta 404") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the class's requests are not logged: %q", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if strings.Contains(stderr.String(), m[2]) {
+		t.Errorf("the log shows the key: %q", stderr.String())
+	}
+
+	_, url, _, _ := startRun(t, "-addr", "127.0.0.1:0", "-root", root, "-quiet")
+	if resp, err := http.Get(url + "class/events?id=3f0c0000000000000000000000000001"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("without -class, the class's stream: %v %v", resp.Status, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -163,7 +164,17 @@ func (h *Hub) start() {
 	m.HandleFunc("POST "+class.PathDigitsNPZ, h.presenter(h.postNPZ))
 	m.HandleFunc("GET "+class.PathDigitsImages, h.presenter(h.getIDX))
 	m.HandleFunc("GET "+class.PathDigitsLabels, h.presenter(h.getIDX))
+	known := map[string]bool{}
+	for _, p := range []string{class.PathEvents, class.PathJoin, class.PathAnswer, class.PathDrawing, class.PathLine,
+		class.PathTheta, class.PathState, class.PathQuestion, class.PathLines, class.PathDrawings,
+		class.PathDigitsNPZ, class.PathDigitsImages, class.PathDigitsLabels} {
+		known[p] = true
+	}
 	m.HandleFunc("/class/", func(w http.ResponseWriter, r *http.Request) {
+		if known[r.URL.Path] || strings.HasPrefix(r.URL.Path, class.PathDrawings+"/") {
+			refuse(w, &class.Refusal{Status: http.StatusMethodNotAllowed, Code: class.CodeMethod, Message: r.Method + " is not a method of " + r.URL.Path})
+			return
+		}
 		refuse(w, &class.Refusal{Status: http.StatusNotFound, Code: class.CodeNotFound, Message: "no such path in the class"})
 	})
 	h.mux = m

@@ -47,6 +47,21 @@ func TestBodiesAreChecked(t *testing.T) {
 			}
 		})
 	}
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		code         string
+	}{
+		{http.MethodGet, class.PathAnswer, 405, class.CodeMethod},
+		{http.MethodPost, class.PathEvents, 405, class.CodeMethod},
+		{http.MethodPut, class.PathDrawings + "/1", 405, class.CodeMethod},
+		{http.MethodGet, "/class/nope", 404, class.CodeNotFound},
+	} {
+		status, _, body := tc.raw(tt.method, tt.path, "", nil)
+		if ref := class.DecodeRefusal(status, "", body); status != tt.status || ref.Code != tt.code {
+			t.Errorf("%s %s: %d %s", tt.method, tt.path, status, body)
+		}
+	}
 	req, _ := http.NewRequest(http.MethodPost, tc.srv.URL+class.PathAnswer, strings.NewReader(string(good)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Origin", "http://evil.example")

@@ -3,6 +3,9 @@ package classhub
 import (
 	"bytes"
 	"errors"
+	"io"
+	"log"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -310,5 +313,104 @@ func TestRemoveDrawing(t *testing.T) {
 	var ref *class.Refusal
 	if err := p.Remove(ctx, 1); !errors.As(err, &ref) || ref.Code != class.CodeKey {
 		t.Errorf("a phone removes a drawing: %v", err)
+	}
+}
+
+// TestDrawingSentAgainIsKeptOnce: a drawing whose acknowledgement is
+// lost on the way back is sent again by the phone and kept once, with
+// the number it was given the first time.
+func TestDrawingSentAgainIsKeptOnce(t *testing.T) {
+	tc := newClass(t, t.TempDir(), nil)
+	ctx := tc.ctx()
+	pr := follow(t, tc.presenter())
+	p := tc.phone()
+	cut := &cutter{base: http.DefaultTransport}
+	p.HTTP = &http.Client{Transport: cut}
+	cut.arm(2) // the first answer and the second are lost
+	ack, err := p.Draw(ctx, 7, digit(newRand()))
+	if err != nil || !ack.Duplicate || ack.Drawing != 1 || cut.cut != 2 {
+		t.Fatalf("a drawing sent three times: %+v %v (%d cut)", ack, err, cut.cut)
+	}
+	pr.next(t, "the drawing", func(e class.Event) bool { d, ok := e.(*class.Digit); return ok && d.N == 1 })
+	tc.locked(func(h *Hub) {
+		if h.digits.kept != 1 || h.digits.sent[p.Phone] != 1 {
+			t.Errorf("%d drawings kept, %d sent by the phone; want 1 and 1", h.digits.kept, h.digits.sent[p.Phone])
+		}
+	})
+	b, _ := os.ReadFile(filepath.Join(tc.dir, DrawingsFile))
+	if len(b) != 8+addSize {
+		t.Errorf("the file holds %d bytes, want one drawing's", len(b))
+	}
+}
+
+// TestServerRestart: the server stops mid-lesson and starts again on the
+// same port and folder; the phones and the presenter reconnect by
+// themselves, get a Hello of the new run (the drawings there, the
+// presenter presenting with its key), and follow on.
+func TestServerRestart(t *testing.T) {
+	dir := t.TempDir()
+	key, _, err := LoadKey(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	serve := func(ln net.Listener) (*Hub, *http.Server) {
+		h := New(key)
+		h.Retry = 50 * time.Millisecond
+		h.Log = log.New(io.Discard, "", 0)
+		if err := h.Open(dir); err != nil {
+			t.Fatal(err)
+		}
+		srv := &http.Server{Handler: h}
+		srv.RegisterOnShutdown(h.EndStreams)
+		go srv.Serve(ln)
+		return h, srv
+	}
+	h1, srv1 := serve(ln)
+	base := "http://" + addr
+	pres := classclient.NewPresenter(base, key.String())
+	pr := follow(t, pres)
+	pr.hello(t)
+	var phones []*follower
+	for range 3 {
+		c := classclient.NewPhone(base)
+		c.MaxWait = 50 * time.Millisecond
+		f := follow(t, c)
+		f.hello(t)
+		phones = append(phones, f)
+	}
+	if _, err := phones[0].c.Draw(t.Context(), 2, digit(newRand())); err != nil {
+		t.Fatal(err)
+	}
+	srv1.Shutdown(t.Context())
+	h1.Close()
+
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, srv2 := serve(ln2)
+	t.Cleanup(func() { srv2.Close(); h2.Close() })
+	if h := pr.hello(t); h.Role != class.RolePresenter || h.Drawings != 1 {
+		t.Errorf("the presenter's hello after the restart: role %s, %d drawings", h.Role, h.Drawings)
+	}
+	for i, f := range phones {
+		sent := 0
+		if i == 0 {
+			sent = 1 // its drawing
+		}
+		if h := f.hello(t); h.Role != class.RoleStudent || h.Sent != sent {
+			t.Errorf("phone %d's hello after the restart: %+v", i, h)
+		}
+	}
+	if err := pres.SetState(t.Context(), class.State{Chapter: 6, Lang: "en", Scrub: -1}); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range phones {
+		f.next(t, "phone "+itoa(i)+" follows the restarted class", is(class.State{Chapter: 6, Lang: "en", Scrub: -1}))
 	}
 }
