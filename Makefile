@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench bench-class
 
 all: test
 
@@ -137,8 +137,18 @@ ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 lint-workflows:
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
+# The class's packages (its protocol, its server and their client) run
+# under the race detector, which needs cgo and a C compiler: many
+# goroutines share one hub.
+RACE_PKGS := ./core/class/ ./tools/serve/... ./tools/internal/classclient/
 test-go:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tools/browsertest)
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -e /tools/browsertest -e '/core/class$$' -e /tools/serve -e /tools/internal/classclient)
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+	   echo "$(GO) test -count=1 -race $(RACE_PKGS)"; $(GO) test -count=1 -race $(RACE_PKGS); \
+	 elif [ "$$CI" = true ]; then echo "test-go: -race needs cgo and a C compiler (apt-get install -y gcc)"; exit 1; \
+	 else echo "test-go: SKIPPED -race: no C compiler (apt-get install -y gcc); the class's packages run without it"; \
+	   $(GO) test -count=1 $(RACE_PKGS); \
+	 fi
 
 ## test-browser: the page in headless Chromium, alone so timings are fair;
 ## the accessibility test injects axe-core, which npm installs into
@@ -176,7 +186,14 @@ FUZZ_TARGETS := \
 	core/modelfile:FuzzDecodeDigits \
 	core/train:FuzzRestore \
 	wasm/ui/planeview:FuzzPlane \
-	wasm/ui/planepanel:FuzzPlaneTheta
+	wasm/ui/planepanel:FuzzPlaneTheta \
+	core/modelfile:FuzzDecodeDigitsNPZ \
+	core/class:FuzzRequests \
+	core/class:FuzzDecodeEvent \
+	core/class:FuzzDecodeTheta \
+	core/class:FuzzDecodeDigitList \
+	tools/serve/classhub:FuzzRequests \
+	tools/serve/classhub:FuzzParseFile
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "$(GO) test -run '^\$$' -fuzz '^$${t#*:}\$$' -fuzztime $(FUZZN) ./$${t%:*}/"; \
@@ -235,6 +252,16 @@ size: site
 ## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)
 go-app-patch:
 	$(GO) test -count=1 -run '^TestModuleIsUpstreamPlusPatch$$' ./third_party/go-app/ -args -update
+
+## bench-class: the class's figures, simulated phones (Go clients over
+## loopback) against its hub in a process of its own: a chapter change
+## reaching 60 phones (p99), 60 answers counted on the presenter's stream,
+## 600 drawings from 60 phones on it, the server's memory with 100 joined
+## and with 5,000 drawings (heap in use, RSS) and its CPU at rest with 60
+## joined over 30 s (getrusage); five runs of each
+bench-class:
+	$(GO) test -run '^$$' -bench 'ClassChapterChange|ClassAnswers|ClassDrawings' -benchtime 20x -count 5 ./tools/serve/classhub/
+	$(GO) test -run '^$$' -bench 'ClassMemory|ClassCPU' -benchtime 1x -count 5 ./tools/serve/classhub/
 
 ## bench: native benchmarks of the kernels, the trainer and the decoder
 bench:

@@ -88,6 +88,30 @@ func ReadIDX(images, labels io.Reader) (*Set, error) {
 	return s, nil
 }
 
+// WriteIDX writes s as an MNIST image file (idx3-ubyte) to images and
+// its label file (idx1-ubyte) to labels, the files ReadIDX reads: big-endian
+// headers, then the 28×28 grey levels of each image, row-major, and one
+// byte per label. It returns the first error from either writer.
+func WriteIDX(images, labels io.Writer, s *Set) error {
+	n := uint32(s.Len())
+	var lh [8]byte
+	binary.BigEndian.PutUint32(lh[0:], idxLabelsMagic)
+	binary.BigEndian.PutUint32(lh[4:], n)
+	if _, err := labels.Write(append(lh[:], s.Labels...)); err != nil {
+		return err
+	}
+	b := make([]byte, 16, 16+s.Len()*Pixels)
+	for i, v := range []uint32{idxImagesMagic, n, Rows, Cols} {
+		binary.BigEndian.PutUint32(b[4*i:], v)
+	}
+	b = b[:16+s.Len()*Pixels]
+	for i := range s.Len() {
+		s.Dense(b[16+i*Pixels:16+(i+1)*Pixels], i)
+	}
+	_, err := images.Write(b)
+	return err
+}
+
 // readHeader fills h from r, turning a short read into io.ErrUnexpectedEOF.
 func readHeader(r io.Reader, h []byte, what string) error {
 	if _, err := io.ReadFull(r, h); err != nil {

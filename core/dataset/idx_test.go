@@ -66,6 +66,41 @@ func TestReadIDX(t *testing.T) {
 	}
 }
 
+// TestWriteIDX: WriteIDX writes the bytes idxFiles builds by hand, which
+// ReadIDX reads back, and returns a writer's error.
+func TestWriteIDX(t *testing.T) {
+	noise := noiseSet(rand.New(rand.NewPCG(1, 2)), 5)
+	for _, s := range []*Set{NewSet(0, 0), noise} {
+		var img, lab bytes.Buffer
+		if err := WriteIDX(&img, &lab, s); err != nil {
+			t.Fatal(err)
+		}
+		var dense [][]uint8
+		for i := range s.Len() {
+			dense = append(dense, s.Dense(make([]uint8, Pixels), i))
+		}
+		wantImg, wantLab := idxFiles(s.Labels, dense...)
+		if !bytes.Equal(img.Bytes(), wantImg) || !bytes.Equal(lab.Bytes(), wantLab) {
+			t.Errorf("%d images: WriteIDX wrote %d and %d bytes, not the IDX files of %d and %d", s.Len(), img.Len(), lab.Len(), len(wantImg), len(wantLab))
+		}
+		back, err := ReadIDX(&img, &lab)
+		if err != nil || !equalSets(back, s) {
+			t.Errorf("%d images do not read back (%v)", s.Len(), err)
+		}
+	}
+	broken := errors.New("disk full")
+	for _, w := range []struct{ img, lab io.Writer }{{iotest.TruncateWriter(io.Discard, 0), errWriter{broken}}, {errWriter{broken}, io.Discard}} {
+		if err := WriteIDX(w.img, w.lab, noise); !errors.Is(err, broken) {
+			t.Errorf("WriteIDX returned %v, want the writer's error", err)
+		}
+	}
+}
+
+// errWriter fails every write with err.
+type errWriter struct{ err error }
+
+func (w errWriter) Write([]byte) (int, error) { return 0, w.err }
+
 func TestReadIDXErrors(t *testing.T) {
 	img, lab := idxFiles([]uint8{3, 4}, filled(7), filled(0))
 	edit := func(b []byte, f func(b []byte) []byte) []byte { return f(bytes.Clone(b)) }

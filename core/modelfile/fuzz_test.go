@@ -32,6 +32,7 @@ func goldens(t testing.TB) map[string][]byte {
 		"tiny-float64.npz":    archive(t, zip.Store, "W.npy", npy(1, dict("<f8", "(3, 10)"), f8(30, small)), "b.npy", npy(2, dict("<f8", "(10,)"), f8(10, small))),
 		"edges.json":          encodeJSON(t, randomModel(rand.New(rand.NewPCG(3, 4)), 2), Info{}),
 		"three" + DigitsExt:   encodeDigits(t, threeDigits()),
+		"three-digits.npz":    encodeDigitsNPZ(t, threeDigits()),
 	}
 }
 
@@ -115,6 +116,22 @@ func FuzzDecodeDigits(f *testing.F) {
 			}
 			return encodeDigits(t, again)
 		},
+		func(a, b *dataset.Set) bool {
+			la, pa := DigitsPixels(a)
+			lb, pb := DigitsPixels(b)
+			return bytes.Equal(la, lb) && bytes.Equal(pa, pb)
+		})
+}
+
+// FuzzDecodeDigitsNPZ is FuzzDecode for digits as NumPy arrays: what
+// DecodeDigitsNPZ accepts goes through EncodeDigitsNPZ and back with the
+// same labels and pixels.
+func FuzzDecodeDigitsNPZ(f *testing.F) {
+	seeds(f, "*digits.npz")
+	f.Add(archive(f, zip.Deflate, "images.npy", npy(1, dict("|u1", "(1, 784)"), make([]byte, 784)), "labels.npy", npy(1, dict("<i8", "(1,)"), make([]byte, 8))))
+	fuzzRoundTrip(f, "EncodeDigitsNPZ and DecodeDigitsNPZ",
+		func(b []byte) (*dataset.Set, error) { return DecodeDigitsNPZ(b, 100) },
+		func(t *testing.T, s *dataset.Set) []byte { return encodeDigitsNPZ(t, s) },
 		func(a, b *dataset.Set) bool {
 			la, pa := DigitsPixels(a)
 			lb, pb := DigitsPixels(b)

@@ -38,12 +38,22 @@ func EncodeNPZ(w io.Writer, m *softmax.Model[float32]) error {
 }
 
 // appendNPY appends a .npy version 1.0 array of little-endian float32 of
-// the given shape (a Python tuple) to b: the magic, the version, the
-// header length, the header dict padded with spaces and ending in a
-// newline so that the data start at a multiple of 64 bytes, as NumPy
-// writes it, then the data.
+// the given shape (a Python tuple) to b (see appendNPYHeader).
 func appendNPY(b []byte, shape string, data []float32) []byte {
-	dict := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': %s, }", shape)
+	b = appendNPYHeader(b, "<f4", shape)
+	for _, v := range data {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+	}
+	return b
+}
+
+// appendNPYHeader appends the header of a .npy version 1.0 array of the
+// NumPy dtype descr and shape (a Python tuple) to b: the magic, the
+// version, the header length, the header dict padded with spaces and
+// ending in a newline so that the data start at a multiple of 64 bytes,
+// as NumPy writes it. The data follow.
+func appendNPYHeader(b []byte, descr, shape string) []byte {
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape)
 	pre := len(npyMagic) + 4
 	total := (pre + len(dict) + 1 + 63) / 64 * 64
 	hlen := total - pre
@@ -51,11 +61,7 @@ func appendNPY(b []byte, shape string, data []float32) []byte {
 	b = append(b, 1, 0, byte(hlen), byte(hlen>>8))
 	b = append(b, dict...)
 	b = append(b, strings.Repeat(" ", hlen-len(dict)-1)...)
-	b = append(b, '\n')
-	for _, v := range data {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-	}
-	return b
+	return append(b, '\n')
 }
 
 // DecodeNPZ decodes a .npz archive holding W (D×K) and b (K), as np.savez
@@ -175,8 +181,27 @@ func readArray(b []byte, e *zipEntry, name string) (*npyArray, error) {
 	return parseNPY(data, name)
 }
 
-// parseNPY parses a .npy file held in b (versions 1.0, 2.0 and 3.0).
+// floatSize is the element size of the dtypes a model's arrays may have,
+// '<f4' and '<f8'.
+func floatSize(descr, file, name string) (int, error) {
+	switch descr {
+	case "<f4":
+		return 4, nil
+	case "<f8":
+		return 8, nil
+	}
+	return 0, errorf(ErrDType, "%s has dtype '%s', want '<f4' or '<f8': save %s.astype(np.float32)", file, descr, name)
+}
+
+// parseNPY parses a .npy file of a model's floats held in b (versions
+// 1.0, 2.0 and 3.0).
 func parseNPY(b []byte, name string) (*npyArray, error) {
+	return parseNPYOf(b, name, floatSize, MaxFeatures*softmax.K)
+}
+
+// parseNPYOf parses a .npy file held in b whose dtype size gives the
+// element size of (or refuses), with at most maxValues elements.
+func parseNPYOf(b []byte, name string, size func(descr, file, name string) (int, error), maxValues int64) (*npyArray, error) {
 	file := name + ".npy"
 	if n := min(len(b), len(npyMagic)); string(b[:n]) != npyMagic[:n] {
 		return nil, errorf(ErrFormat, "%s does not start with the .npy magic \\x93NUMPY", file)
@@ -212,13 +237,8 @@ func parseNPY(b []byte, name string) (*npyArray, error) {
 	if err != nil {
 		return nil, errorf(ErrFormat, "%s has a bad header: %v", file, err)
 	}
-	switch descr {
-	case "<f4":
-		a.size = 4
-	case "<f8":
-		a.size = 8
-	default:
-		return nil, errorf(ErrDType, "%s has dtype '%s', want '<f4' or '<f8': save %s.astype(np.float32)", file, descr, name)
+	if a.size, err = size(descr, file, name); err != nil {
+		return nil, err
 	}
 	if fortran {
 		return nil, errorf(ErrLayout, "%s is in Fortran order: save np.ascontiguousarray(%s)", file, name)
@@ -226,12 +246,12 @@ func parseNPY(b []byte, name string) (*npyArray, error) {
 	a.shape = shape
 	n := int64(1)
 	for _, s := range shape {
-		if s > MaxFeatures*softmax.K {
-			return nil, errorf(ErrTooLarge, "%s declares shape %s, more than %d values", file, a.shapeString(), MaxFeatures*softmax.K)
+		if s > maxValues {
+			return nil, errorf(ErrTooLarge, "%s declares shape %s, more than %d values", file, a.shapeString(), maxValues)
 		}
 		n *= s
-		if n > MaxFeatures*softmax.K {
-			return nil, errorf(ErrTooLarge, "%s declares shape %s, more than %d values", file, a.shapeString(), MaxFeatures*softmax.K)
+		if n > maxValues {
+			return nil, errorf(ErrTooLarge, "%s declares shape %s, more than %d values", file, a.shapeString(), maxValues)
 		}
 	}
 	data := b[pre+hlen:]

@@ -106,18 +106,20 @@ func waitAttrText(t *testing.T, ctx context.Context, sel string) string {
 	return text
 }
 
-// classLine is tools/serve -class's first line.
-var classLine = regexp.MustCompile(`^serving .+ at http://127\.0\.0\.1:([0-9]+)/$`)
+// classLine is tools/serve -class's first line, the presenter's address
+// with its key.
+var classLine = regexp.MustCompile(`^presenter: http://127\.0\.0\.1:([0-9]+)/\?class&key=[0-9a-f]{32}$`)
 
 // startClassServer builds tools/serve and runs it with -class on a free
-// port of loopback, serving the repository, and returns the port.
+// port of loopback, serving the repository, with the class's folder in
+// the test's temporary folder, and returns the port.
 func startClassServer(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "serve")
 	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
 		t.Fatalf("building tools/serve: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet")
+	cmd := exec.Command(bin, "-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet", "-class-dir", t.TempDir())
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -136,6 +138,6 @@ func startClassServer(t *testing.T) string {
 	if m == nil {
 		t.Fatalf("tools/serve -class printed %q", line)
 	}
-	go io.Copy(io.Discard, r) // the class's instructions and QR code
+	go io.Copy(io.Discard, r) // the students' address, the class's instructions and QR code
 	return m[1]
 }

@@ -3,9 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"log"
 	"net"
+	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
+
+	"softmaxdemo/core/class"
+	"softmaxdemo/tools/serve/classhub"
 
 	"rsc.io/qr"
 )
@@ -81,10 +88,124 @@ func classURL(flagAddr string, bound net.Addr, lan []lanAddress) string {
 	return "http://" + net.JoinHostPort(lan[0].ip.String(), port) + "/"
 }
 
+// classFlags are -class's flags.
+type classFlags struct {
+	dir                     string
+	max, perPhone, drawings int
+	newKey                  bool
+	key                     class.Key // the presenter's, once open
+}
+
+// open makes the class's folder absolute, takes the presenter's key kept
+// there (or makes one) and returns the class, its drawings loaded from
+// the folder. What could not be kept is said on stderr.
+func (cf *classFlags) open(stderr io.Writer) (*classhub.Hub, error) {
+	switch {
+	case cf.max < 1:
+		return nil, fmt.Errorf("%w: -class-max %d: want at least 1", errUsage, cf.max)
+	case cf.perPhone < 0 || cf.drawings < 0:
+		return nil, fmt.Errorf("%w: -class-drawings-per-phone %d, -class-drawings %d: want 0 or more", errUsage, cf.perPhone, cf.drawings)
+	}
+	dir, err := filepath.Abs(cf.dir)
+	if err != nil {
+		return nil, fmt.Errorf("-class-dir %s: %w", cf.dir, err)
+	}
+	cf.dir = dir
+	key, _, err := classhub.LoadKey(dir, cf.newKey)
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: %v: the key holds until this server stops; a restart prints a new one\n", err)
+	}
+	cf.key = key
+	hub := classhub.New(key)
+	hub.MaxStudents, hub.MaxDrawingsPerPhone, hub.MaxDrawings = cf.max, cf.perPhone, cf.drawings
+	hub.Log = log.New(stderr, "", log.Ltime)
+	if err := hub.Open(dir); err != nil {
+		return nil, fmt.Errorf("the class's folder: %w", err)
+	}
+	return hub, nil
+}
+
+// classHandler serves the class's paths (under /class/) from the hub
+// and every other from the site, except the class's folder if it is
+// inside the site's root: the key and the drawings are never files to
+// fetch.
+type classHandler struct {
+	hub, static http.Handler
+	log         io.Writer // nil: no request log
+	private     string    // the class's folder relative to the root, slash-separated; "" if outside
+}
+
+func (c *classHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/class/") {
+		if c.log == nil {
+			c.hub.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		lw := &loggingWriter{ResponseWriter: w}
+		c.hub.ServeHTTP(lw, r)
+		if lw.status == 0 {
+			lw.status = http.StatusOK
+		}
+		fmt.Fprintf(c.log, "%s %s %s %d %dB %s\n", time.Now().Format(time.TimeOnly), r.Method, r.URL.EscapedPath(), lw.status,
+			lw.n, time.Since(start).Round(10*time.Microsecond))
+		return
+	}
+	if name, _, ok := cleanPath(r.URL.Path); ok && c.private != "" {
+		if strings.EqualFold(name, c.private) || len(name) > len(c.private) && strings.EqualFold(name[:len(c.private)+1], c.private+"/") {
+			notFound(w)
+			return
+		}
+	}
+	c.static.ServeHTTP(w, r)
+}
+
+// privatePrefix returns the folder dir relative to the site's root,
+// slash-separated, if it is inside it, and "" otherwise.
+func privatePrefix(root, dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	if rel == "." {
+		return "."
+	}
+	return filepath.ToSlash(rel)
+}
+
+// printClass writes the class's two lines, the presenter's address with
+// its key and the students', then what writeClass writes for the
+// students' address.
+func printClass(stdout, stderr io.Writer, flagAddr string, bound net.Addr, key, dir string) error {
+	lan, err := lanAddresses()
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: listing this machine's addresses: %v\n", err)
+	}
+	students := classURL(flagAddr, bound, lan) + "?class"
+	if len(lan) == 0 {
+		fmt.Fprintln(stderr, "serve: this machine has no address on a local network: is it on the room's Wi-Fi?")
+	}
+	var others []string
+	for _, a := range lan {
+		if u := classURL(flagAddr, bound, []lanAddress{a}) + "?class"; u != students {
+			others = append(others, u+" ("+a.iface+")")
+		}
+	}
+	presenter := siteURL(flagAddr, bound) + "?class&key=" + key
+	if _, err := fmt.Fprintf(stdout, "presenter: %s\nstudents: %s\n", presenter, students); err != nil {
+		return fmt.Errorf("writing the addresses: %w", err)
+	}
+	return writeClass(stdout, students, others, dir)
+}
+
 // writeClass writes what a teacher needs to let a class open the page:
-// the address, its QR code and what the network must allow, in one
-// write.
-func writeClass(w io.Writer, url string, others []string) error {
+// the students' address, its QR code, what the network must allow and
+// what the class keeps, in one write.
+func writeClass(w io.Writer, url string, others []string, dir string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nThe class opens %s (the QR code below; the lesson's own QR code carries it too):\n\n", url)
 	code, err := qr.Encode(url, qr.M)
@@ -98,11 +219,18 @@ func writeClass(w io.Writer, url string, others []string) error {
 	b.WriteString(`
 The phones and laptops must be on the same network as this machine (the
 same Wi-Fi, the same subnet), and its firewall must let them in on this
-port. The page is served as it is: no accounts, nothing is uploaded, and
-every file is read-only. A plain-HTTP address on the local network is not
-a secure context, so browsers give the page no offline copy and no
-clipboard there: Copy link shows the link to copy by hand. Ctrl-C stops.
+port. The page is served as it is: no accounts, no names, every file
+read-only; what the phones send (answers, drawings, lines) comes to this
+machine alone. A plain-HTTP address on the local network is not a secure
+context, so browsers give the page no offline copy and no clipboard
+there: Copy link shows the link to copy by hand.
 `)
+	fmt.Fprintf(&b, `
+The presenter's address is for this machine alone: whoever opens it
+presents. The class's folder, %s, keeps the presenter's key
+and the drawings, so that a restart loses neither; delete the folder to
+forget them (-class-new-key makes a new key). Ctrl-C stops.
+`, dir)
 	_, err = io.WriteString(w, b.String())
 	return err
 }

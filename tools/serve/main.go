@@ -4,7 +4,9 @@
 // Usage:
 //
 //	go run ./tools/serve [-addr 127.0.0.1:8080] [-root .] [-quiet]
-//	go run ./tools/serve -class [-addr :8080] [-root .]   (make serve-class)
+//	go run ./tools/serve -class [-addr :8080] [-root .] [-class-dir class]
+//	    [-class-max 100] [-class-drawings-per-phone 50] [-class-drawings 5000]
+//	    [-class-new-key]   (make serve-class)
 //
 // Once it listens it prints one line to stdout,
 //
@@ -16,10 +18,21 @@
 //
 // -class serves a class from a teacher's laptop: it listens on every
 // interface (port 8080 unless -addr says otherwise) instead of loopback,
-// and its line names this machine's address on the local network, which
-// it then prints again with a QR code for the class's phones to scan and
-// what the network must allow (see writeClass). The rules below hold as
-// they do on loopback.
+// and holds one class (tools/serve/classhub) at the paths under /class/.
+// Its first two lines are
+//
+//	presenter: http://127.0.0.1:8080/?class&key=<32 hex digits>
+//	students: http://192.168.1.23:8080/?class
+//
+// the presenter's page on this machine, with the key that makes it
+// present, and the class's, on this machine's address on the local
+// network (loopback on a machine with none); then the students' address
+// again with a QR code for the phones to scan, and what the network must
+// allow (see writeClass). The key is never in the students' address nor
+// in the QR code. The class's folder (-class-dir) keeps the key and the
+// drawings, so that a restart loses neither; -class-new-key makes a new
+// key. The rules below hold as they do on loopback, and nothing of the
+// class's folder is served as a file.
 //
 // Files get explicit MIME types, gzip or a precompressed .br/.gz sibling
 // when the client accepts it, Cache-Control: no-cache with ETag and
@@ -45,6 +58,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"softmaxdemo/tools/serve/classhub"
 )
 
 // shutdownTimeout bounds how long in-flight requests may run after a signal.
@@ -81,9 +96,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`; port 0 picks a free port")
 	root := fs.String("root", ".", "site root `directory`")
 	quiet := fs.Bool("quiet", false, "do not log requests")
-	class := fs.Bool("class", false, "serve a class on the local network: listen on every interface (port "+classPort+" unless -addr says) and print this machine's address and its QR code")
+	class := fs.Bool("class", false, "serve a class on the local network: listen on every interface (port "+classPort+" unless -addr says), print the presenter's address with its key and the students' with a QR code")
+	var cf classFlags
+	fs.StringVar(&cf.dir, "class-dir", "class", "with -class: the class's `folder`, which keeps the presenter's key and the drawings")
+	fs.IntVar(&cf.max, "class-max", 100, "with -class: phones joined at once, at most")
+	fs.IntVar(&cf.perPhone, "class-drawings-per-phone", 50, "with -class: drawings one phone may send, at most")
+	fs.IntVar(&cf.drawings, "class-drawings", 5000, "with -class: drawings the class keeps, at most")
+	fs.BoolVar(&cf.newKey, "class-new-key", false, "with -class: make a new presenter's key instead of the one the folder keeps")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: serve [-addr host:port] [-root dir] [-quiet] [-class]")
+		fmt.Fprintln(fs.Output(), "usage: serve [-addr host:port] [-root dir] [-quiet] [-class [-class-dir dir] [-class-max n] [-class-drawings-per-phone n] [-class-drawings n] [-class-new-key]]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -110,53 +131,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("root %s: not a directory", dir)
 	}
 
+	var logw io.Writer
+	if !*quiet {
+		logw = stderr
+	}
+	handler := newHandler(dir, logw)
+	var hub *classhub.Hub
 	if *class {
 		addrSet := false
 		fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
 		if !addrSet {
 			*addr = ":" + classPort
 		}
+		if hub, err = cf.open(stderr); err != nil {
+			return err
+		}
+		defer hub.Close()
+		handler = &classHandler{hub: hub, static: handler, log: logw, private: privatePrefix(dir, cf.dir)}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	var logw io.Writer
-	if !*quiet {
-		logw = stderr
-	}
 	srv := &http.Server{
-		Handler:           newHandler(dir, logw),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          newLogger(stderr),
 	}
-	url := siteURL(*addr, ln.Addr())
-	var others []string
-	if *class {
-		lan, err := lanAddresses()
-		if err != nil {
-			fmt.Fprintf(stderr, "serve: listing this machine's addresses: %v\n", err)
-		}
-		url = classURL(*addr, ln.Addr(), lan)
-		if len(lan) == 0 {
-			fmt.Fprintln(stderr, "serve: this machine has no address on a local network: is it on the room's Wi-Fi?")
-		}
-		for _, a := range lan {
-			if u := classURL(*addr, ln.Addr(), []lanAddress{a}); u != url {
-				others = append(others, u+" ("+a.iface+")")
-			}
-		}
-	}
-	if _, err := fmt.Fprintf(stdout, "serving %s at %s\n", dir, url); err != nil {
-		ln.Close()
-		return fmt.Errorf("writing url: %w", err)
-	}
-	if *class {
-		if err := writeClass(stdout, url, others); err != nil {
+	if hub != nil {
+		srv.RegisterOnShutdown(hub.EndStreams)
+		if err := printClass(stdout, stderr, *addr, ln.Addr(), cf.key.String(), cf.dir); err != nil {
 			ln.Close()
 			return err
 		}
+	} else if _, err := fmt.Fprintf(stdout, "serving %s at %s\n", dir, siteURL(*addr, ln.Addr())); err != nil {
+		ln.Close()
+		return fmt.Errorf("writing url: %w", err)
 	}
 
 	errc := make(chan error, 1)
