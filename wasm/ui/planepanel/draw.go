@@ -1,6 +1,7 @@
 package planepanel
 
 import (
+	"softmaxdemo/wasm/planeimage"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/paint"
@@ -151,7 +152,7 @@ func (p *Panel) drawSurface() {
 
 // classCSS is class c's colour as CSS.
 func classCSS(c int) string {
-	col := planeview.Classes[c]
+	col := planeimage.Classes[c]
 	return fmt.Sprintf("rgb(%d, %d, %d)", col[0], col[1], col[2])
 }
 
