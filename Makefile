@@ -173,7 +173,7 @@ FUZZ_TARGETS := \
 	core/modelfile:FuzzDecodeDigits \
 	core/train:FuzzRestore \
 	wasm/ui/planeview:FuzzPlane \
-	wasm/ui/planepanel:FuzzPlaneTheta
+	wasm/ui/planepanel/store:FuzzPlaneTheta
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "$(GO) test -run '^\$$' -fuzz '^$${t#*:}\$$' -fuzztime $(FUZZN) ./$${t%:*}/"; \

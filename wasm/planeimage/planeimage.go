@@ -46,8 +46,8 @@ func Shade(c int, p float64, k int) (r, g, b uint8) {
 // of a unit from the exact one.
 const levels = 1024
 
-// shades[k][c] holds Shade(c, q/(levels−1), k) for q = 0…levels−1, made
-// the first time a frame draws k classes.
+// shades holds, at [k][c][q], Shade(c, q/(levels−1), k) for
+// q = 0…levels−1, made the first time a frame draws k classes.
 var shades [plane.MaxClasses + 1]*[plane.MaxClasses][levels][3]uint8
 
 // RegionImage writes the regions as RGBA pixels into dst (4 bytes a
