@@ -147,16 +147,50 @@ func TestOwnerTakesThetaTyped(t *testing.T) {
 	q := store.Param{Class: 1, Of: "1"}
 	do(g, typeTheta, store.ThetaTyped{Param: q, K: 2, Value: "1.5"})
 	wants(t, "θ typed", g.sent(), protocol.PlaneTheta{W: []float64{0, 1.5, 0, start[1]}, B: []float64{0, 0}, Hand: 2})
-	do(g, typeTheta, store.ThetaTyped{Param: q, K: 2, Value: "1,5"})
-	wants(t, "θ refused", g.sent())
-	h := app2(g.snap(), i18n.EN)
-	if v, _ := attrOf(h, q.ID(), "value"); !strings.Contains(h, html.EscapeString(i18n.EN.M(i18n.Text("plane.theta.comma", "1,5")))) || v != "1,5" {
-		t.Error("#plane-theta does not keep the text refused and say why")
+	for _, bad := range []struct{ text, key string }{
+		{"1,5", "plane.theta.comma"}, {"", "plane.theta.empty"}, {"x1", "plane.theta.notNumber"},
+		{"Inf", "plane.theta.notFinite"}, {"101", "plane.theta.tooBig"},
+	} {
+		do(g, typeTheta, store.ThetaTyped{Param: q, K: 2, Value: bad.text})
+		wants(t, "θ "+bad.text, g.sent())
+		_, why, _ := g.snap().Typed.Shown(q, 2)
+		h := thetaHTML(g.snap(), i18n.EN)
+		if v, _ := attrOf(h, q.ID(), "value"); why.Key != bad.key || v != bad.text || !isTrue(h, q.ID(), "aria-invalid") ||
+			!strings.Contains(h, html.EscapeString(i18n.EN.M(why)+" "+i18n.EN.T("plane.theta.kept"))) {
+			t.Errorf("θ %q: #plane-theta shows %q, reason %q, want %q beside it", bad.text, v, why.Key, bad.key)
+		}
 	}
 }
 
-// app2 is #plane-theta's HTML for s in l.
-func app2(s store.Snapshot, l i18n.Lang) string {
+// TestOwnerShowsTheWorkersRefusals: each refusal of the worker shows in
+// #plane-error in words, with how the plane stands; a failure shows its
+// message; a state that refuses nothing clears it.
+func TestOwnerShowsTheWorkersRefusals(t *testing.T) {
+	g := newRig(t, New().Lang(i18n.ZH)).setUp()
+	seq := 0
+	for pr := plane.NotFinite; pr <= plane.BadTheta; pr++ {
+		seq++
+		m := stateOf(g, seq, store.Ready)
+		m.Refused = &protocol.PlaneRefusal{Problem: int(pr), X: [2]string{"9", "1"}, Value: "7", Count: 3, Class: 1, Name: "moons"}
+		g.give(m)
+		why := g.snap().Refused
+		h := g.html()
+		if why.Key == "raw" || !strings.Contains(h, html.EscapeString(i18n.ZH.M(why)+" "+i18n.ZH.T("plane.kept"))) {
+			t.Errorf("problem %d: #plane-error does not say %q", pr, i18n.ZH.M(why))
+		}
+	}
+	g.give(protocol.Failed{Message: "plane: out of memory"})
+	if !strings.Contains(g.html(), "plane: out of memory") {
+		t.Error("a failure is not shown")
+	}
+	g.give(stateOf(g, seq+1, store.Ready))
+	if v, _ := attrOf(g.html(), "plane-error", "role"); v != "alert" || !g.snap().Refused.IsZero() {
+		t.Error("a state that refuses nothing leaves the refusal")
+	}
+}
+
+// thetaHTML is #plane-theta's HTML for s in l.
+func thetaHTML(s store.Snapshot, l i18n.Lang) string {
 	return htmlOf(layout{lang: l, s: s, live: liveOf(s, nil)}.theta())
 }
 

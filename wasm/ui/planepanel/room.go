@@ -49,7 +49,7 @@ func New() Panel {
 }
 
 // room is the Panel: it mounts the owner, and lays out the views of its
-// IView (views.go).
+// IView (layout.go).
 type room struct {
 	app.Compo
 

@@ -252,7 +252,7 @@ func TestADemonstrationAskedBeforeTheSetUpIsKept(t *testing.T) {
 func TestRoomTakesThetaByHand(t *testing.T) {
 	g := newRig(t, New().Lang(i18n.EN)).withWorker().setUp()
 	g.pump(settled)
-	table := func() string { return app2(g.snap(), i18n.EN) }
+	table := func() string { return thetaHTML(g.snap(), i18n.EN) }
 	h := g.html()
 	for _, want := range []string{`id="plane-theta"`, `id="plane-theta-1-1"`, `id="plane-theta-1-2"`, `id="plane-theta-0-1"`,
 		`aria-label="θ_(1,2), class 1's weight of x₂"`, `data-pin="yes"`} {
@@ -354,7 +354,7 @@ func TestThetaFieldKeepsTheTypistsText(t *testing.T) {
 	signal(g, toggleTrain)
 	g.pump(func(s store.Snapshot) bool { return s.State == store.Done && settled(s) })
 	shown := func(id string) string {
-		v, ok := attrOf(app2(g.snap(), i18n.EN), id, "value")
+		v, ok := attrOf(thetaHTML(g.snap(), i18n.EN), id, "value")
 		if !ok {
 			t.Fatalf("no #%s", id)
 		}
