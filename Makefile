@@ -186,7 +186,7 @@ FUZZ_TARGETS := \
 	core/modelfile:FuzzDecodeDigits \
 	core/train:FuzzRestore \
 	wasm/ui/planeview:FuzzPlane \
-	wasm/ui/planepanel:FuzzPlaneTheta \
+	wasm/ui/planepanel/store:FuzzPlaneTheta \
 	core/modelfile:FuzzDecodeDigitsNPZ \
 	core/class:FuzzRequests \
 	core/class:FuzzDecodeEvent \

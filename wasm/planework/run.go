@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/planeimage"
 	"softmaxdemo/wasm/protocol"
-	"softmaxdemo/wasm/ui/planeview"
 )
 
 // Clock is what Run needs of the world around it: the time, timers, and a
@@ -190,7 +190,7 @@ func (w *worker) frame() protocol.PlaneFrame {
 	}
 	plane.Regions(b.class, b.prob, m, n, n)
 	img := make([]byte, 4*n*n) // transferred to the page: a new one each frame
-	planeview.RegionImage(img, b.class, b.prob, m.Classes())
+	planeimage.RegionImage(img, b.class, b.prob, m.Classes())
 	segs := plane.Boundaries(m)
 	bounds := make([]float64, 0, 4*len(segs))
 	for _, s := range segs {

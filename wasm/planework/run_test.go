@@ -47,7 +47,8 @@ func until(t *testing.T, out <-chan protocol.Msg, ok func(st protocol.PlaneState
 	}
 }
 
-// sceneFor waits for the scene of the state's version, at rest.
+// settled reports whether the worker is at rest with the scene and the
+// frame of the state's version.
 func settled(st protocol.PlaneState, f protocol.PlaneFrame, sc *protocol.PlaneScene) bool {
 	return sc != nil && sc.Seq == st.Seq && !st.Building && st.State != stateTraining && f.Seq == st.Seq
 }

@@ -9,8 +9,8 @@ import (
 	"softmaxdemo/core/metrics"
 	"softmaxdemo/core/plane"
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/planeimage"
 	"softmaxdemo/wasm/protocol"
-	"softmaxdemo/wasm/ui/planeview"
 )
 
 // handFrame waits for the first frame that has answered the θ set by
@@ -70,7 +70,7 @@ func TestThetaByHandIsDrawnAtOnce(t *testing.T) {
 	class, prob := make([]uint8, f.N*f.N), make([]float32, f.N*f.N)
 	plane.Regions(class, prob, m, f.N, f.N)
 	img := make([]byte, 4*f.N*f.N)
-	planeview.RegionImage(img, class, prob, 3)
+	planeimage.RegionImage(img, class, prob, 3)
 	if !bytes.Equal(img, f.Image) {
 		t.Error("the frame's regions are not the θ set by hand's")
 	}

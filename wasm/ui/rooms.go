@@ -39,9 +39,9 @@ var planeViews = map[lesson.Panel]planepanel.View{
 
 // planeDemos are what the plane does for a lesson's demonstration.
 var planeDemos = map[lesson.PlaneDemo]func(ctx app.Context){
-	lesson.PlaneAlphaAbove: func(ctx app.Context) { ctx.NewActionWithValue(planepanel.ActionAbove, planepanel.AboveCeiling) },
-	lesson.PlaneAddPsi:     func(ctx app.Context) { ctx.NewAction(planepanel.ActionPsi) },
-	lesson.PlaneFromHand:   func(ctx app.Context) { ctx.NewAction(planepanel.ActionRun) },
+	lesson.PlaneAlphaAbove: func(ctx app.Context) { planepanel.AlphaAbove.Post(ctx, planepanel.AboveCeiling) },
+	lesson.PlaneAddPsi:     planepanel.AddPsi.Post,
+	lesson.PlaneFromHand:   planepanel.StartRun.Post,
 }
 
 // handleRooms registers the handlers of the lesson's actions.
@@ -76,10 +76,10 @@ func (p *page) handleRooms(ctx app.Context) {
 			d.UseModel(m)
 		}
 	})
-	ctx.Handle(planepanel.ActionEnded, func(ctx app.Context, a app.Action) {
+	planepanel.Ended.Handle(ctx, func(ctx app.Context, e planepanel.RunEnded) {
 		// Only a run from the line set by hand, which the question
 		// waits for; the plane's other runs concern no chapter.
-		if e, ok := a.Value.(planepanel.RunEnded); ok && e.View == planepanel.Hand && p.chapter > 0 {
+		if e.View == planepanel.Hand && p.chapter > 0 {
 			p.planeRun = lessonview.PlaneRun{Ended: true, From: e.From, To: e.To, Steps: e.Steps}
 			return
 		}

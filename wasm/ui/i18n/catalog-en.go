@@ -615,7 +615,7 @@ var CatalogEN = map[string]string{
 	"plane.stopStalled":    "stopped: no step lowered J any more",
 	"plane.zigzags":        "zig-zags: %d of %d steps turned back",
 
-	// θ by hand (planepanel/theta.go, hand.go).
+	// θ by hand (planepanel/theta-table.go, planepanel/store/theta.go).
 	"plane.theta.title":     "θ by hand",
 	"plane.theta.class":     "Class",
 	"plane.theta.head1":     "$θ_{c,1}$",
@@ -634,7 +634,7 @@ var CatalogEN = map[string]string{
 	"plane.theta.tooBig":    "%s is beyond ±100: type a number from −100 to 100. A weight of 100 already takes a probability from 1 to 99 in a hundred within a tenth of a unit.",
 	"plane.theta.kept":      "θ keeps its last good value.",
 
-	// The plane's pictures in the lesson's chapters (planepanel/views.go).
+	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "The same model on points in the plane",
 	"plane.lesson.surfaceTitle": "The loss surface in the plane",
 	"plane.lesson.surface":      "θ = (θ₁, θ₂): K = 2, class 0 pinned, no bias, so this is $J(θ)$ itself. + is its minimum; all three paths start at ○ (drag it).",

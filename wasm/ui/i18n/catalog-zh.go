@@ -615,7 +615,7 @@ var CatalogZH = map[string]string{
 	"plane.stopStalled":    "停止：再也找不到让 J 下降的步长",
 	"plane.zigzags":        "之字形：%[2]d 步中有 %[1]d 步折返",
 
-	// 手动设定 θ（planepanel/theta.go、hand.go）。
+	// 手动设定 θ（planepanel/theta-table.go、planepanel/store/theta.go）。
 	"plane.theta.title":     "手动设定 θ",
 	"plane.theta.class":     "类别",
 	"plane.theta.head1":     "$θ_{c,1}$",
@@ -634,7 +634,7 @@ var CatalogZH = map[string]string{
 	"plane.theta.tooBig":    "%s 超出了 ±100：请输入 −100 到 100 之间的数。权重为 100 时，概率在十分之一个单位之内就从百分之一变到百分之九十九了。",
 	"plane.theta.kept":      "θ 保持上一个有效值。",
 
-	// The plane's pictures in the lesson's chapters (planepanel/views.go).
+	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "同一个模型，用在平面上的点",
 	"plane.lesson.surfaceTitle": "平面上的损失函数曲面",
 	"plane.lesson.surface":      "θ = (θ₁, θ₂)：K = 2，固定第 0 类，没有常数项，所以这里画的就是 $J(θ)$ 本身。+ 是最小值；三条路径都从 ○ 出发（可拖动）。",

@@ -2,55 +2,63 @@ package planepanel
 
 import (
 	"softmaxdemo/core/plane"
-	"softmaxdemo/wasm/protocol"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"softmaxdemo/wasm/ui/kit"
+	"softmaxdemo/wasm/ui/planepanel/store"
 )
 
-// What the page may ask of the plane. A panel mounted takes them, and its
+// What the page asks of the plane: a room mounted takes them, and its
 // worker does each as soon as it can.
-const (
-	// ActionPsi adds one ψ to every θ_c of the plane's model, once no run
-	// is in training (no value).
-	ActionPsi = "plane/psi"
-	// ActionAbove sets α at a multiple of 2/λ_max (float64), once the
-	// scene of the data and settings in force knows 2/λ_max.
-	ActionAbove = "plane/above"
+var (
+	// AddPsi adds one ψ to every θ_c of the plane's model, once no run is
+	// in training.
+	AddPsi = kit.Signal{Name: "plane/psi"}
+	// AlphaAbove sets α at a multiple of 2/λ_max (AboveCeiling, say), once
+	// the scene of the data and settings in force knows 2/λ_max.
+	AlphaAbove = kit.Action[float64]{Name: "plane/above"}
+	// StartRun starts the live model's gradient descent from the θ it has
+	// (the line set by hand, in the Hand view), if it is not training. In
+	// the Hand view, asked before the view's starting line is in (a
+	// question answered the moment its chapter opens), the run starts once
+	// it is, so that it starts from that line and not from the view
+	// before.
+	StartRun = kit.Signal{Name: "plane/run"}
 )
 
-// The panel's own actions: what its controls and canvases post.
-const (
-	actionData   = "plane/data"   // string: a data set's name
-	actionK      = "plane/k"      // int: the number of classes
-	actionClass  = "plane/class"  // int: the class a click adds
-	actionOption = "plane/option" // option: the bias or the pinning, on or off
-	actionTyped  = "plane/typed"  // typing: α, λ or B as typed
-	actionTrain  = "plane/train"  // no value: train, or pause
-	actionReset  = "plane/reset"  // no value: θ = 0
-	actionPoint  = "plane/point"  // click: a point added or removed
-	actionStart  = "plane/start"  // startAt: the paths' start moved
-	actionTheta  = "plane/theta"  // thetaTyped: a number of θ as typed
-	actionDrag   = "plane/drag"   // dragTo: the boundary held dragged
+// Ended is what the plane tells the page: a run of its live model's
+// gradient descent ended (done, or paused).
+var Ended = kit.Action[RunEnded]{Name: "plane/ended"}
+
+// RunEnded is one run of the live model's gradient descent, from the
+// state it started in to the state it ended in.
+type RunEnded struct {
+	View  View    // the view of the room it ran in
+	From  float64 // J when it started: the θ it started from
+	To    float64 // J when it ended
+	Steps int     // the steps it took
+}
+
+// The room's own actions: what its views post.
+var (
+	chooseData  = kit.Action[string]{Name: "plane/data"} // a data set's name
+	chooseK     = kit.Action[int]{Name: "plane/k"}       // the number of classes
+	chooseClass = kit.Action[int]{Name: "plane/class"}   // the class a click adds
+	setOption   = kit.Action[option]{Name: "plane/option"}
+	typeNumber  = kit.Action[store.Typing]{Name: "plane/typed"} // α, λ or B as typed
+	toggleTrain = kit.Signal{Name: "plane/train"}               // train, or pause
+	restart     = kit.Signal{Name: "plane/reset"}               // θ = 0
+	press       = kit.Action[click]{Name: "plane/point"}        // a point added or removed
+	moveStart   = kit.Action[startAt]{Name: "plane/start"}      // the paths' start moved
+	typeTheta   = kit.Action[store.ThetaTyped]{Name: "plane/theta"}
+	dragLine    = kit.Action[dragTo]{Name: "plane/drag"} // the boundary held dragged
+	askGrid     = kit.Action[int]{Name: "plane/grid"}    // the regions' cells a side the canvas wants
 )
 
-// option is a choice among the settings: which, and on or off.
+// option is a choice among the settings: which ("bias" or "pin"), and on
+// or off.
 type option struct {
-	Name string // "bias" or "pin"
+	Name string
 	On   bool
 }
-
-// typing is one number field as typed.
-type typing struct {
-	Field string // fieldLR, fieldL2 or fieldBatch
-	Value string
-}
-
-// The number fields.
-const (
-	fieldLR    = "lr"
-	fieldL2    = "l2"
-	fieldBatch = "batch"
-)
 
 // click is a press on the plane: at, in the plane's units, how near a
 // point must be to be taken for it, and, from a key, whether it only adds
@@ -68,95 +76,10 @@ type startAt struct {
 	Quick bool
 }
 
-// handle registers the panel's handlers (handlers) with go-app. θ typed
-// renders #plane-theta alone, and a boundary dragged nothing: the frames
-// that answer them render what they change, as training's do.
-func (p *Panel) handle(ctx app.Context) {
-	for name, do := range p.handlers() {
-		ctx.Handle(name, func(ctx app.Context, a app.Action) {
-			do(a.Value)
-			switch name {
-			case actionTheta:
-				p.renderTheta(ctx)
-			case actionDrag:
-				ctx.PreventUpdate()
-			}
-		})
-	}
-}
-
-// handlers are the panel's handlers, one per action: each sends the
-// plane's worker what the person (or the page) asked, or keeps what is
-// the page's alone (the class a click adds, the fields as typed).
-func (p *Panel) handlers() map[string]func(v any) {
-	scene := func(m protocol.Msg) {
-		p.timing.asked = now()
-		p.send(m)
-	}
-	return map[string]func(v any){
-		ActionPsi: func(any) { p.afterSetUp(protocol.PlanePsi{}) },
-		ActionRun: func(any) { p.ask() },
-		ActionAbove: func(v any) {
-			if t, ok := v.(float64); ok && t > 0 {
-				p.timing.asked = now()
-				p.afterSetUp(protocol.PlaneAbove{Times: t})
-			}
-		},
-		actionData: func(v any) {
-			if name, ok := v.(string); ok {
-				scene(protocol.PlaneData{Name: name})
-			}
-		},
-		actionK: func(v any) {
-			if k, ok := v.(int); ok {
-				scene(protocol.PlaneClasses{K: k})
-			}
-		},
-		actionClass: func(v any) {
-			if c, ok := v.(int); ok && c >= 0 && c < max(p.data.K, plane.MinClasses) {
-				p.add = c
-			}
-		},
-		actionOption: func(v any) {
-			if o, ok := v.(option); ok && (o.Name == "bias" || o.Name == "pin") {
-				scene(protocol.PlaneOption{Name: o.Name, On: o.On})
-			}
-		},
-		actionTyped: func(v any) {
-			if t, ok := v.(typing); ok {
-				if n, ok := p.f.typed(t, len(p.data.Points)); ok {
-					scene(n)
-				}
-			}
-		},
-		actionTrain: func(any) { p.send(protocol.PlaneTrain{On: p.state != stateTraining}) },
-		actionReset: func(any) { p.send(protocol.PlaneRestart{}) },
-		actionPoint: func(v any) {
-			if c, ok := v.(click); ok {
-				scene(protocol.PlanePoint{At: c.At, Radius: c.Radius, Class: p.add, Do: c.Do})
-			}
-		},
-		actionStart: func(v any) {
-			if s, ok := v.(startAt); ok {
-				scene(protocol.PlaneStart{At: s.At, Quick: s.Quick})
-			}
-		},
-		actionTheta: func(v any) {
-			if t, ok := v.(thetaTyped); ok {
-				p.timing.asked = now()
-				p.typedTheta(t)
-			}
-		},
-		actionDrag: func(v any) {
-			if d, ok := v.(dragTo); ok {
-				p.timing.asked = now()
-				p.dragged(d)
-			}
-		},
-	}
-}
-
-// post returns an event handler that posts the action with the value.
-func post(action string, v any) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(action, v) }
+// dragTo is the boundary held by Grip dragged to At, in the plane's
+// units; Quick while the pointer moves, not when it lets go.
+type dragTo struct {
+	Grip  plane.Grip
+	At    [2]float64
+	Quick bool
 }

@@ -1,81 +1,53 @@
 package planepanel
 
 import (
-	"softmaxdemo/wasm/ui/i18n"
-	"softmaxdemo/wasm/ui/kit"
-
 	"math"
 	"strconv"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/kit"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// surfacePart renders the loss surface (surfaceCanvas), what it is
-// (#plane-surface-note), its axes, and the paths.
-func (p *Panel) surfacePart() app.UI {
-	l, sc := p.ILang, p.scene
-	desc, axes := l.T("plane.computing"), ""
+// surfacePart renders the loss surface (its canvas), what the scene sc
+// is (#plane-surface-note), its axes, and the paths.
+func surfacePart(l i18n.Lang, canvas app.UI, sc *plane.Scene) app.UI {
+	t := l.T
+	desc, axes := t("plane.computing"), ""
 	if sc != nil {
-		desc, axes = l.T("plane.surfaceExact"), l.T("plane.axesExact")
+		desc, axes = t("plane.surfaceExact"), t("plane.axesExact")
 		if !sc.Exact {
-			at := l.T("plane.sliceAtZero")
+			at := t("plane.sliceAtZero")
 			if sc.HasMin {
-				at = l.T("plane.sliceAtMin")
+				at = t("plane.sliceAtMin")
 			}
-			desc = l.T("plane.surfaceSlice", freeParameters(sc), at, i18n.Loss(sc.LambdaMax), i18n.Loss(sc.Lambda2))
-			axes = l.T("plane.axesSlice")
+			desc = t("plane.surfaceSlice", freeParameters(sc), at, i18n.Loss(sc.LambdaMax), i18n.Loss(sc.Lambda2))
+			axes = t("plane.axesSlice")
 		}
 	}
 	return app.Div().Class("plane-surface-part").Body(
-		app.H3().Text(l.T("plane.surfaceTitle")),
+		app.H3().Text(t("plane.surfaceTitle")),
 		app.P().ID("plane-surface-note").Class("note").Text(desc),
 		app.Div().Class("plane-row").Body(
 			app.Div().Class("plane-view").Body(
-				p.surfaceCanvas(),
+				canvas,
 				app.P().Class("note").Text(axes),
 			),
 			app.Div().Class("plane-side").Body(
 				&pathList{ILang: l, IScene: sc},
-				p.noMinimum(),
+				noMinimum(l, sc),
 			),
 		),
 	)
 }
 
-// surfaceCanvas is #plane-surface: data-kind exact or slice, data-minimum
-// found or none, data-version the scenes drawn so far, data-computing
-// whether one is being computed, data-build-ms how long the last took
-// from the command that asked for it to its drawing, data-scene its
-// checksum; a press or a drag moves the start, and so do the arrow keys
-// (#plane-surface-keys, keys.go), which #plane-start follows.
-func (p *Panel) surfaceCanvas() app.UI {
-	exact, hasMin := false, false
-	if sc := p.scene; sc != nil {
-		exact, hasMin = sc.Exact, sc.HasMin
-	}
-	l := p.ILang
-	return app.Div().ID("plane-surface-keys").Class("plane-surface-keys").TabIndex(0).Attr("role", "application").
-		Aria("label", l.T("plane.surfaceKeys")).Aria("describedby", "plane-start").
-		On("keydown", p.onSurfaceKey).On("keyup", p.onSurfaceKeyUp).Body(
-		app.Canvas().ID("plane-surface").Attr("role", "img").Aria("label", l.T("plane.surfaceCanvas")).
-			Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
-			Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", p.timing.scenes).
-			Attr("data-computing", kit.YesNo(p.building)).Attr("data-build-ms", strconv.FormatFloat(p.timing.ms, 'f', 1, 64)).
-			Attr("data-scene", p.sceneSum).
-			On("pointerdown", p.onSurfaceDown).On("pointermove", p.onSurfaceMove).
-			On("pointerup", p.onSurfaceUp).On("pointercancel", p.onSurfaceUp),
-		p.startLine(),
-	)
-}
-
 // noMinimum says, when J has no minimum and the data are not separated
 // (which the notes explain), that Newton's method found none.
-func (p *Panel) noMinimum() app.UI {
-	sc := p.scene
+func noMinimum(l i18n.Lang, sc *plane.Scene) app.UI {
 	return app.If(sc != nil && !sc.HasMin && !sc.Separated, func() app.UI {
-		return app.P().Class("note").Text(p.ILang.T("plane.noMin"))
+		return app.P().Class("note").Text(l.T("plane.noMin"))
 	})
 }
 
@@ -94,11 +66,11 @@ func freeParameters(sc *plane.Scene) int {
 	return n
 }
 
-// alphaMax shows 2/λ_max beside α (#plane-alpha-max: data-value is
-// 2/λ_max, data-lambda-max λ_max, data-above yes when α is above it);
-// short says it in a sentence, for a lesson's picture.
-func (p *Panel) alphaMax(short bool) app.UI {
-	l, sc := p.ILang, p.scene
+// alphaMax shows 2/λ_max of the scene sc beside α = rate
+// (#plane-alpha-max: data-value is 2/λ_max, data-lambda-max λ_max,
+// data-above yes when α is above it); short says it in a sentence, for a
+// lesson's picture.
+func alphaMax(l i18n.Lang, sc *plane.Scene, rate float64, short bool) app.UI {
 	box := app.Div().ID("plane-alpha-max").Class("note alpha-max")
 	if sc == nil {
 		return box
@@ -107,14 +79,14 @@ func (p *Panel) alphaMax(short bool) app.UI {
 	if sc.CurvatureAtStart {
 		where = l.T("plane.atStart")
 	}
-	above := p.set.Rate > sc.AlphaMax
+	above := rate > sc.AlphaMax
 	value := "∞"
 	if !math.IsInf(sc.AlphaMax, 0) {
 		value = i18n.Loss(sc.AlphaMax)
 	}
-	says, over := l.T("plane.alphaMax", value, i18n.Loss(sc.LambdaMax), where), l.T("plane.alphaAbove", i18n.Loss(p.set.Rate))
+	says, over := l.T("plane.alphaMax", value, i18n.Loss(sc.LambdaMax), where), l.T("plane.alphaAbove", i18n.Loss(rate))
 	if short {
-		says, over = l.T("plane.lesson.alphaMax", value), l.T("plane.lesson.alphaAbove", i18n.Loss(p.set.Rate))
+		says, over = l.T("plane.lesson.alphaMax", value), l.T("plane.lesson.alphaAbove", i18n.Loss(rate))
 	}
 	return box.Attr("data-value", strconv.FormatFloat(sc.AlphaMax, 'g', -1, 64)).
 		Attr("data-lambda-max", strconv.FormatFloat(sc.LambdaMax, 'g', -1, 64)).Attr("data-above", kit.YesNo(above)).Body(

@@ -10,32 +10,36 @@ import (
 )
 
 // Worker is the page's side of the plane's worker (wasm/planework): it
-// starts it when a panel first needs it, keeps it while the page lives
-// (the panels of the lesson's chapters come and go; the worker stays),
-// hands its events to the panel mounted, and replaces it if it dies,
-// handing the new one the plane as the panel last showed it. The page
-// makes one and gives it to every panel (Panel.Worker).
+// starts it when a room first needs it, keeps it while the page lives
+// (the rooms of the lesson's chapters come and go; the worker stays),
+// hands its events to the owner of the room mounted, and replaces it if
+// it dies, handing the new one the plane as the room last showed it. The
+// page makes one and gives it to every room (Panel.Worker).
 type Worker struct {
 	w       *browser.Worker
-	panel   *Panel      // the panel mounted, which takes the events
-	ctx     app.Context // its context
+	to      listener    // the owner of the room mounted, which takes the events
+	ctx     app.Context // its room's context
 	frame   app.Value   // the latest frame, not yet decoded: only the latest is drawn
 	raf     app.Func    // draws it in the next animation frame
 	rafSet  bool        // an animation frame is asked for
 	bulk    []byte      // the frames' bulk bytes, decoded into one buffer
 	replace int         // workers replaced
-	setups  int         // set-ups asked for so far: each panel's is the next
+	setups  int         // set-ups asked for so far: each room's is the next
 	watch   bool        // the heartbeat watch is running
 	grid    protocol.PlaneGrid
 	pace    protocol.PlanePace
+}
 
-	// post takes the commands where there is no browser (natively, in
-	// tests, which run the worker's code in a goroutine of their own).
-	post func(protocol.Msg)
+// listener is what takes the worker's events, on go-app's goroutine in a
+// dispatch on the room's context: the owner of the room mounted.
+type listener interface {
+	event(ctx app.Context, m protocol.Msg) bool        // an event other than a frame; whether the room renders
+	frame(ctx app.Context, f protocol.PlaneFrame) bool // the latest frame, in an animation frame; whether the room renders
+	replaced() *protocol.PlaneResume                   // what a new worker goes on from, if anything
 }
 
 // NewWorker returns the page's plane worker, started from web/worker.js
-// when a panel first needs it.
+// when a room first needs it.
 func NewWorker() *Worker { return &Worker{} }
 
 // The watch for a worker that died, as the digits instrument keeps it:
@@ -45,10 +49,10 @@ const (
 	silentAfter = 3 * time.Second
 )
 
-// attach makes p, mounted with ctx, the panel that takes the events, and
-// starts the worker if it has not started.
-func (w *Worker) attach(p *Panel, ctx app.Context) {
-	w.panel, w.ctx = p, ctx
+// attach makes l, whose room is mounted with ctx, what takes the events,
+// and starts the worker if it has not started.
+func (w *Worker) attach(l listener, ctx app.Context) {
+	w.to, w.ctx = l, ctx
 	if w.w == nil && app.IsClient {
 		w.start(ctx.ResolveStaticResource("/web/worker.js"))
 	}
@@ -58,10 +62,10 @@ func (w *Worker) attach(p *Panel, ctx app.Context) {
 	}
 }
 
-// detach lets go of p, unmounted.
-func (w *Worker) detach(p *Panel) {
-	if w.panel == p {
-		w.panel = nil
+// detach lets go of l, its room unmounted.
+func (w *Worker) detach(l listener) {
+	if w.to == l {
+		w.to = nil
 	}
 }
 
@@ -88,21 +92,17 @@ func (w *Worker) start(url string) {
 	w.send(w.pace)
 }
 
-// event hands an event to the panel mounted, on go-app's goroutine.
+// event hands an event to the owner of the room mounted, on go-app's
+// goroutine.
 func (w *Worker) event(m protocol.Msg) {
-	p, ctx := w.panel, w.ctx
-	if p == nil {
+	l, ctx := w.to, w.ctx
+	if l == nil {
 		return
 	}
 	ctx.Dispatch(func(ctx app.Context) {
-		if w.panel != p {
-			ctx.PreventUpdate()
-			return
-		}
-		if !p.took(m) {
+		if w.to != l || !l.event(ctx, m) {
 			ctx.PreventUpdate()
 		}
-		p.tellEnded(ctx)
 	})
 }
 
@@ -116,19 +116,17 @@ func (w *Worker) latest(data app.Value) {
 	}
 	if w.raf == nil {
 		w.raf = app.FuncOf(func(app.Value, []app.Value) any {
-			p, ctx := w.panel, w.ctx
-			if p == nil {
+			l, ctx := w.to, w.ctx
+			if l == nil {
 				w.rafSet, w.frame = false, nil
 				return nil
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				w.rafSet = false
 				m, ok := w.pending()
-				if w.panel != p || !ok {
+				if w.to != l || !ok || !l.frame(ctx, m) {
 					ctx.PreventUpdate()
-					return
 				}
-				p.drawFrame(ctx, m)
 			})
 			return nil
 		})
@@ -137,7 +135,7 @@ func (w *Worker) latest(data app.Value) {
 	app.Window().Call("requestAnimationFrame", w.raf)
 }
 
-// nextSetup returns a set-up id no panel has had.
+// nextSetup returns a set-up id no room has had.
 func (w *Worker) nextSetup() int {
 	w.setups++
 	return w.setups
@@ -168,10 +166,7 @@ func (w *Worker) send(m protocol.Msg) {
 		w.pace = m
 	}
 	if w.w == nil {
-		if w.post != nil {
-			w.post(m)
-		}
-		return
+		return // not started: outside a browser, or no room has needed it
 	}
 	if err := w.w.Send(m); err != nil {
 		app.Log("plane:", err)
@@ -199,12 +194,12 @@ func (w *Worker) watchWorker() {
 	})
 }
 
-// ctxDispatch runs f on go-app's goroutine through the panel's context;
-// with no panel mounted it waits for the next watch (the page shows no
+// ctxDispatch runs f on go-app's goroutine through the room's context;
+// with no room mounted it waits for the next watch (the page shows no
 // plane that could stop).
 func (w *Worker) ctxDispatch(f func()) {
-	if w.panel == nil {
-		w.watch = false // a panel mounted starts it again
+	if w.to == nil {
+		w.watch = false // a room mounted starts it again
 		return
 	}
 	w.ctx.Dispatch(func(ctx app.Context) {
@@ -213,8 +208,8 @@ func (w *Worker) ctxDispatch(f func()) {
 	})
 }
 
-// died replaces the worker: the new one goes on from the plane the panel
-// last showed (resume), while the panel keeps its last picture.
+// died replaces the worker: the new one goes on from the plane the room
+// last showed (listener.replaced), while the room keeps its last picture.
 func (w *Worker) died() {
 	if w.w == nil {
 		return
@@ -223,9 +218,8 @@ func (w *Worker) died() {
 	w.w = nil
 	w.replace++
 	w.start(w.ctx.ResolveStaticResource("/web/worker.js"))
-	if p := w.panel; p != nil {
-		p.th.sent, p.th.answered = 0, 0 // the new worker counts θs by hand afresh
-		if r := p.resumeFrom(); r != nil {
+	if l := w.to; l != nil {
+		if r := l.replaced(); r != nil {
 			w.send(*r)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"softmaxdemo/core/plane"
+	"softmaxdemo/wasm/planeimage"
 	"softmaxdemo/wasm/ui/chart"
 )
 
@@ -18,7 +19,7 @@ func TestClassOfReadsShadeBack(t *testing.T) {
 		for c := range k {
 			for i := 0; i <= 20; i++ {
 				p := 1/float64(k) + (1-1/float64(k))*float64(i)/20
-				r, g, b := Shade(c, p, k)
+				r, g, b := planeimage.Shade(c, p, k)
 				for _, d := range []int{-3, 0, 3} {
 					rgb := [3]uint8{clamp(int(r) + d), clamp(int(g) - d), clamp(int(b) + d)}
 					if got, dist := ClassOf(rgb, k); got != c || dist > 8 {
@@ -28,8 +29,8 @@ func TestClassOfReadsShadeBack(t *testing.T) {
 			}
 		}
 	}
-	if r, g, b := Shade(0, 1, 2); [3]uint8{r, g, b} != Classes[0] {
-		t.Errorf("a certain class 0 is %v, want its colour %v", [3]uint8{r, g, b}, Classes[0])
+	if r, g, b := planeimage.Shade(0, 1, 2); [3]uint8{r, g, b} != planeimage.Classes[0] {
+		t.Errorf("a certain class 0 is %v, want its colour %v", [3]uint8{r, g, b}, planeimage.Classes[0])
 	}
 }
 
@@ -193,7 +194,7 @@ func checkPlane(t *testing.T, d plane.Data, s plane.Settings) {
 	class, prob := make([]uint8, n*n), make([]float32, n*n)
 	plane.Regions(class, prob, lab.Model(), n, n)
 	rgba := make([]byte, 4*n*n)
-	RegionImage(rgba, class, prob, d.K)
+	planeimage.RegionImage(rgba, class, prob, d.K)
 	fr := Frame{W: 300, H: 300}
 	pts := fr.Segments(plane.Boundaries(lab.Model()))
 	for c := range d.K {
@@ -225,31 +226,6 @@ func checkPlane(t *testing.T, d plane.Data, s plane.Settings) {
 	for _, p := range sc.Paths {
 		if p.Stop == plane.Running {
 			t.Fatalf("%v did not end", p.Method)
-		}
-	}
-}
-
-// TestRegionImageIsShade: the table RegionImage looks colours up in gives
-// Shade's colour to within a unit, at every class and probability.
-func TestRegionImageIsShade(t *testing.T) {
-	for k := plane.MinClasses; k <= plane.MaxClasses; k++ {
-		var class []uint8
-		var prob []float32
-		for c := range k {
-			for i := 0; i <= 1000; i++ {
-				class = append(class, uint8(c))
-				prob = append(prob, float32(i)/1000)
-			}
-		}
-		rgba := make([]byte, 4*len(class))
-		RegionImage(rgba, class, prob, k)
-		for i, c := range class {
-			r, g, b := Shade(int(c), float64(prob[i]), k)
-			for j, want := range []uint8{r, g, b} {
-				if d := int(rgba[4*i+j]) - int(want); d < -1 || d > 1 || rgba[4*i+3] != 255 {
-					t.Fatalf("K = %d, class %d, p = %v: %v, Shade %v", k, c, prob[i], rgba[4*i:4*i+4], []uint8{r, g, b})
-				}
-			}
 		}
 	}
 }
