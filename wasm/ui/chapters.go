@@ -50,7 +50,7 @@ func (p *page) goChapter(ctx app.Context, n int) {
 	}
 	set := p.Link()
 	set.Lesson = n
-	set.Fields = lesson.Apply(n, set.Fields)
+	set.Train = set.Train.With(lesson.Apply(n, set.Train.Fields))
 	p.pushNext = true
 	p.moveTo(ctx, set)
 }

@@ -5,6 +5,7 @@ import (
 	"softmaxdemo/wasm/ui/digits"
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/link"
+	"softmaxdemo/wasm/ui/params"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -16,7 +17,7 @@ import (
 // Link returns the page's settings as its link says them (digits.Page).
 func (p *page) Link() link.Settings {
 	d := p.digits.Settings()
-	return link.Settings{Fields: d.Fields, Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter, From: d.From}
+	return link.Settings{Train: params.Check(d.Fields, 0), Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter, From: d.From}
 }
 
 // Changed writes the link when the instrument's settings changed
@@ -25,7 +26,7 @@ func (p *page) Changed() { p.writeLink() }
 
 // instrumentPart is the instrument's part of the settings set.
 func instrumentPart(set link.Settings) digits.Settings {
-	return digits.Settings{Fields: set.Fields, Dataset: set.Dataset, Workers: set.Workers, From: set.From}
+	return digits.Settings{Fields: set.Train.Fields, Dataset: set.Dataset, Workers: set.Workers, From: set.From}
 }
 
 // writeLink puts the settings into the page's link, as a new history

@@ -53,7 +53,7 @@ func (d *Instrument) Apply(ctx app.Context, set Settings) {
 	} else if d.wantChain != (link.Chain{}) {
 		d.replayWhenReady()
 	} else if d.st.Status == store.StatusTraining {
-		if c, e := params.Parse(set.Fields, d.st.TrainN); e.OK() && (c.LearningRate != d.st.Pending.LearningRate || c.L2 != d.st.Pending.L2) {
+		if c, e := params.Check(set.Fields, d.st.TrainN).Result(); e.OK() && (c.LearningRate != d.st.Pending.LearningRate || c.L2 != d.st.Pending.L2) {
 			c.MyDigitsRate = d.myDigitsShare()
 			d.st.Asked(c, false)
 			d.send(protocol.Train{Config: c}) // the worker keeps the run, with the new α and λ
@@ -64,7 +64,7 @@ func (d *Instrument) Apply(ctx app.Context, set Settings) {
 
 // SameRun reports whether the run in training could go on with set.
 func (d *Instrument) SameRun(set Settings) bool {
-	return set.Dataset == d.linkData() && set.From == d.chain() && params.SameRun(d.st.Pending, set.Fields, d.st.TrainN)
+	return set.Dataset == d.linkData() && set.From == d.chain() && params.Check(set.Fields, d.st.TrainN).SameRun(d.st.Pending)
 }
 
 // linkData is the data the page's link names: the loaded pack, or the

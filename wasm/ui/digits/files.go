@@ -187,7 +187,7 @@ func (d *Instrument) restore(k *files.Kept) {
 // worker, with the Train panel's settings (straightened or not as the
 // model was trained, when its file says), which training continues from.
 func (d *Instrument) useModel(file *modelfile.File) {
-	cfg, _ := params.Parse(d.fields, d.st.TrainN)
+	cfg, _ := params.Check(d.fields, d.st.TrainN).Result()
 	if file.Format == "json" && file.Version >= 2 {
 		cfg.Deskew = file.Info.Deskew
 	}
@@ -326,7 +326,7 @@ func (d *Instrument) onForgetModel(ctx app.Context, a app.Action) {
 	}
 	f.restored, f.kept = false, ""
 	f.modelStatus, f.modelKind = i18n.Text("model.forgotten"), "forgotten"
-	cfg, _ := params.Parse(d.fields, d.st.TrainN)
+	cfg, _ := params.Check(d.fields, d.st.TrainN).Result()
 	d.onReset(ctx, app.Action{Value: cfg})
 }
 

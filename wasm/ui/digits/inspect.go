@@ -42,7 +42,7 @@ func (d *Instrument) handleInspector(ctx app.Context) {
 	})
 	ctx.Handle(store.ActionApply, func(ctx app.Context, a app.Action) {
 		e, ok := a.Value.(predict.Example)
-		c, errs := params.Parse(d.fields, d.st.TrainN)
+		c, errs := params.Check(d.fields, d.st.TrainN).Result()
 		if !ok || !errs.OK() || len(e.Pixels) != 784 {
 			return
 		}

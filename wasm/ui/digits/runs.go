@@ -95,7 +95,7 @@ func (d *Instrument) Fresh(ctx app.Context, f params.Fields) {
 		d.send(protocol.Pause{})
 	}
 	d.Apply(ctx, Settings{Fields: f, Dataset: d.linkData(), Workers: d.workers})
-	c, errs := params.Parse(f, d.st.TrainN)
+	c, errs := params.Check(f, d.st.TrainN).Result()
 	if !errs.OK() {
 		return
 	}
@@ -109,7 +109,7 @@ func (d *Instrument) Fresh(ctx app.Context, f params.Fields) {
 // current model where the run can go on with them (a change of α or λ).
 func (d *Instrument) TrainWith(ctx app.Context, f params.Fields) {
 	d.Apply(ctx, Settings{Fields: f, Dataset: d.linkData(), Workers: d.workers})
-	if c, errs := params.Parse(f, d.st.TrainN); errs.OK() {
+	if c, errs := params.Check(f, d.st.TrainN).Result(); errs.OK() {
 		d.onTrain(ctx, app.Action{Value: c})
 	}
 }
@@ -139,7 +139,7 @@ func (d *Instrument) ContinueConfig() protocol.Config {
 	}
 	f := d.fields
 	f.Method = "sgd"
-	c, _ := params.Parse(f, d.st.TrainN)
+	c, _ := params.Check(f, d.st.TrainN).Result()
 	c.Deskew = d.st.ModelDeskew()
 	c.MyDigitsRate = d.myDigitsShare()
 	return c

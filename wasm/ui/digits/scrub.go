@@ -111,7 +111,7 @@ func (d *Instrument) replayWhenReady() {
 	runs := chain.Runs()
 	cfgs := make([]protocol.Config, len(runs)+1)
 	for i, b := range runs {
-		c, errs := params.Parse(b.Fields, d.st.TrainN)
+		c, errs := params.Check(b.Fields, d.st.TrainN).Result()
 		k := protocol.KeyframesOf(c, d.st.TrainN)
 		if !errs.OK() || (!k.Has(b.Step) && b.Step != k.Last()) {
 			d.page.Notice(i18n.Text("scrub.linkMissed", b.Step))
@@ -120,7 +120,7 @@ func (d *Instrument) replayWhenReady() {
 		}
 		cfgs[i] = c
 	}
-	final, errs := params.Parse(d.fields, d.st.TrainN)
+	final, errs := params.Check(d.fields, d.st.TrainN).Result()
 	if !errs.OK() {
 		return
 	}

@@ -71,7 +71,7 @@ func (d *Instrument) Panel(k Panel, l i18n.Lang) app.UI {
 		return app.Section().Class("panel scrub-panel").Aria("label", l.T("scrub.label")).Body(
 			panels.NewScrub().View(l, s.ScrubView(), r != nil))
 	case Inspector:
-		c, _ := params.Parse(d.fields, s.TrainN)
+		c, _ := params.Check(d.fields, s.TrainN).Result()
 		pin := c.PinFirst
 		if r := s.Current(); r != nil {
 			pin = r.Cfg.PinFirst

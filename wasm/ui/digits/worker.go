@@ -223,7 +223,7 @@ func (d *Instrument) askCurvature() {
 	if d.st.Status == store.StatusTraining || d.worker == nil {
 		return
 	}
-	c, e := params.Parse(d.fields, max(d.st.TrainN, 1))
+	c, e := params.Check(d.fields, max(d.st.TrainN, 1)).Result()
 	if !e.OK() {
 		return
 	}

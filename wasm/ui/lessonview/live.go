@@ -53,7 +53,7 @@ func (v *Lesson) live() lesson.Live {
 	s := v.IInstrument
 	lv := lesson.NoLive()
 	lv.TrainN, lv.TestN = s.TrainN, s.TestN
-	c, errs := params.Parse(s.Fields, s.TrainN)
+	c, errs := params.Check(s.Fields, s.TrainN).Result()
 	if errs.OK() {
 		lv.Rate, lv.Lambda, lv.Batch = c.LearningRate, c.L2, c.BatchSize
 	}

@@ -70,7 +70,7 @@ func (p *TrainPanel) OnUpdate(ctx app.Context) {
 	}
 	p.linked = p.ILinkVersion
 	p.f, p.init = p.ILink, p.ILink
-	_, p.err = params.Parse(p.f, p.maxBatch())
+	_, p.err = params.Check(p.f, p.maxBatch()).Result()
 	f := p.f
 	ctx.Defer(func(app.Context) { showFields(f) })
 }
@@ -166,7 +166,7 @@ func (p *TrainPanel) Render() app.UI {
 				app.Select().ID("method").Disabled(busy).OnChange(func(ctx app.Context, e app.Event) {
 					if v := ctx.JSSrc().Get("value").String(); slices.Contains(params.Methods, v) {
 						p.f.Method = v
-						_, p.err = params.Parse(p.f, p.maxBatch())
+						_, p.err = params.Check(p.f, p.maxBatch()).Result()
 						p.changed(ctx)
 					}
 				}).Body(
@@ -219,7 +219,7 @@ func (p *TrainPanel) alphaMax() app.UI {
 	if c == nil || c.AlphaMax <= 0 {
 		return app.P().ID("alpha-max").Class("field-note only-descent").Attr("data-value", 0)
 	}
-	cfg, _ := params.Parse(p.f, p.maxBatch())
+	cfg, _ := params.Check(p.f, p.maxBatch()).Result()
 	regime, text := alphaNote(l, c, cfg.LearningRate, cfg.BatchSize, p.maxBatch(), p.f.Method)
 	return app.P().ID("alpha-max").Class("field-note only-descent").
 		Attr("data-value", kit.Exact64(c.AlphaMax)).Attr("data-l2", kit.Exact64(c.L2)).Attr("data-lambda-max", kit.Exact64(c.LambdaMax)).
@@ -270,7 +270,7 @@ func alphaNote(l i18n.Lang, c *protocol.CurvatureIs, lr float64, batch, m int, m
 // changed posts the fields for the page's link when all of them are
 // accepted; while one is refused the link keeps the last accepted ones.
 func (p *TrainPanel) changed(ctx app.Context) {
-	if _, e := params.Parse(p.f, p.maxBatch()); e.OK() {
+	if _, e := params.Check(p.f, p.maxBatch()).Result(); e.OK() {
 		ctx.NewActionWithValue(store.ActionSettings, p.f)
 	}
 }
@@ -293,7 +293,7 @@ func (p *TrainPanel) field(id, only, label, value string, reason i18n.Msg, mode 
 			Aria("invalid", !reason.IsZero()).Aria("describedby", id+"-error").
 			OnInput(func(ctx app.Context, e app.Event) {
 				set(ctx.JSSrc().Get("value").String())
-				_, p.err = params.Parse(p.f, p.maxBatch())
+				_, p.err = params.Check(p.f, p.maxBatch()).Result()
 				p.changed(ctx)
 			}),
 		app.Div().ID(id+"-error").Class("field-error").Aria("live", "polite").Text(p.ILang.M(reason)),
@@ -323,7 +323,7 @@ func (p *TrainPanel) maxBatch() int {
 // config validates every field and returns the configuration, or false
 // with the reasons shown.
 func (p *TrainPanel) config() (protocol.Config, bool) {
-	cfg, e := params.Parse(p.f, p.maxBatch())
+	cfg, e := params.Check(p.f, p.maxBatch()).Result()
 	p.err = e
 	return cfg, e.OK()
 }
@@ -366,7 +366,7 @@ func (p *TrainPanel) onPreset(ctx app.Context, e app.Event) {
 		}
 		p.f.Deskew = deskew
 		showFields(p.f)
-		_, p.err = params.Parse(p.f, p.maxBatch())
+		_, p.err = params.Check(p.f, p.maxBatch()).Result()
 		p.changed(ctx)
 	}
 }
