@@ -49,21 +49,21 @@ func collectAtRest() bool {
 
 // collectSoon schedules collectAtRest once, in a task of its own,
 // collectWait after the last call, if no run is training then.
-func (d *Instrument) collectSoon(ctx app.Context) {
-	d.collectDue = time.Now().Add(collectWait)
-	if d.collectPending {
+func (o *owner) collectSoon(ctx app.Context) {
+	o.collectDue = time.Now().Add(collectWait)
+	if o.collectPending {
 		return
 	}
-	d.collectPending = true
+	o.collectPending = true
 	var wait func(app.Context)
 	wait = func(ctx app.Context) {
 		ctx.PreventUpdate()
-		if left := time.Until(d.collectDue); left > 0 {
+		if left := time.Until(o.collectDue); left > 0 {
 			ctx.After(left, wait)
 			return
 		}
-		d.collectPending = false
-		if d.st.Status != store.StatusTraining && d.st.Status != store.StatusLoading {
+		o.collectPending = false
+		if o.st.Status != store.StatusTraining && o.st.Status != store.StatusLoading {
 			collectAtRest()
 		}
 	}

@@ -4,45 +4,47 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/params"
-	"strconv"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The instrument's side of the training worker: the manifest and the
-// packs, the worker's events and when they render.
+// The room's side of the training worker: the manifest and the packs,
+// the worker's events and when they render.
 
 // loadManifest reads the list of packs (web/boot.js has usually fetched it
 // already), starts the worker and loads the default pack. The page offers
 // exactly the manifest's packs: the manifest lists only those on the
 // server (tools/mnistpack writes it so, and make dist prunes it), so the
 // page never asks for a file to learn whether it is there.
-func (d *Instrument) loadManifest(ctx app.Context) {
-	b := d.booted
-	d.booted = nil // a Retry fetches
+func (o *owner) loadManifest(ctx app.Context) {
+	b := o.booted
+	o.booted = nil // a Retry fetches
 	if b == nil {
 		b = browser.BootManifest()
 	}
 	if b != nil {
-		d.onManifest(ctx, b, nil)
+		o.onManifest(ctx, b, nil)
 		return
 	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
 		b, err := browser.Fetch(url)
-		ctx.Dispatch(func(ctx app.Context) { d.onManifest(ctx, b, err) })
+		ctx.Dispatch(func(ctx app.Context) { o.onManifest(ctx, b, err) })
 	})
 }
 
 // onManifest starts the worker on the manifest b, or shows err.
-func (d *Instrument) onManifest(ctx app.Context, b []byte, err error) {
+func (o *owner) onManifest(ctx app.Context, b []byte, err error) {
 	var man dataset.Manifest
 	if err == nil {
 		err = json.Unmarshal(b, &man)
@@ -54,7 +56,7 @@ func (d *Instrument) onManifest(ctx app.Context, b []byte, err error) {
 	}
 	if errors.Is(err, browser.ErrTimedOut) {
 		secs := strconv.Itoa(int(browser.FetchDeadline / time.Second))
-		d.st.Apply(protocol.Failed{
+		o.st.Apply(protocol.Failed{
 			Message: "the list of datasets did not arrive within " + secs + " s",
 			Hint:    "hint.fetch",
 			Key:     "err.manifestStall",
@@ -63,7 +65,7 @@ func (d *Instrument) onManifest(ctx app.Context, b []byte, err error) {
 		return
 	}
 	if err != nil {
-		d.st.Apply(protocol.Failed{
+		o.st.Apply(protocol.Failed{
 			Message: "could not read the list of datasets: " + err.Error(),
 			Hint:    "hint.manifest",
 			Key:     "err.manifest",
@@ -71,93 +73,94 @@ func (d *Instrument) onManifest(ctx app.Context, b []byte, err error) {
 		})
 		return
 	}
-	d.manifest = man
 	def, _ := man.Find("default")
-	d.st.Offered(man.Packs, def.Name)
-	d.ensureWorker(ctx)
-	if d.worker.Preloaded == d.st.Dataset {
-		d.worker.Preloaded = "" // web/boot.js asked already
-	} else {
-		d.load(ctx, d.st.Dataset)
+	o.st.Offered(man.Packs, def.Name)
+	preloaded := o.ensureWorker(ctx)
+	if preloaded != o.st.Dataset {
+		o.load(ctx, o.st.Dataset) // unless web/boot.js asked already
 	}
-	want := d.wantData
-	d.wantData = ""
+	want := o.st.Controls.WantData
+	o.st.WantData("")
 	switch _, ok := man.Find(want); {
-	case want == "" || want == d.st.Dataset:
+	case want == "" || want == o.st.Dataset:
 	case !ok:
-		d.page.Notice(i18n.Text("link.bad", "data", params.Quote(want), i18n.Text("link.noSuchData")))
+		Notice.Post(ctx, i18n.Text("link.bad", "data", params.Quote(want), i18n.Text("link.noSuchData")))
 	default:
 		// The link asked for another pack: the worker loads it after the
 		// default one (it handles one load at a time).
-		d.send(protocol.Pause{})
-		d.load(ctx, want)
+		o.send(protocol.Pause{})
+		o.load(ctx, want)
 	}
 }
 
-func (d *Instrument) ensureWorker(ctx app.Context) {
-	if d.worker != nil {
-		return
+// ensureWorker starts a worker if there is none, and returns the pack
+// web/boot.js asked the one it started for ("" for none).
+func (o *owner) ensureWorker(ctx app.Context) (preloaded string) {
+	if o.w != nil {
+		return ""
 	}
-	var w *browser.Worker
-	w = browser.StartWorker(ctx.ResolveStaticResource("/web/worker.js"),
+	var w Sender
+	w, preloaded = o.start(ctx.ResolveStaticResource("/web/worker.js"),
 		func(m protocol.Msg) {
 			if _, ok := m.(protocol.Heartbeat); ok {
-				return // StartWorker noted it: nothing to show
+				return // the Sender noted it: nothing to show
 			}
 			ctx.Dispatch(func(ctx app.Context) {
-				if d.worker == w { // not a late event of a worker replaced
-					d.onEvent(ctx, m)
+				if o.w == w { // not a late event of a worker replaced
+					o.onEvent(ctx, m)
 				}
 			})
 		},
 		func(detail string) {
 			ctx.Dispatch(func(ctx app.Context) {
-				if d.worker == w {
-					d.workerDied(ctx, i18n.Text("raw", detail))
+				if o.w == w {
+					o.workerDied(ctx, i18n.Text("raw", detail))
 				}
 			})
 		},
 	)
-	d.worker = w
-	if !d.watching {
-		d.watching = true
-		d.watchWorker(ctx)
+	o.w = w
+	o.st.WorkerStarted()
+	if !o.watching && app.IsClient {
+		o.watching = true
+		o.watchWorker(ctx)
 	}
+	return preloaded
 }
 
 // onEvent applies a worker event and decides when to render it.
-func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
+func (o *owner) onEvent(ctx app.Context, m protocol.Msg) {
+	st := o.st
 	if _, ok := m.(protocol.Snapshot); ok {
-		d.st.Apply(m)
-		d.takeoverEvent(m)
+		st.Apply(m)
+		st.TakeOver(m)
 		ctx.PreventUpdate() // kept for a new worker, not shown
 		return
 	}
-	status, err, run := d.st.Status, d.st.Err, d.st.Run
-	d.st.Apply(m)
-	d.replayEvent()
-	if d.st.Run != run {
-		d.chainChanged() // a new run, a branch or not: the link says which
+	status, err, run := st.Status, st.Err, st.Run
+	st.Apply(m)
+	o.replayNext(ctx)
+	if st.Run != run {
+		o.chainChanged(ctx) // a new run, a branch or not: the link says which
 	}
 	if pr, ok := m.(protocol.Progress); ok && pr.Heap != 0 {
 		// The worker measured its heap as a run came to rest: measure
 		// the page's beside it, once per run.
-		d.st.PageMeasured(protocol.HeapLive())
+		st.PageMeasured(protocol.HeapLive())
 	}
-	d.filesEvent(ctx, m)
-	d.takeoverEvent(m)
-	d.askCurvature() // at rest, once per model and settings
+	o.filesEvent(ctx, m)
+	o.takeOver(m)
+	o.askCurvature() // at rest, once per model and settings
 	switch m.(type) {
 	case protocol.Loaded:
 		ctx.Defer(func(ctx app.Context) {
 			// What the page's start allocated, once ready is on screen: in
 			// a task of its own, even if a run was started at once.
-			d.tasks.AfterNextPaint(func() { collectAtRest() })
-			d.afterReady()
-			d.replayWhenReady()
-			if !d.warmed {
-				d.warmed = true
-				d.warmPage(ctx)
+			o.tasks.AfterNextPaint(func() { collectAtRest() })
+			o.afterReady()
+			o.replayWhenReady(ctx)
+			if st.PageWarmedUp() {
+				o.warmPage(ctx)
 			}
 		})
 	case protocol.Samples:
@@ -168,35 +171,49 @@ func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
 			f.Invoke()
 		}
 	}
-	if held, run, step := d.st.AwaitingEval(); held && d.asked != [2]int{run, step} {
-		// The worker sends the final Evaluated right after the Progress
-		// that says done; should it not come, ask for it.
-		d.asked = [2]int{run, step}
-		ctx.After(evalWait, func(app.Context) {
-			if held, r, s := d.st.AwaitingEval(); held && r == run && s == step {
-				d.send(protocol.Evaluate{})
-			}
-		})
+	o.awaitEval(ctx)
+	if st.Status != store.StatusTraining && st.Status != store.StatusLoading {
+		o.collectSoon(ctx)
 	}
-	if d.st.Status != store.StatusTraining && d.st.Status != store.StatusLoading {
-		d.collectSoon(ctx)
+	o.paceRender(ctx, status != st.Status || err != st.Err)
+}
+
+// awaitEval asks for the final evaluation of a run that is done, should
+// it not come: the worker sends it right after the Progress that says
+// done.
+func (o *owner) awaitEval(ctx app.Context) {
+	held, run, step := o.st.AwaitingEval()
+	if !held || o.evalAsked == [2]int{run, step} {
+		return
 	}
+	o.evalAsked = [2]int{run, step}
+	ctx.After(evalWait, func(app.Context) {
+		if held, r, s := o.st.AwaitingEval(); held && r == run && s == step {
+			o.send(protocol.Evaluate{})
+		}
+	})
+}
+
+// paceRender renders now a change of state (changed) or an event at rest,
+// and a run's events at most every frameEvery, the confusion matrix and
+// gallery at most every evalEvery.
+func (o *owner) paceRender(ctx app.Context, changed bool) {
 	now := time.Now()
-	if d.st.Status != status || d.st.Err != err || d.st.Status != store.StatusTraining {
-		d.st.ShowEval()
-		d.lastFrame, d.lastEval = now, now
+	if changed || o.st.Status != store.StatusTraining {
+		o.st.ShowEval()
+		o.lastFrame, o.lastEval = now, now
 		return // render now
 	}
 	ctx.PreventUpdate()
-	if d.pending {
+	if o.pending {
 		return
 	}
-	d.pending = true
-	ctx.After(max(0, frameEvery-now.Sub(d.lastFrame)), func(app.Context) {
+	o.pending = true
+	ctx.After(max(0, frameEvery-now.Sub(o.lastFrame)), func(app.Context) {
 		now := time.Now()
-		d.pending, d.lastFrame = false, now
-		if now.Sub(d.lastEval) >= evalEvery && d.st.ShowEval() {
-			d.lastEval = now
+		o.pending, o.lastFrame = false, now
+		if now.Sub(o.lastEval) >= evalEvery && o.st.ShowEval() {
+			o.lastEval = now
 		}
 	})
 }
@@ -205,34 +222,26 @@ func (d *Instrument) onEvent(ctx app.Context, m protocol.Msg) {
 // page's start-up may begin. The worker warms up its kernels; the service
 // worker fills its cache for offline use (web/boot.js) once the whole pack
 // is in (onEvent, on Samples).
-func (d *Instrument) afterReady() {
-	if d.worker != nil && !d.worker.Warmed {
-		d.worker.Warmed = true
-		d.send(protocol.Warm{})
+func (o *owner) afterReady() {
+	if o.w != nil && o.st.Warming() {
+		o.send(protocol.Warm{})
 	}
-	d.sendPace()
-	d.sendWorkers()
-	d.askCurvature()
+	o.sendPace()
+	o.sendWorkers()
+	o.askCurvature()
 }
 
 // askCurvature asks the worker for λ_max of the Hessian at the current
 // model and the Train panel's λ, pinning and images, for #alpha-max: at
-// rest only (the worker measures it with full passes over the data), and
-// once per model and settings.
-func (d *Instrument) askCurvature() {
-	if d.st.Status == store.StatusTraining || d.worker == nil {
+// rest and with the data in only (the worker measures it with full
+// passes over them), and once per model and settings.
+func (o *owner) askCurvature() {
+	st := o.st
+	set := st.Controls.Settings
+	if st.Status == store.StatusTraining || o.w == nil || st.TrainN == 0 || !set.OK() || !st.AskCurvature(set.Config) {
 		return
 	}
-	c, e := params.Check(d.fields, max(d.st.TrainN, 1)).Result()
-	if !e.OK() {
-		return
-	}
-	key := fmt.Sprintf("%d/%d/%v/%v/%v", d.st.Run, d.st.Progress.Step, c.L2, c.PinFirst, c.Deskew)
-	if key == d.curvatureAsked {
-		return
-	}
-	d.curvatureAsked = key
-	d.send(protocol.Curvature{Config: c})
+	o.send(protocol.Curvature{Config: set.Config})
 }
 
 // sendWorkers tells the worker how many workers should compute full
@@ -243,42 +252,45 @@ func (d *Instrument) askCurvature() {
 // machine two workers beside it are no faster than one, though each
 // worker's kernel alone scales to both cores
 // (docs/decisions/0001-one-worker-fewer-than-cores.md).
-func (d *Instrument) sendWorkers() {
-	n := d.workers
+func (o *owner) sendWorkers() {
+	n := o.st.Controls.Workers
 	if n == 0 {
 		n = max(1, min(browser.Cores()-1, protocol.MaxWorkers))
 	}
-	d.send(protocol.Workers{N: n})
+	o.send(protocol.Workers{N: n})
 }
 
 // load asks the worker for the named pack.
-func (d *Instrument) load(ctx app.Context, name string) {
-	pk, ok := d.manifest.Find(name)
-	if !ok || d.worker == nil {
+func (o *owner) load(ctx app.Context, name string) {
+	i := slices.IndexFunc(o.st.Packs, func(pk dataset.PackInfo) bool { return pk.Name == name })
+	if i < 0 || o.w == nil {
 		return
 	}
-	d.st.LoadingPack(name, pk.Bytes)
+	pk := o.st.Packs[i]
+	o.st.LoadingPack(name, pk.Bytes)
 	url := ctx.ResolveStaticResource("/web/data/" + pk.File)
-	if d.retries > 0 {
+	if r := o.st.Worker.Retries; r > 0 {
 		// A distinct URL goes past the service worker's cache, which may
 		// hold the very copy that failed its checksum.
-		url += "?retry=" + strconv.Itoa(d.retries)
+		url += "?retry=" + strconv.Itoa(r)
 	}
-	d.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes, TrainBytes: pk.TrainBytes, TrainSHA256: pk.TrainSHA256})
+	o.send(protocol.Load{Name: pk.Name, URL: url, SHA256: pk.SHA256, Bytes: pk.Bytes, TrainBytes: pk.TrainBytes, TrainSHA256: pk.TrainSHA256})
 }
 
-func (d *Instrument) send(m protocol.Msg) {
-	if d.worker == nil {
+// send sends m to the worker, if there is one; a command the page could
+// not send is an error it shows.
+func (o *owner) send(m protocol.Msg) {
+	if o.w == nil {
 		return
 	}
-	if err := d.worker.Send(m); err != nil {
-		d.st.Failed(i18n.Text("err.send", err.Error()))
+	if err := o.w.Send(m); err != nil {
+		o.st.Failed(i18n.Text("err.send", err.Error()))
 	}
 }
 
-// sendPace tells the worker the pace the panel shows.
-func (d *Instrument) sendPace() {
-	if rate, ok := params.PaceRate(d.fields.Pace); ok {
-		d.send(protocol.Pace{StepsPerSecond: rate})
+// sendPace tells the worker the pace the Train panel shows.
+func (o *owner) sendPace() {
+	if rate, ok := params.PaceRate(o.st.Controls.Settings.Fields.Pace); ok {
+		o.send(protocol.Pace{StepsPerSecond: rate})
 	}
 }

@@ -203,7 +203,8 @@ func (s *State) Apply(m protocol.Msg) {
 		if m.Run < s.Run {
 			return // a late message from a run that was replaced
 		}
-		if m.Run != s.Run {
+		fresh := m.Run != s.Run
+		if fresh {
 			s.NewRun(m.Run)
 		}
 		s.Progress = m
@@ -223,7 +224,13 @@ func (s *State) Apply(m protocol.Msg) {
 		s.ChartVersion++
 		state := m.State
 		s.doneHeld = state == StatusDone && !s.EvaluatedAt(m.Run, m.Step)
-		if s.doneHeld {
+		switch {
+		case s.doneHeld && fresh:
+			// A run that ended within its first slice: #status shows it
+			// training, not with the state the run before it ended in,
+			// so that its id and its state change together.
+			state = StatusTraining
+		case s.doneHeld:
 			state = s.Status // until the final step's Evaluated arrives
 		}
 		switch state {
