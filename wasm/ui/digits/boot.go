@@ -40,11 +40,19 @@ type Boot struct {
 // data are in. A kept record or digits that cannot be read are dropped,
 // with a note. Natively there is nothing to read.
 func ReadBoot(h Host) Boot {
-	b := Boot{files: store.Files{Rate: store.DefaultMyDigitsRate}}
 	if !app.IsClient {
+		return readBoot(nil, nil)
+	}
+	return readBoot(h, browser.BootManifest())
+}
+
+// readBoot is ReadBoot of what h kept (nothing for nil) and the manifest
+// web/boot.js fetched (nil if none).
+func readBoot(h Host, manifest []byte) Boot {
+	b := Boot{manifest: manifest, files: store.Files{Rate: store.DefaultMyDigitsRate}}
+	if h == nil {
 		return b
 	}
-	b.manifest = browser.BootManifest()
 	f := &b.files
 	if r := h.Get(rateStorageKey); r != "" {
 		f.SetRate(r)

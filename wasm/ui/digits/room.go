@@ -87,7 +87,8 @@ type owner struct {
 	st    *store.Store
 	start Start
 	host  Host
-	tasks *kit.Tasks // the page's queue of tasks of their own
+	fetch func(url string) ([]byte, error) // browser.Fetch, which blocks: called in ctx.Async
+	tasks *kit.Tasks                       // the page's queue of tasks of their own
 
 	w        Sender // the training worker; nil before the manifest is read, and after it crashed
 	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
@@ -120,7 +121,7 @@ const (
 // language, and start, which starts its training workers.
 func New(boot Boot, set Settings, lang i18n.Lang, start Start) Room {
 	st := store.NewStore(set.Fields, set.Workers, set.Dataset, set.From, lang, boot.files)
-	return &owner{st: st, start: start, host: browser.Host{}, booted: boot.manifest}
+	return &owner{st: st, start: start, host: browser.Host{}, fetch: browser.Fetch, booted: boot.manifest}
 }
 
 func (o *owner) Mount(ctx app.Context, tasks *kit.Tasks) {

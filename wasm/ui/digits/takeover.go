@@ -1,9 +1,11 @@
 package digits
 
 import (
+	"strconv"
 	"time"
 
 	"softmaxdemo/wasm/protocol"
+	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
 
@@ -52,12 +54,12 @@ func (o *owner) watch(ctx app.Context) {
 		w.Heard()
 		return
 	}
-	if o.st.HessianBusy || app.Window().Get("document").Get("visibilityState").String() == "hidden" {
+	if o.st.HessianBusy || browser.Hidden() {
 		w.Heard()
 		return
 	}
 	if w.Silent() > silentAfter {
-		o.workerDied(ctx, i18n.Text("worker.silent", int(silentAfter/time.Second)))
+		o.workerDied(ctx, i18n.Text("worker.silent", strconv.Itoa(int(silentAfter/time.Second))))
 		ctx.Update()
 	}
 }

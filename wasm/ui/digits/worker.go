@@ -38,7 +38,7 @@ func (o *owner) loadManifest(ctx app.Context) {
 	}
 	url := ctx.ResolveStaticResource("/web/data/manifest.json")
 	ctx.Async(func() {
-		b, err := browser.Fetch(url)
+		b, err := o.fetch(url)
 		ctx.Dispatch(func(ctx app.Context) { o.onManifest(ctx, b, err) })
 	})
 }
@@ -167,9 +167,7 @@ func (o *owner) onEvent(ctx app.Context, m protocol.Msg) {
 		// The test images follow Loaded (Samples comes with them): the
 		// whole pack is in, and the service worker may fill its cache
 		// without downloading the pack a second time beside it.
-		if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
-			f.Invoke()
-		}
+		browser.PageReady()
 	}
 	o.awaitEval(ctx)
 	if st.Status != store.StatusTraining && st.Status != store.StatusLoading {
