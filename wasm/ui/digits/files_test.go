@@ -56,7 +56,9 @@ func TestAModelFileIsLoadedAndKept(t *testing.T) {
 	r := ready(t)
 	m := testModel()
 	reads := 0
-	r.run(func(ctx app.Context) { store.UploadModel.Post(ctx, file("mine.json", modelFile(t, m, false), nil, &reads)) })
+	r.run(func(ctx app.Context) {
+		store.UploadModel.Post(ctx, file("mine.json", modelFile(t, m, false), nil, &reads))
+	})
 	use, ok := find[protocol.UseModel](r.sent())
 	if !ok || reads != 1 || use.Config.Deskew || !slicesEqual(use.W, m.W) {
 		t.Fatalf("the model's file sent %v (read %d times), deskew %v", ok, reads, use.Config.Deskew)

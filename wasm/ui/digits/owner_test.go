@@ -341,7 +341,9 @@ func TestARefusedFieldIsShownAndTrainsNothing(t *testing.T) {
 			if got := r.sent(); len(got) != 0 {
 				t.Errorf("refused fields sent %s", names(got))
 			}
-			r.run(func(ctx app.Context) { store.Edit.Post(ctx, params.Edit{Field: tt.edit.Field, Text: params.Defaults().LR}) })
+			r.run(func(ctx app.Context) {
+				store.Edit.Post(ctx, params.Edit{Field: tt.edit.Field, Text: params.Defaults().LR})
+			})
 		})
 	}
 }
