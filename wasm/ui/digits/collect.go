@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"softmaxdemo/wasm/ui/browser"
-	"softmaxdemo/wasm/ui/digits/store"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The page's garbage collection. In WebAssembly a whole cycle (marking,
@@ -45,27 +42,4 @@ func collectAtRest() bool {
 	defer browser.Measure("softmax:collect")()
 	runtime.GC()
 	return true
-}
-
-// collectSoon schedules collectAtRest once, in a task of its own,
-// collectWait after the last call, if no run is training then.
-func (o *owner) collectSoon(ctx app.Context) {
-	o.collectDue = time.Now().Add(collectWait)
-	if o.collectPending {
-		return
-	}
-	o.collectPending = true
-	var wait func(app.Context)
-	wait = func(ctx app.Context) {
-		ctx.PreventUpdate()
-		if left := time.Until(o.collectDue); left > 0 {
-			ctx.After(left, wait)
-			return
-		}
-		o.collectPending = false
-		if o.st.Status != store.StatusTraining && o.st.Status != store.StatusLoading {
-			collectAtRest()
-		}
-	}
-	ctx.After(collectWait, wait)
 }

@@ -19,80 +19,89 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The model and my digits as files, kept in the browser's storage across
-// reloads (boot.go reads them back). Every call into the browser that can
+// keeper is the owner's part that keeps the model and my digits as
+// files: it reads the files a person chooses or drops, saves them, keeps
+// them in the browser's storage across reloads (boot.go reads them back),
+// and hands them to the worker. Every call into the browser that can
 // throw goes through web/boot.js's helpers (softmaxDownload,
 // softmaxReadFile, softmaxOnDrop, softmaxStore).
+type keeper struct {
+	st          *store.Store
+	c           *conn
+	host        Host
+	drop        app.Func // takes the files dropped on the page
+	keepPending bool     // keeping the model is scheduled in a task of its own
+}
 
 // listenForDrops takes files dropped on the page: a model, or my digits
 // by their extension.
-func (o *owner) listenForDrops(ctx app.Context) {
+func (k *keeper) listenForDrops(ctx app.Context) {
 	h := app.Window().Get("softmaxOnDrop")
-	if h.Type() != app.TypeFunction || o.drop != nil {
+	if h.Type() != app.TypeFunction || k.drop != nil {
 		return
 	}
-	o.drop = app.FuncOf(func(this app.Value, args []app.Value) any {
+	k.drop = app.FuncOf(func(this app.Value, args []app.Value) any {
 		f := browser.FileOf(args[0])
 		digits := strings.HasSuffix(strings.ToLower(f.Name), modelfile.DigitsExt)
-		ctx.Dispatch(func(ctx app.Context) { o.readFile(ctx, f, digits) })
+		ctx.Dispatch(func(ctx app.Context) { k.readFile(ctx, f, digits) })
 		return nil
 	})
-	h.Invoke(o.drop)
+	h.Invoke(k.drop)
 }
 
 // filesEvent follows worker events: once data are loaded it sends my
 // digits and uses the kept model; when a run rests it keeps the model
 // straight after, in a task of its own (keepSoon).
-func (o *owner) filesEvent(ctx app.Context, m protocol.Msg) {
-	st := o.st
+func (k *keeper) filesEvent(ctx app.Context, m protocol.Msg) {
+	st := k.st
 	switch m := m.(type) {
 	case protocol.Loaded:
 		if len(st.Files.Digits.Labels) > 0 {
-			o.sendMyDigits()
+			k.sendMyDigits()
 		}
-		if k := st.Files.TakeRestoring(); k != nil {
-			o.restore(k)
+		if rec := st.Files.TakeRestoring(); rec != nil {
+			k.restore(rec)
 		}
 	case protocol.Progress, protocol.Evaluated, protocol.Weights:
 		if w, ok := m.(protocol.Weights); ok {
 			st.Files.Arrived(w.Run)
 		}
-		if o.atRest() {
-			o.keepSoon(ctx)
+		if k.atRest() {
+			k.keepSoon(ctx)
 		}
 	}
 }
 
 // atRest reports whether a run has come to rest with a model worth
 // keeping.
-func (o *owner) atRest() bool {
-	st := o.st
+func (k *keeper) atRest() bool {
+	st := k.st
 	return (st.Status == store.StatusDone || st.Status == store.StatusPaused) && st.Model != nil
 }
 
 // restore uses the model kept in the browser's storage; a kept model that
 // cannot be read is dropped, with a note.
-func (o *owner) restore(k *files.Kept) {
-	file, err := k.File()
+func (k *keeper) restore(rec *files.Kept) {
+	file, err := rec.File()
 	if err != nil {
-		o.dropKept()
-		o.st.Files.ModelSaid(i18n.Text("model.corrupt", err.Error()), "corrupt")
+		k.dropKept()
+		k.st.Files.ModelSaid(i18n.Text("model.corrupt", err.Error()), "corrupt")
 		return
 	}
 	saved := file.Info.Saved
 	if t, err := time.Parse(time.RFC3339, saved); err == nil {
 		saved = t.Local().Format("2006-01-02 15:04")
 	}
-	o.st.Files.RestoredFrom(kit.Checksum(file.Model), saved)
-	o.useFile(file)
+	k.st.Files.RestoredFrom(kit.Checksum(file.Model), saved)
+	k.useFile(file)
 	browser.Mark("softmax:restored")
 }
 
 // useFile makes a decoded model the current one: a new run in the
 // worker, with the Train panel's settings (straightened or not as the
 // model was trained, when its file says), which training continues from.
-func (o *owner) useFile(file *modelfile.File) {
-	st := o.st
+func (k *keeper) useFile(file *modelfile.File) {
+	st := k.st
 	c := st.RunConfig()
 	var info *modelfile.Info
 	if file.Format == "json" && file.Version >= 2 {
@@ -102,7 +111,7 @@ func (o *owner) useFile(file *modelfile.File) {
 	}
 	st.Asked(c, true)
 	st.Files.Using(info)
-	o.send(protocol.UseModel{Config: c, D: file.Model.D, W: file.Model.W, B: file.Model.B})
+	k.c.send(protocol.UseModel{Config: c, D: file.Model.D, W: file.Model.W, B: file.Model.B})
 }
 
 // keepAfter is how long keeping waits after the event that asks for it.
@@ -115,15 +124,15 @@ func (o *owner) useFile(file *modelfile.File) {
 const keepAfter = 30 * time.Millisecond
 
 // keepSoon schedules keepModel once, in a task of its own.
-func (o *owner) keepSoon(ctx app.Context) {
-	if o.keepPending {
+func (k *keeper) keepSoon(ctx app.Context) {
+	if k.keepPending {
 		return
 	}
-	o.keepPending = true
+	k.keepPending = true
 	ctx.After(keepAfter, func(app.Context) {
-		o.keepPending = false
-		if o.atRest() {
-			o.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
+		k.keepPending = false
+		if k.atRest() {
+			k.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
 		}
 	})
 }
@@ -133,12 +142,12 @@ func (o *owner) keepSoon(ctx app.Context) {
 // of the end of a run would otherwise leave without it. The pagehide
 // handler that calls it holds the browser until it returns, and the
 // dispatch it waits for needs no JavaScript event, only go-app's loop.
-func (o *owner) keepBeforeLeaving(ctx app.Context) {
+func (k *keeper) keepBeforeLeaving(ctx app.Context) {
 	done := make(chan struct{})
 	ctx.Dispatch(func(app.Context) {
 		defer close(done)
-		if o.keepPending && o.atRest() {
-			o.keepModel()
+		if k.keepPending && k.atRest() {
+			k.keepModel()
 		}
 	})
 	<-done
@@ -146,42 +155,41 @@ func (o *owner) keepBeforeLeaving(ctx app.Context) {
 
 // keepModel stores the current model and the settings, unless they are
 // what is stored already; it says so if the browser would not keep them.
-func (o *owner) keepModel() {
-	st := o.st
+func (k *keeper) keepModel() {
+	st := k.st
 	if !st.Files.Keeping(kit.Checksum(st.Model), st.TestAccuracy(), st.Progress.Step, st.Run) {
 		return // kept already, forgotten, or a model that has not learnt anything
 	}
 	defer browser.Measure("softmax:keep")() // how long keeping takes
-	b, _, _, err := files.EncodeModel(st.Model, o.info(), "json")
+	b, _, _, err := files.EncodeModel(st.Model, k.info(), "json")
 	if err != nil {
 		return // a diverged model: nothing worth keeping
 	}
 	// The model itself is kept: a page opened again goes on from it, not
 	// from a branch trained again, and where the lesson is belongs to the
 	// link, not to the model.
-	set := o.View().Settings()
-	kept := link.Settings{Train: st.Controls.Settings, Dataset: set.Dataset, Workers: set.Workers, Lang: st.Controls.Lang}
+	kept := link.Settings{Train: st.Controls.Settings, Dataset: st.LinkData(), Workers: st.Controls.Workers, Lang: st.Controls.Lang}
 	rec, err := files.EncodeKept(b, link.Encode(kept))
 	// Full or turned-off storage: the model stays in the page, and the
 	// status says once, until a keep succeeds, that it is not kept.
-	if st.Files.KeptIn(err == nil && o.host.Set(keptStorageKey, rec)) {
-		o.host.Set(files.LegacyModelKey, "")
-		o.host.Set(files.LegacySettingsKey, "")
+	if st.Files.KeptIn(err == nil && k.host.Set(keptStorageKey, rec)) {
+		k.host.Set(files.LegacyModelKey, "")
+		k.host.Set(files.LegacySettingsKey, "")
 	}
 }
 
 // dropKept forgets the kept record, and version 1's two keys.
-func (o *owner) dropKept() {
-	o.host.Set(keptStorageKey, "")
-	o.host.Set(files.LegacyModelKey, "")
-	o.host.Set(files.LegacySettingsKey, "")
-	o.st.Files.Dropped()
+func (k *keeper) dropKept() {
+	k.host.Set(keptStorageKey, "")
+	k.host.Set(files.LegacyModelKey, "")
+	k.host.Set(files.LegacySettingsKey, "")
+	k.st.Files.Dropped()
 }
 
 // info is how the current model was trained, for its file: as its own
 // file said, for a model loaded or restored that has not trained since.
-func (o *owner) info() modelfile.Info {
-	st := o.st
+func (k *keeper) info() modelfile.Info {
+	st := k.st
 	if f := st.Files; f.FileInfo != nil && st.Run == f.FileRun && st.Progress.Step == 0 {
 		return *f.FileInfo
 	}
@@ -200,48 +208,43 @@ func (o *owner) info() modelfile.Info {
 
 // downloadModel saves the current model as a file of the kind ("json" or
 // "npz").
-func (o *owner) downloadModel(_ app.Context, kind string) {
-	st := o.st
+func (k *keeper) downloadModel(_ app.Context, kind string) {
+	st := k.st
 	if st.Model == nil {
 		return
 	}
-	b, name, mime, err := files.EncodeModel(st.Model, o.info(), kind)
+	b, name, mime, err := files.EncodeModel(st.Model, k.info(), kind)
 	if err != nil {
 		st.Files.ModelSaid(i18n.Text("model.cannotSave", err.Error()), files.ErrKind(err))
 		return
 	}
-	if !o.host.Download(name, mime, b) {
+	if !k.host.Download(name, mime, b) {
 		st.Files.ModelSaid(i18n.Text("file.noDownload"), "download")
 	}
 }
 
-// forgetModel forgets the kept model and starts afresh with the Train
-// panel's settings.
-func (o *owner) forgetModel(ctx app.Context) {
-	o.dropKept()
+// forget forgets the kept model: the browser's copy, and the model
+// shown, which is never kept again.
+func (k *keeper) forget() {
+	k.dropKept()
 	sum := ""
-	if o.st.Model != nil {
-		sum = kit.Checksum(o.st.Model)
+	if k.st.Model != nil {
+		sum = kit.Checksum(k.st.Model)
 	}
-	o.st.Files.Forgot(sum)
-	c := o.st.RunConfig()
-	o.stopReplay()
-	o.st.Asked(c, true)
-	o.st.DropCurrent()
-	o.send(protocol.Reset{Config: c})
+	k.st.Files.Forgot(sum)
 }
 
 // readFile checks a file's size, reads it and loads it as a model, or as
 // my digits. A file that is refused changes nothing; the message says why.
-func (o *owner) readFile(ctx app.Context, file browser.File, digits bool) {
+func (k *keeper) readFile(ctx app.Context, file browser.File, digits bool) {
 	name := params.Quote(file.Name)
 	refuse := func(err error) {
 		kind := files.ErrKind(err)
 		m := i18n.Text("file.refused", name, i18n.Text(files.ErrText[kind]), err.Error())
 		if digits {
-			o.st.Files.DigitsSaid(m, kind)
+			k.st.Files.DigitsSaid(m, kind)
 		} else {
-			o.st.Files.ModelSaid(m, kind)
+			k.st.Files.ModelSaid(m, kind)
 		}
 	}
 	if err := sizeLimit(file.Size, digits); err != nil {
@@ -254,9 +257,9 @@ func (o *owner) readFile(ctx app.Context, file browser.File, digits bool) {
 			case err != nil:
 				refuse(err)
 			case digits:
-				o.loadDigits(b, name, refuse)
+				k.loadDigits(b, name, refuse)
 			default:
-				o.loadModel(b, name, refuse)
+				k.loadModel(b, name, refuse)
 			}
 		})
 	})
@@ -275,12 +278,12 @@ func sizeLimit(n int64, digits bool) error {
 }
 
 // loadModel decodes a model file and makes it the current model.
-func (o *owner) loadModel(b []byte, name string, refuse func(error)) {
+func (k *keeper) loadModel(b []byte, name string, refuse func(error)) {
 	file, err := modelfile.Decode(b, dataset.Pixels)
 	if err != nil {
 		refuse(err)
 		return
 	}
-	o.st.Files.Chosen(name)
-	o.useFile(file)
+	k.st.Files.Chosen(name)
+	k.useFile(file)
 }

@@ -27,8 +27,8 @@ func (o *owner) handle(ctx app.Context) {
 	store.Edit.Handle(ctx, o.edit)
 	store.Preset.Handle(ctx, o.preset)
 	store.Dataset.Handle(ctx, o.dataset)
-	store.Retry.Handle(ctx, o.retry)
-	store.Restart.Handle(ctx, o.restart)
+	store.Retry.Handle(ctx, o.c.retry)
+	store.Restart.Handle(ctx, o.c.restart)
 	store.Dismiss.Handle(ctx, func(app.Context) { st.Dismiss() })
 	store.WorkerNoticeOK.Handle(ctx, func(app.Context) { st.DismissWorkerNotice() })
 	store.Hessian.Handle(ctx, o.hessian)
@@ -40,20 +40,20 @@ func (o *owner) handle(ctx app.Context) {
 
 	store.Inspect.Handle(ctx, o.inspect)
 	store.InspectRate.Handle(ctx, func(_ app.Context, a float64) { st.SetInspectRate(a) })
-	store.PickTrain.Handle(ctx, func(app.Context) { o.send(protocol.PickTrain{Index: rand.IntN(1 << 30)}) })
+	store.PickTrain.Handle(ctx, func(app.Context) { o.c.send(protocol.PickTrain{Index: rand.IntN(1 << 30)}) })
 	store.FindExamples.Handle(ctx, func(_ app.Context, c store.Cell) {
-		o.send(protocol.FindExamples{True: c.True, Predicted: c.Predicted, Max: panels.MaxCellExamples})
+		o.c.send(protocol.FindExamples{True: c.True, Predicted: c.Predicted, Max: panels.MaxCellExamples})
 	})
 	store.ApplyUpdate.Handle(ctx, o.applyUpdate)
 
-	store.DownloadModel.Handle(ctx, o.downloadModel)
-	store.UploadModel.Handle(ctx, func(ctx app.Context, f browser.File) { o.readFile(ctx, f, false) })
+	store.DownloadModel.Handle(ctx, o.files.downloadModel)
+	store.UploadModel.Handle(ctx, func(ctx app.Context, f browser.File) { o.files.readFile(ctx, f, false) })
 	store.ForgetModel.Handle(ctx, o.forgetModel)
-	store.AddDigit.Handle(ctx, o.addDigit)
-	store.RemoveDigit.Handle(ctx, o.removeDigit)
-	store.MyDigitsRate.Handle(ctx, o.myDigitsRate)
-	store.DownloadDigits.Handle(ctx, o.downloadDigits)
-	store.UploadDigits.Handle(ctx, func(ctx app.Context, f browser.File) { o.readFile(ctx, f, true) })
+	store.AddDigit.Handle(ctx, o.files.addDigit)
+	store.RemoveDigit.Handle(ctx, o.files.removeDigit)
+	store.MyDigitsRate.Handle(ctx, o.files.myDigitsRate)
+	store.DownloadDigits.Handle(ctx, o.files.downloadDigits)
+	store.UploadDigits.Handle(ctx, func(ctx app.Context, f browser.File) { o.files.readFile(ctx, f, true) })
 
 	Apply.Handle(ctx, o.apply)
 	SetFields.Handle(ctx, func(ctx app.Context, f params.Fields) {
@@ -94,9 +94,9 @@ func (o *owner) applyUpdate(_ app.Context, e predict.Example) {
 	c := set.Config
 	c.LearningRate = st.Controls.InspectRate
 	st.AppliedOne()
-	o.send(protocol.Apply{Config: c, Label: e.Label, Pixels: e.Pixels})
+	o.c.send(protocol.Apply{Config: c, Label: e.Label, Pixels: e.Pixels})
 	if x := st.CellExamples; x != nil {
-		o.send(protocol.FindExamples{True: x.True, Predicted: x.Predicted, Max: panels.MaxCellExamples})
+		o.c.send(protocol.FindExamples{True: x.True, Predicted: x.Predicted, Max: panels.MaxCellExamples})
 	}
 }
 
@@ -107,6 +107,6 @@ func (o *owner) show(_ app.Context, s Shown) {
 		o.st.SetAxes(*s.Axes)
 	}
 	if s.Inspect && o.st.Inspect == nil && o.st.TrainN > 0 {
-		o.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
+		o.c.send(protocol.PickTrain{Index: rand.IntN(1 << 30)})
 	}
 }

@@ -18,21 +18,21 @@ import (
 // mixed into every batch.
 
 // loadDigits decodes a my-digits file; its digits replace my digits.
-func (o *owner) loadDigits(b []byte, name string, refuse func(error)) {
+func (k *keeper) loadDigits(b []byte, name string, refuse func(error)) {
 	set, err := modelfile.DecodeDigits(b)
 	if err != nil {
 		refuse(err)
 		return
 	}
 	labels, pixels := modelfile.DigitsPixels(set)
-	o.setMyDigits(protocol.Samples{Labels: labels, Pixels: pixels})
-	o.st.Files.DigitsSaid(i18n.Text("myDigits.loaded", len(labels), name), "loaded")
+	k.setMyDigits(protocol.Samples{Labels: labels, Pixels: pixels})
+	k.st.Files.DigitsSaid(i18n.Text("myDigits.loaded", len(labels), name), "loaded")
 }
 
 // addDigit adds a drawing to my digits, unless nothing was drawn or
 // there are as many as a file holds.
-func (o *owner) addDigit(_ app.Context, dg store.MyDigit) {
-	f := &o.st.Files
+func (k *keeper) addDigit(_ app.Context, dg store.MyDigit) {
+	f := &k.st.Files
 	switch {
 	case dg.Label > 9 || len(dg.Pixels) != dataset.Pixels:
 		f.DigitsSaid(i18n.Text("myDigits.noInk"), "noInk")
@@ -46,12 +46,12 @@ func (o *owner) addDigit(_ app.Context, dg store.MyDigit) {
 		Pixels: append(append([]byte(nil), f.Digits.Pixels...), dg.Pixels...),
 	}
 	f.DigitsSaid(i18n.Msg{}, "")
-	o.setMyDigits(m)
+	k.setMyDigits(m)
 }
 
 // removeDigit removes my digit i, or all of them for -1.
-func (o *owner) removeDigit(_ app.Context, i int) {
-	f := &o.st.Files
+func (k *keeper) removeDigit(_ app.Context, i int) {
+	f := &k.st.Files
 	if i >= len(f.Digits.Labels) {
 		return
 	}
@@ -61,35 +61,35 @@ func (o *owner) removeDigit(_ app.Context, i int) {
 		m.Pixels = append(append([]byte(nil), f.Digits.Pixels[:i*dataset.Pixels]...), f.Digits.Pixels[(i+1)*dataset.Pixels:]...)
 	}
 	f.DigitsSaid(i18n.Msg{}, "")
-	o.setMyDigits(m)
+	k.setMyDigits(m)
 }
 
 // myDigitsRate makes r my digits' share of each batch, and keeps it.
-func (o *owner) myDigitsRate(_ app.Context, r string) {
-	if o.st.Files.SetRate(r) {
-		o.host.Set(rateStorageKey, r)
+func (k *keeper) myDigitsRate(_ app.Context, r string) {
+	if k.st.Files.SetRate(r) {
+		k.host.Set(rateStorageKey, r)
 	}
 }
 
 // setMyDigits replaces my digits, tells the worker and keeps them.
-func (o *owner) setMyDigits(m protocol.Samples) {
-	f := &o.st.Files
+func (k *keeper) setMyDigits(m protocol.Samples) {
+	f := &k.st.Files
 	f.SetDigits(m)
-	o.sendMyDigits()
+	k.sendMyDigits()
 	s, err := files.EncodeDigits(m)
-	if err == nil && !o.host.Set(digitsStorageKey, s) {
+	if err == nil && !k.host.Set(digitsStorageKey, s) {
 		f.DigitsSaid(i18n.Text("myDigits.notKept"), "notKept")
 	}
 }
 
-func (o *owner) sendMyDigits() {
-	d := o.st.Files.Digits
-	o.send(protocol.MyDigits{Labels: d.Labels, Pixels: d.Pixels})
+func (k *keeper) sendMyDigits() {
+	d := k.st.Files.Digits
+	k.c.send(protocol.MyDigits{Labels: d.Labels, Pixels: d.Pixels})
 }
 
 // downloadDigits saves my digits as a file.
-func (o *owner) downloadDigits(app.Context) {
-	f := &o.st.Files
+func (k *keeper) downloadDigits(app.Context) {
+	f := &k.st.Files
 	set, err := modelfile.NewDigits(f.Digits.Labels, f.Digits.Pixels)
 	var buf bytes.Buffer
 	if err == nil {
@@ -99,7 +99,7 @@ func (o *owner) downloadDigits(app.Context) {
 		f.DigitsSaid(i18n.Text("myDigits.cannotSave", err.Error()), files.ErrKind(err))
 		return
 	}
-	if !o.host.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
+	if !k.host.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
 		f.DigitsSaid(i18n.Text("file.noDownload"), "download")
 	}
 }

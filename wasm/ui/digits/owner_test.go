@@ -103,8 +103,8 @@ func newRoom(t testing.TB, set Settings, host *fakeHost) *testRoom {
 		return w, ""
 	}
 	r.o = New(readBoot(host, nil), set, i18n.EN, start).(*owner)
-	r.o.host = host
-	r.o.fetch = func(string) ([]byte, error) { return []byte(testManifest), nil }
+	r.o.files.host = host
+	r.o.c.fetch = func(string) ([]byte, error) { return []byte(testManifest), nil }
 	r.o.Mount(ctx, nil)
 	LinkChanged.Handle(ctx, func(app.Context) { r.links++ })
 	Notice.Handle(ctx, func(_ app.Context, m i18n.Msg) { r.notices = append(r.notices, m) })
@@ -127,7 +127,7 @@ func ready(t testing.TB) *testRoom {
 
 // manifest hands the owner the list of packs web/boot.js fetched.
 func (r *testRoom) manifest(m string) {
-	r.o.onManifest(r.ctx, []byte(m), nil)
+	r.o.c.onManifest(r.ctx, []byte(m), nil)
 	r.e.ConsumeAll()
 }
 
@@ -277,8 +277,8 @@ func TestANewRunThatEndsAtOnceShowsItsIdWithItsState(t *testing.T) {
 		t.Errorf("#status shows run %d as %s before its evaluation, want run 2 training", s.Progress.Run, s.Status)
 	}
 	r.event(protocol.Evaluated{Run: 2, Step: 50, Epoch: 5, Accuracy: 0.85})
-	if s := r.o.st; s.Progress.Run != 2 || s.Status != store.StatusDone || s.ViewAccuracy() != 0.85 {
-		t.Errorf("after its evaluation: run %d %s at %v", s.Progress.Run, s.Status, s.ViewAccuracy())
+	if s := r.o.st; s.Progress.Run != 2 || s.Status != store.StatusDone || s.ViewEval().Accuracy != 0.85 {
+		t.Errorf("after its evaluation: run %d %s at %v", s.Progress.Run, s.Status, s.ViewEval())
 	}
 }
 

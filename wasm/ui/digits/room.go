@@ -16,7 +16,6 @@ package digits
 
 import (
 	"time"
-
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/store"
@@ -80,57 +79,41 @@ type Settings struct {
 	From link.Chain
 }
 
-// owner is the room's owner. Its own fields are what it holds of the
-// browser (the worker, listeners) and when it renders and does its
-// background work; everything the room knows is in st.
+// owner is the room's owner: the only code that changes the room's
+// state, st, in the handlers of the room's actions and of its worker's
+// events. Two parts of it keep to themselves what they hold of the
+// browser: c, the worker, and files, the model's files and my digits in
+// the browser's storage; pace says when the page renders worker events
+// and does its own work around a run.
 type owner struct {
 	st    *store.Store
-	start Start
-	host  Host
-	fetch func(url string) ([]byte, error) // browser.Fetch, which blocks: called in ctx.Async
-	tasks *kit.Tasks                       // the page's queue of tasks of their own
+	c     *conn
+	files *keeper
+	pace  *pacer
+	tasks *kit.Tasks // the page's queue of tasks of their own
 
-	w        Sender // the training worker; nil before the manifest is read, and after it crashed
-	booted   []byte // the manifest web/boot.js fetched, until loadManifest takes it
-	watching bool   // watchWorker is running
 	stopHide func() // stops keeping the model on pagehide
-	drop     app.Func
-
-	pending        bool      // a render of worker events is scheduled
-	lastFrame      time.Time // when the page last rendered for worker events
-	lastEval       time.Time // when the confusion matrix and gallery last changed
-	evalAsked      [2]int    // the run and step whose final evaluation was waited for
-	collectPending bool      // collectSoon's task is scheduled, for collectDue
-	collectDue     time.Time
-	keepPending    bool // keeping the model is scheduled in a task of its own
 }
-
-// Worker events arrive up to a hundred times a second (an epoch on the
-// default pack takes 20 ms). The page renders them at most every
-// frameEvery, and the confusion matrix and gallery at most every evalEvery,
-// so that no task on the main thread grows long; a change of state (done,
-// paused, an error) renders at once.
-const (
-	frameEvery = 100 * time.Millisecond
-	evalEvery  = 500 * time.Millisecond
-	evalWait   = time.Second // for the final Evaluated before asking again
-)
 
 // New returns the room with the settings set (a link's, or the
 // defaults), what the page found as it started (boot), in the page's
 // language, and start, which starts its training workers.
 func New(boot Boot, set Settings, lang i18n.Lang, start Start) Room {
 	st := store.NewStore(set.Fields, set.Workers, set.Dataset, set.From, lang, boot.files)
-	return &owner{st: st, start: start, host: browser.Host{}, fetch: browser.Fetch, booted: boot.manifest}
+	o := &owner{st: st}
+	o.c = &conn{st: st, start: start, fetch: browser.Fetch, booted: boot.manifest, events: o.onEvent}
+	o.files = &keeper{st: st, c: o.c, host: browser.Host{}}
+	o.pace = &pacer{st: st, c: o.c}
+	return o
 }
 
 func (o *owner) Mount(ctx app.Context, tasks *kit.Tasks) {
 	o.tasks = tasks
 	o.handle(ctx)
 	if app.IsClient {
-		o.stopHide = browser.OnPageHide(func() { o.keepBeforeLeaving(ctx) })
-		o.listenForDrops(ctx)
-		o.loadManifest(ctx)
+		o.stopHide = browser.OnPageHide(func() { o.files.keepBeforeLeaving(ctx) })
+		o.files.listenForDrops(ctx)
+		o.c.loadManifest(ctx)
 	}
 }
 
@@ -138,9 +121,7 @@ func (o *owner) Dismount() {
 	if o.stopHide != nil {
 		o.stopHide()
 	}
-	if o.w != nil {
-		o.w.Terminate()
-	}
+	o.c.stop()
 }
 
-func (o *owner) View() View { return View{st: o.st, tasks: o.tasks} }
+func (o *owner) View() View { return View{st: o.st, tasks: o.tasks, booted: o.c.booted} }

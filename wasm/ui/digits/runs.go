@@ -3,7 +3,6 @@ package digits
 import (
 	"slices"
 
-	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/digits/store"
@@ -39,24 +38,40 @@ func (o *owner) train(ctx app.Context, step bool) {
 		return
 	}
 	if step {
-		o.send(protocol.Step{Config: c})
+		o.c.send(protocol.Step{Config: c})
 	} else {
-		o.send(protocol.Train{Config: c})
+		o.c.send(protocol.Train{Config: c})
 	}
 }
 
-// reset starts a fresh run with the Train panel's settings. It clears the
-// current run only: the runs before it stay on the chart for comparison.
+// reset starts a fresh run with the Train panel's settings.
 func (o *owner) reset(ctx app.Context) {
 	if c, ok := o.asked(); ok {
-		o.st.DropCurrent()
-		o.send(protocol.Reset{Config: c})
+		o.freshRun(c)
 	}
+}
+
+// freshRun resets the run to the start of one of c, which Asked has made
+// the pending run's. It clears the current run only: the runs before it
+// stay on the chart for comparison.
+func (o *owner) freshRun(c protocol.Config) {
+	o.st.DropCurrent()
+	o.c.send(protocol.Reset{Config: c})
+}
+
+// forgetModel forgets the kept model and starts afresh with the Train
+// panel's settings.
+func (o *owner) forgetModel(ctx app.Context) {
+	o.files.forget()
+	c := o.st.RunConfig()
+	o.stopReplay()
+	o.st.Asked(c, true)
+	o.freshRun(c)
 }
 
 func (o *owner) pause(ctx app.Context) {
 	o.stopReplay()
-	o.send(protocol.Pause{})
+	o.c.send(protocol.Pause{})
 }
 
 // edit makes a person's change to the Train panel: once every field
@@ -65,7 +80,7 @@ func (o *owner) pause(ctx app.Context) {
 func (o *owner) edit(ctx app.Context, e params.Edit) {
 	accepted, pace := o.st.Edited(e)
 	if pace {
-		o.sendPace()
+		o.c.sendPace()
 	}
 	if accepted {
 		o.settled(ctx)
@@ -83,38 +98,15 @@ func (o *owner) preset(ctx app.Context, name string) {
 // #alpha-max is measured for their λ, pinning and images.
 func (o *owner) settled(ctx app.Context) {
 	LinkChanged.Post(ctx)
-	o.askCurvature()
+	o.c.askCurvature()
 }
 
 func (o *owner) dataset(ctx app.Context, name string) {
 	if name != o.st.Dataset {
-		o.send(protocol.Pause{})
-		o.load(ctx, name)
+		o.c.send(protocol.Pause{})
+		o.c.load(ctx, name)
 		LinkChanged.Post(ctx)
 	}
-}
-
-func (o *owner) retry(ctx app.Context) {
-	o.st.Retried()
-	if len(o.st.Packs) == 0 {
-		o.loadManifest(ctx)
-		return
-	}
-	o.load(ctx, o.st.Dataset)
-}
-
-func (o *owner) restart(ctx app.Context) {
-	if o.w != nil {
-		o.w.Terminate()
-		o.w = nil
-	}
-	o.st.Restarted()
-	if len(o.st.Packs) == 0 {
-		o.loadManifest(ctx)
-		return
-	}
-	o.ensureWorker(ctx)
-	o.load(ctx, o.st.Dataset)
 }
 
 // apply makes set the room's settings (Apply).
@@ -123,11 +115,11 @@ func (o *owner) apply(ctx app.Context, set Settings) {
 	pace := st.Controls.Settings.Fields.Pace
 	st.SetFields(set.Fields)
 	if set.Fields.Pace != pace {
-		o.sendPace()
+		o.c.sendPace()
 	}
 	if set.Workers != st.Controls.Workers {
 		st.SetWorkers(set.Workers)
-		o.sendWorkers() // the run goes on: the number of workers changes no result
+		o.c.sendWorkers() // the run goes on: the number of workers changes no result
 	}
 	if set.From != (link.Chain{}) && set.From != st.Chain() {
 		o.stopReplay()
@@ -135,34 +127,22 @@ func (o *owner) apply(ctx app.Context, set Settings) {
 	}
 	switch s := st.Controls.Settings; {
 	case set.Dataset != st.LinkData():
-		o.switchData(ctx, set.Dataset)
+		o.c.switchData(ctx, set.Dataset)
 	case st.Controls.WantChain != (link.Chain{}):
 		o.replayWhenReady(ctx)
 	case st.Status == store.StatusTraining && s.OK() && (s.Config.LearningRate != st.Pending.LearningRate || s.Config.L2 != st.Pending.L2):
 		c := st.RunConfig()
 		st.Asked(c, false)
-		o.send(protocol.Train{Config: c}) // the worker keeps the run, with the new α and λ
+		o.c.send(protocol.Train{Config: c}) // the worker keeps the run, with the new α and λ
 	}
 	LinkChanged.Post(ctx)
-}
-
-// switchData loads the pack name if it is on the server, or waits for it
-// to be found in the manifest, as a first load does.
-func (o *owner) switchData(ctx app.Context, name string) {
-	if o.w != nil && slices.ContainsFunc(o.st.Packs, func(pk dataset.PackInfo) bool { return pk.Name == name }) {
-		o.st.WantData("")
-		o.send(protocol.Pause{})
-		o.load(ctx, name)
-		return
-	}
-	o.st.WantData(name)
 }
 
 // fresh makes f the Train panel's fields and starts a new run with them
 // (Fresh).
 func (o *owner) fresh(ctx app.Context, f params.Fields) {
 	if o.st.Status == store.StatusTraining {
-		o.send(protocol.Pause{})
+		o.c.send(protocol.Pause{})
 	}
 	set := o.View().Settings()
 	set.Fields = f
@@ -172,8 +152,8 @@ func (o *owner) fresh(ctx app.Context, f params.Fields) {
 	}
 	c := o.st.RunConfig()
 	o.st.Asked(c, false)
-	o.send(protocol.Reset{Config: c})
-	o.send(protocol.Train{Config: c})
+	o.c.send(protocol.Reset{Config: c})
+	o.c.send(protocol.Train{Config: c})
 }
 
 // trainWith makes f the Train panel's fields and trains on (TrainWith).
@@ -193,7 +173,7 @@ func (o *owner) useModel(_ app.Context, m *softmax.Model[float32]) {
 	}
 	c := o.st.ContinueConfig()
 	o.st.Asked(c, true)
-	o.send(protocol.UseModel{Config: c, D: m.D, W: slices.Clone(m.W), B: slices.Clone(m.B)})
+	o.c.send(protocol.UseModel{Config: c, D: m.D, W: slices.Clone(m.W), B: slices.Clone(m.B)})
 }
 
 // hessian asks the worker for the Hessian of the 7×7 problem, with the
@@ -209,5 +189,5 @@ func (o *owner) hessian(ctx app.Context) {
 		l2 = 1e-4
 	}
 	o.st.HessianAsked()
-	o.send(protocol.Hessian{L2: l2, Deskew: c.Deskew})
+	o.c.send(protocol.Hessian{L2: l2, Deskew: c.Deskew})
 }

@@ -19,10 +19,10 @@ import (
 func (o *owner) scrubbed(ask *protocol.EvaluateModel, pause bool) {
 	if pause {
 		o.stopReplay()
-		o.send(protocol.Pause{})
+		o.c.send(protocol.Pause{})
 	}
 	if ask != nil {
-		o.send(*ask)
+		o.c.send(*ask)
 	}
 }
 
@@ -39,11 +39,11 @@ func (o *owner) branch(ctx app.Context, c protocol.Config, step bool) bool {
 		return true
 	}
 	o.st.Branching(r, k.Step)
-	o.send(protocol.UseModel{Config: c, D: k.Model.D, W: k.Model.W, B: k.Model.B})
+	o.c.send(protocol.UseModel{Config: c, D: k.Model.D, W: k.Model.W, B: k.Model.B})
 	if step {
-		o.send(protocol.Step{Config: c})
+		o.c.send(protocol.Step{Config: c})
 	} else {
-		o.send(protocol.Train{Config: c})
+		o.c.send(protocol.Train{Config: c})
 	}
 	o.chainChanged(ctx)
 	return true
@@ -69,9 +69,9 @@ func (o *owner) replayWhenReady(ctx app.Context) {
 	if !start {
 		return
 	}
-	o.send(protocol.Pace{StepsPerSecond: 0})
-	o.send(protocol.Reset{Config: c})
-	o.send(protocol.Train{Config: c})
+	o.c.send(protocol.Pace{StepsPerSecond: 0})
+	o.c.send(protocol.Reset{Config: c})
+	o.c.send(protocol.Train{Config: c})
 }
 
 // replayNext starts, once the run of the chain training now holds its
@@ -79,25 +79,25 @@ func (o *owner) replayWhenReady(ctx app.Context) {
 func (o *owner) replayNext(ctx app.Context) {
 	next, from, last, missed := o.st.ReplayNext()
 	if !missed.IsZero() {
-		o.sendPace() // the replay is over: the pace is the person's again
+		o.c.sendPace() // the replay is over: the pace is the person's again
 		Notice.Post(ctx, missed)
 		return
 	}
 	if from == nil {
 		return
 	}
-	o.send(protocol.Pause{})
-	o.send(protocol.UseModel{Config: next, D: from.Model.D, W: from.Model.W, B: from.Model.B})
+	o.c.send(protocol.Pause{})
+	o.c.send(protocol.UseModel{Config: next, D: from.Model.D, W: from.Model.W, B: from.Model.B})
 	if last {
-		o.sendPace()
+		o.c.sendPace()
 	}
-	o.send(protocol.Train{Config: next})
+	o.c.send(protocol.Train{Config: next})
 }
 
 // stopReplay ends a replay the person interrupted: the pace is theirs
 // again.
 func (o *owner) stopReplay() {
 	if o.st.StopReplay() {
-		o.sendPace()
+		o.c.sendPace()
 	}
 }

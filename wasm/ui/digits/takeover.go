@@ -31,11 +31,11 @@ const (
 
 // watchWorker looks every watchEvery for a worker that has gone silent
 // (watch), for as long as the page lives.
-func (o *owner) watchWorker(ctx app.Context) {
+func (c *conn) watchWorker(ctx app.Context) {
 	ctx.After(watchEvery, func(ctx app.Context) {
-		o.watchWorker(ctx)
+		c.watchWorker(ctx)
 		ctx.PreventUpdate()
-		o.watch(ctx)
+		c.watch(ctx)
 	})
 }
 
@@ -43,51 +43,51 @@ func (o *owner) watchWorker(ctx app.Context) {
 // hidden tab's timers are slowed by the browser, so silence counts only
 // while the page is visible; nor while the worker is legitimately busy in
 // one piece (loading a pack, forming the Hessian) or has shown an error.
-func (o *owner) watch(ctx app.Context) {
-	w := o.w
+func (c *conn) watch(ctx app.Context) {
+	w := c.w
 	if w == nil {
 		return
 	}
-	switch o.st.Status {
+	switch c.st.Status {
 	case store.StatusReady, store.StatusTraining, store.StatusPaused, store.StatusDone:
 	default:
 		w.Heard()
 		return
 	}
-	if o.st.HessianBusy || browser.Hidden() {
+	if c.st.HessianBusy || browser.Hidden() {
 		w.Heard()
 		return
 	}
 	if w.Silent() > silentAfter {
-		o.workerDied(ctx, i18n.Text("worker.silent", strconv.Itoa(int(silentAfter/time.Second))))
+		c.died(ctx, i18n.Text("worker.silent", strconv.Itoa(int(silentAfter/time.Second))))
 		ctx.Update()
 	}
 }
 
-// workerDied replaces a worker that died for the reason detail, and has
+// died replaces a worker that died for the reason detail, and has
 // the new one take over its run, or shows an error with Restart
 // (store.WorkerDied says which).
-func (o *owner) workerDied(ctx app.Context, detail i18n.Msg) {
-	if o.w == nil || !o.st.WorkerDied(detail) {
+func (c *conn) died(ctx app.Context, detail i18n.Msg) {
+	if c.w == nil || !c.st.WorkerDied(detail) {
 		return
 	}
-	o.w.Terminate()
-	o.w = nil
-	o.ensureWorker(ctx)
-	o.load(ctx, o.st.Dataset)
+	c.w.Terminate()
+	c.w = nil
+	c.ensureWorker(ctx)
+	c.load(ctx, c.st.Dataset)
 }
 
 // takeOver hands a new worker, once it has loaded the pack, the run it
 // takes over (after my digits, which filesEvent sends on Loaded).
-func (o *owner) takeOver(m protocol.Msg) {
-	job := o.st.TakeOver(m)
+func (c *conn) takeOver(m protocol.Msg) {
+	job := c.st.TakeOver(m)
 	if job == nil {
 		return
 	}
 	if job.Snap != nil {
-		o.send(protocol.Resume{Config: job.Cfg, Run: job.Snap.Run, State: job.Snap.State})
+		c.send(protocol.Resume{Config: job.Cfg, Run: job.Snap.Run, State: job.Snap.State})
 	}
 	if job.Train {
-		o.send(protocol.Train{Config: job.Cfg})
+		c.send(protocol.Train{Config: job.Cfg})
 	}
 }

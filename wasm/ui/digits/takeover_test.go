@@ -70,13 +70,13 @@ func TestADeadWorkerIsReplacedAndTheRunGoesOn(t *testing.T) {
 func TestASilentWorkerIsReplaced(t *testing.T) {
 	r := ready(t)
 	r.worker().silent = silentAfter - time.Millisecond
-	r.o.watch(r.ctx)
+	r.o.c.watch(r.ctx)
 	r.e.ConsumeAll()
 	if len(r.workers) != 1 {
 		t.Fatal("a worker that spoke in time was replaced")
 	}
 	r.worker().silent = silentAfter + time.Millisecond
-	r.o.watch(r.ctx)
+	r.o.c.watch(r.ctx)
 	r.e.ConsumeAll()
 	if len(r.workers) != 2 || !strings.Contains(i18n.EN.M(r.o.st.WorkerNotice), "nothing for 3 seconds") {
 		t.Errorf("%d workers, notice %q", len(r.workers), i18n.EN.M(r.o.st.WorkerNotice))
@@ -85,7 +85,7 @@ func TestASilentWorkerIsReplaced(t *testing.T) {
 		r := ready(t)
 		r.run(ComputeHessian.Post)
 		r.worker().silent = time.Minute
-		r.o.watch(r.ctx)
+		r.o.c.watch(r.ctx)
 		if len(r.workers) != 1 || r.worker().silent != 0 {
 			t.Error("a worker busy with the Hessian was taken for dead")
 		}

@@ -142,9 +142,13 @@ func (v View) Header(l i18n.Lang) []app.UI {
 	if pr := s.Progress; pr.Epochs > 0 && pr.PerEpoch > 0 {
 		fraction = float64(pr.Seen) / float64(pr.Epochs*pr.PerEpoch)
 	}
+	acc, likelihood := math.NaN(), math.NaN() // before the first evaluation
+	if e := s.ViewEval(); e != nil {
+		acc, likelihood = e.Accuracy, e.Likelihood
+	}
 	return []app.UI{
-		panels.NewStatusBar().With(l, s.Status, s.StatusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, s.ViewAccuracy()).
-			Run(s.Progress.Run, s.Progress.Step).Likelihood(s.ViewLikelihood()),
+		panels.NewStatusBar().With(l, s.Status, s.StatusText(), s.Progress.Epoch, s.Progress.Epochs, fraction, s.Progress.PerSecond, acc).
+			Run(s.Progress.Run, s.Progress.Step).Likelihood(likelihood),
 		&panels.NewtonProgress{ILang: l, IProgress: s.Progress},
 		panels.NewErrorBanner().Err(l, s.Err),
 	}
@@ -161,14 +165,14 @@ func (v View) Notice(l i18n.Lang) app.UI {
 }
 
 // Footer is what the room says of the machine it trains on.
-func (v View) Footer(l i18n.Lang) []app.UI { return panels.Machine(l, &v.st.State) }
+func (v View) Footer(l i18n.Lang) []app.UI { return panels.Machine(l, v.st.Machine) }
 
 // axes is what the chart's axes show, with J* filled in for J − J*; before
 // any run has a loss, J − J* falls back to a logarithmic loss axis.
 func (v View) axes() chart.Axes {
 	a := v.st.Axes
 	if a.Y == chart.AxisGap {
-		a.Floor = v.st.BestLoss()
+		a.Floor = v.st.Runs.BestLoss()
 		if math.IsNaN(a.Floor) {
 			a.Y = chart.AxisLog
 		}

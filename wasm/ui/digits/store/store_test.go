@@ -207,8 +207,8 @@ func TestDoneShowsTheFinalEvaluation(t *testing.T) {
 		}
 		// What the page does on a change of status: show it at once.
 		s.ShowEval()
-		if s.TestAccuracy() != 0.91 || s.Likelihood() != 0.74 || s.ShownEval == nil || s.ShownEval.Confusion[3][3] != 7 || s.ShownModel != s.Model {
-			t.Errorf("done shows accuracy %v, likelihood %v, confusion %v", s.TestAccuracy(), s.Likelihood(), s.ShownEval)
+		if s.TestAccuracy() != 0.91 || s.Eval.Likelihood != 0.74 || s.ShownEval == nil || s.ShownEval.Confusion[3][3] != 7 || s.ShownModel != s.Model {
+			t.Errorf("done shows accuracy %v, likelihood %v, confusion %v", s.TestAccuracy(), s.Eval.Likelihood, s.ShownEval)
 		}
 		if held, _, _ := s.AwaitingEval(); held {
 			t.Error("still awaiting an evaluation")
