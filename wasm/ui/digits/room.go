@@ -15,7 +15,6 @@
 package digits
 
 import (
-	"time"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/store"
@@ -23,6 +22,7 @@ import (
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/link"
 	"softmaxdemo/wasm/ui/params"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

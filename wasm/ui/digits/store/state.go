@@ -41,4 +41,3 @@ func (s *State) SetAxes(a chart.Axes) {
 		s.ChartVersion++
 	}
 }
-
