@@ -82,10 +82,8 @@ func (k *keeper) setMyDigits(m protocol.Samples) {
 	}
 }
 
-func (k *keeper) sendMyDigits() {
-	d := k.st.Files.Digits
-	k.c.send(protocol.MyDigits{Labels: d.Labels, Pixels: d.Pixels})
-}
+// sendMyDigits sends my digits to the worker, to mix into every batch.
+func (k *keeper) sendMyDigits() { k.c.send(protocol.MyDigits(k.st.Files.Digits)) }
 
 // downloadDigits saves my digits as a file.
 func (k *keeper) downloadDigits(app.Context) {
