@@ -17,9 +17,10 @@ import (
 )
 
 // page is the whole page: the header, the lesson or the whole instrument,
-// and the footer. It owns the digits instrument, whose state outlives the
-// choice between the lesson and the instrument, and keeps the page's own
-// state: the language, the chapter shown, the link and what it said.
+// and the footer. It holds the digits room, whose state outlives the
+// choice between the lesson and the instrument, renders its View and
+// talks to it by actions, and keeps the page's own state: the language,
+// the chapter shown, the link and what it said.
 type page struct {
 	app.Compo
 

@@ -71,7 +71,7 @@ func ErrKind(err error) string {
 	return "read"
 }
 
-// ErrText is the catalog key of each kind fileErrKind returns.
+// ErrText is the catalog key of each kind ErrKind returns.
 var ErrText = map[string]string{
 	"format": "fileErr.format", "version": "fileErr.version", "shape": "fileErr.shape",
 	"dtype": "fileErr.dtype", "layout": "fileErr.layout", "notFinite": "fileErr.notFinite",

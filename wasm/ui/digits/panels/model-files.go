@@ -18,7 +18,7 @@ type ModelFiles struct {
 	ILang     i18n.Lang
 	IHasModel bool
 	IStatus   i18n.Msg // what happened last, shown in #model-status
-	IKind     string   // its kind, in data-kind: "loaded", "restored", or an error kind (see fileErrKind)
+	IKind     string   // its kind, in data-kind: "loaded", "restored", or an error kind (files.ErrKind)
 	IRestored bool     // the model shown was restored from the browser's storage
 }
 

@@ -1,10 +1,12 @@
-// Package store holds the digits instrument's state and the actions that
-// change it. The state changes only through this package's methods:
-// worker events through State.Apply, a pure function of the event, so
-// the instrument's reaction to every message (stale runs, failures,
-// crashes) is tested natively, and the instrument's own decisions through
-// the methods named for them (state.go). Panels post the actions listed
-// in actions.go; the instrument (package digits) handles them.
+// Package store holds the digits room's state (Store) and the actions its
+// panels post (actions.go). The state changes only through this
+// package's methods: worker events through Store.Apply (State.Apply, a
+// pure function of the event, so the room's reaction to every message,
+// stale runs, failures, crashes, is tested natively), and the owner's
+// decisions through the methods named for them (state.go, parts.go,
+// room.go, files.go, worker.go, replay.go). The room's owner (package
+// digits) handles the actions and calls those methods; nothing else
+// writes the state.
 package store
 
 import (
@@ -110,7 +112,7 @@ type State struct {
 
 	// ShownEval and ShownModel are what the confusion matrix and the
 	// gallery show: the latest evaluation and the weights it measured, as
-	// of the last showEval. The page calls it a few times a second at most:
+	// of the last ShowEval. The page calls it a few times a second at most:
 	// on the default pack an epoch takes 20 ms, and redrawing 160 table
 	// cells and 60 digits 50 times a second would freeze the page.
 	ShownEval  *protocol.Evaluated

@@ -29,10 +29,10 @@ func TestStoreFollowsARun(t *testing.T) {
 	s.Apply(protocol.Weights{Run: 1, Step: 100, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
 	s.Apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
 	if s.ShownEval != nil || s.ShownModel != nil {
-		t.Error("the confusion matrix and gallery moved before showEval")
+		t.Error("the confusion matrix and gallery moved before ShowEval")
 	}
 	if !s.ShowEval() || s.ShownEval != s.Eval || s.ShownModel != s.Model || s.ShowEval() {
-		t.Error("showEval did not show the latest evaluation exactly once")
+		t.Error("ShowEval did not show the latest evaluation exactly once")
 	}
 	if s.TestAccuracy() != 0.9 || s.Model == nil || len(s.Acc) != 1 {
 		t.Errorf("accuracy %v, model %v, %d accuracy points", s.TestAccuracy(), s.Model != nil, len(s.Acc))
