@@ -81,7 +81,7 @@ var runKeys = []string{"method", "lr", "batch", "l2", "epochs", "seed", "decay",
 // Default returns the settings of a link that says nothing, the Train
 // panel's fields checked for params.MaxTrain images.
 func Default() Settings {
-	return Settings{Train: params.Check(params.Defaults(), 0), Dataset: "default"}
+	return Settings{Train: check(params.Defaults(), "default", nil), Dataset: "default"}
 }
 
 // MaxLen is the longest fragment Parse reads; anything longer is not a
@@ -90,7 +90,7 @@ const MaxLen = 2048
 
 // A key is one setting in a link. Keys of the Train panel's text fields
 // (field != nil) are checked together by params.Check, each with the rules
-// of the method it belongs to (params.Settings.Refusals; why picks the
+// of the method it belongs to (params.Settings.Refused; why picks the
 // field's reason); the others check their value in set.
 type key struct {
 	name string
@@ -316,18 +316,22 @@ func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, 
 	return parse(fragment, base, packs, "link.tooLongKept", "link.unreadableKept")
 }
 
+// check checks the Train panel's fields f against the training images of
+// the pack named data, which bound B (params.MaxTrain for a pack packs
+// does not name).
+func check(f params.Fields, data string, packs map[string]int) params.Settings {
+	return params.Check(f, packs[data])
+}
+
 // parse is Parse over base; tooLong and unreadable are the keys of the
 // notices for a link refused whole, which say what is used instead.
 func parse(fragment string, base Settings, packs map[string]int, tooLong, unreadable string) (Settings, []i18n.Msg) {
-	// The Train panel's fields are checked against the link's data, which
-	// bounds B.
-	check := func(d draft) params.Settings { return params.Check(d.Fields, packs[d.Dataset]) }
 	fragment = strings.TrimPrefix(fragment, "#")
 	if fragment == "" {
 		return base, nil
 	}
 	kept := base
-	kept.Train = check(base.draft())
+	kept.Train = check(base.Train.Fields, base.Dataset, packs)
 	if len(fragment) > MaxLen {
 		return kept, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
 	}
@@ -359,9 +363,9 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 	// method's fields with that method's rules, B against the link's data.
 	// A refused value takes base's, and, should base's be refused too under
 	// the link's method or data, the default.
-	train := check(d)
+	train := check(d.Fields, d.Dataset, packs)
 	for round, fallback := range []params.Fields{base.Train.Fields, params.Defaults()} {
-		refused, f := train.Refusals(), train.Fields
+		refused, f := train.Refused, train.Fields
 		for _, k := range keys {
 			if k.field == nil || k.why(refused).IsZero() {
 				continue
@@ -372,13 +376,12 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 			*k.field(&f) = *k.field(&fallback)
 		}
 		if f != train.Fields {
-			d.Fields = f
-			train = check(d)
+			train = check(f, d.Dataset, packs)
 		}
 	}
 	s := Settings{Train: train, Dataset: d.Dataset, Lang: d.Lang, Workers: d.Workers, Lesson: d.Lesson}
 	var why i18n.Msg
-	if s.From, why = parseFrom(q, func(f params.Fields) bool { return check(draft{Fields: f, Dataset: d.Dataset}).OK() }, packs); !why.IsZero() {
+	if s.From, why = parseFrom(q, func(f params.Fields) bool { return check(f, d.Dataset, packs).OK() }, packs); !why.IsZero() {
 		notes = append(notes, i18n.Text("scrub.linkBad", why))
 	}
 	return s, notes

@@ -126,7 +126,7 @@ func FuzzParse(f *testing.F) {
 		if !s.Train.OK() || s.Train.M != packs[s.Dataset] {
 			t.Fatalf("%q gave settings the Train panel refuses, or checked for %d images: %+v", frag, s.Train.M, s.Train.Errors)
 		}
-		if r := s.Train.Refusals(); !r.OK() {
+		if r := s.Train.Refused; !r.OK() {
 			t.Fatalf("%q gave fields another method refuses: %+v", frag, r)
 		}
 		again, more := Parse(Encode(s), packs)

@@ -19,6 +19,13 @@ type Settings struct {
 	M      int             // the training set's size they were checked for, at least 1
 	Config protocol.Config // the run's settings; meaningful only when OK
 	Errors Errors          // why each refused field is refused
+	// Refused is why each field would be refused under the rules of the
+	// method it serves, whichever method the fields name: α, B, the
+	// epochs and the decay as SGD's, Newton's budget, tolerance and CG cap
+	// as Newton's, λ and the seed as either's. A link is checked so: a
+	// value it carries for another method than its own must still be one
+	// the page accepts.
+	Refused Errors
 }
 
 // MaxTrain is the training set that fields are checked for before the
@@ -35,7 +42,12 @@ func Check(f Fields, m int) Settings {
 		m = MaxTrain
 	}
 	c, e := parse(f, m)
-	return Settings{Fields: f, M: m, Config: c, Errors: e}
+	descent, newton := f, f
+	descent.Method, newton.Method = "sgd", "newton"
+	_, refused := parse(descent, m)
+	_, n := parse(newton, m)
+	refused.NewtonIters, refused.GradTol, refused.CGSteps = n.NewtonIters, n.GradTol, n.CGSteps
+	return Settings{Fields: f, M: m, Config: c, Errors: e, Refused: refused}
 }
 
 // OK reports whether every field passes.
@@ -56,21 +68,6 @@ func (s Settings) For(m int) Settings {
 // With returns the fields f checked for the training set s was checked
 // for.
 func (s Settings) With(f Fields) Settings { return Check(f, s.M) }
-
-// Refusals returns why each field is refused under the rules of the
-// method it serves, whichever method the fields name: α, B, the epochs
-// and the decay as SGD's, Newton's budget, tolerance and CG cap as
-// Newton's, λ and the seed as either's. A link is checked so: a value it
-// carries for another method than its own must still be one the page
-// accepts.
-func (s Settings) Refusals() Errors {
-	descent, newton := s.Fields, s.Fields
-	descent.Method, newton.Method = "sgd", "newton"
-	_, d := parse(descent, s.M)
-	_, n := parse(newton, s.M)
-	d.NewtonIters, d.GradTol, d.CGSteps = n.NewtonIters, n.GradTol, n.CGSteps
-	return d
-}
 
 // SameRun reports whether a run going on with the configuration run
 // could go on with s, as the worker decides it: SGD and gradient descent
@@ -206,6 +203,3 @@ func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
 }
-
-// Result returns the configuration and the reasons.
-func (s Settings) Result() (protocol.Config, Errors) { return s.Config, s.Errors }

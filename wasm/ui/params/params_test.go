@@ -215,18 +215,18 @@ func TestCheckKeepsWhatItChecked(t *testing.T) {
 // TestRefusalsCheckEveryMethodsFields: Newton's fields are refused under
 // Newton's rules while the fields name SGD, and α under SGD's while they
 // name Newton's method, which has no α.
-func TestRefusalsCheckEveryMethodsFields(t *testing.T) {
+func TestRefusedChecksEveryMethodsFields(t *testing.T) {
 	f := Defaults()
 	f.GradTol = "0"
-	if s := Check(f, 10000); !s.OK() || s.Refusals().GradTol.IsZero() || s.Refusals().OK() {
-		t.Errorf("SGD with a zero tolerance: OK %v, refusals %+v", s.OK(), s.Refusals())
+	if s := Check(f, 10000); !s.OK() || s.Refused.GradTol.IsZero() || s.Refused.OK() {
+		t.Errorf("SGD with a zero tolerance: OK %v, refusals %+v", s.OK(), s.Refused)
 	}
 	f = Defaults()
 	f.Method, f.LR = "newton", "abc"
-	if s := Check(f, 10000); !s.OK() || s.Refusals().LR.IsZero() {
-		t.Errorf("Newton with α abc: OK %v, refusals %+v", s.OK(), s.Refusals())
+	if s := Check(f, 10000); !s.OK() || s.Refused.LR.IsZero() {
+		t.Errorf("Newton with α abc: OK %v, refusals %+v", s.OK(), s.Refused)
 	}
-	if r := Check(Defaults(), 10000).Refusals(); !r.OK() {
+	if r := Check(Defaults(), 10000).Refused; !r.OK() {
 		t.Errorf("the defaults are refused: %+v", r)
 	}
 }

@@ -44,10 +44,8 @@ type TrainPanel struct {
 	shownOpen bool          // whether the settings were last rendered open
 }
 
-// NewTrainPanel returns the Train panel with the default fields.
-func NewTrainPanel() *TrainPanel {
-	return &TrainPanel{ISettings: params.Check(params.Defaults(), 0)}
-}
+// NewTrainPanel returns the Train panel, whose fields Settings sets.
+func NewTrainPanel() *TrainPanel { return &TrainPanel{} }
 
 // Lang sets the panel's language.
 func (p *TrainPanel) Lang(l i18n.Lang) *TrainPanel { p.ILang = l; return p }
