@@ -327,11 +327,11 @@ func check(f params.Fields, data string, packs map[string]int) params.Settings {
 // notices for a link refused whole, which say what is used instead.
 func parse(fragment string, base Settings, packs map[string]int, tooLong, unreadable string) (Settings, []i18n.Msg) {
 	fragment = strings.TrimPrefix(fragment, "#")
-	if fragment == "" {
-		return base, nil
-	}
 	kept := base
 	kept.Train = check(base.Train.Fields, base.Dataset, packs)
+	if fragment == "" {
+		return kept, nil
+	}
 	if len(fragment) > MaxLen {
 		return kept, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
 	}
