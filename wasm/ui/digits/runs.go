@@ -20,10 +20,12 @@ import (
 // over from a link's replay. ok is false while a field is refused, which
 // the panel shows beside it.
 func (o *owner) asked() (c protocol.Config, ok bool) {
-	if !o.st.Controls.Typed.OK() {
+	typed := o.st.Controls.Typed
+	if !typed.OK() {
 		return c, false
 	}
-	c = o.st.RunConfig()
+	c = typed.Config
+	c.MyDigitsRate = o.st.Files.Share()
 	o.stopReplay()
 	o.st.Asked(c, true)
 	return c, true
