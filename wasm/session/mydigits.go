@@ -52,11 +52,11 @@ func (s *session) useModel(u protocol.UseModel) {
 
 // useMyDigits handles MyDigits: the digits replace those kept before, for
 // the current run (at its Config.MyDigitsRate) and later ones. No digits
-// forget them. Bad digits are refused with Failed and change nothing.
-// (It checks them itself rather than with core/modelfile: that kept the
-// file formats' zip and JSON code out of the separate worker.wasm of the
-// third session. The worker now runs app.wasm, which has them anyway, so
-// the reason is gone; the checks are a few lines.)
+// forget them. Bad digits are refused with Failed and change nothing:
+// the message must hold 784 grey levels for each label, at most
+// protocol.MaxMyDigits digits, each labelled 0 to 9. These are the
+// checks a my-digits file gets from core/modelfile, made on the message,
+// which carries no file.
 func (s *session) useMyDigits(d protocol.MyDigits) {
 	if len(d.Pixels) != len(d.Labels)*dataset.Pixels || len(d.Labels) > protocol.MaxMyDigits {
 		s.failKey("err.myDigits", hintMyDigits, fmt.Sprintf("%d bytes of pixels for %d digits, want %d (784 per digit, at most %d digits)",

@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/digits"
 	"softmaxdemo/wasm/ui/lesson"
-	"softmaxdemo/wasm/ui/link"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -48,33 +48,32 @@ func (p *page) goChapter(ctx app.Context, n int) {
 	if n == p.chapter || n < 0 || n > len(lesson.Chapters) {
 		return
 	}
-	set := p.Link()
-	set.Lesson = n
-	set.Fields = lesson.Apply(n, set.Fields)
+	part := p.digits.View().Settings()
+	part.Fields = lesson.Apply(n, part.Fields)
 	p.pushNext = true
-	p.moveTo(ctx, set)
+	p.moveTo(ctx, n, part)
 }
 
-// moveTo makes set the page's settings and chapter, as a change of
-// chapter does: it never asks, as a followed link may; a run in
-// training that cannot go on with the chapter's settings pauses.
-func (p *page) moveTo(ctx app.Context, set link.Settings) {
+// moveTo makes chapter the page's and part the digits room's settings, as
+// a change of chapter does: it never asks, as a followed link may; a run
+// in training that cannot go on with the chapter's settings pauses. The
+// link is written once the room has its settings (digits.LinkChanged),
+// as a new history entry if pushNext is set.
+func (p *page) moveTo(ctx app.Context, chapter int, part digits.Settings) {
 	from := p.chapter
-	d := p.digits
-	part := instrumentPart(set)
-	if p.training() && !d.SameRun(part) {
-		d.Pause()
+	v := p.digits.View()
+	if v.Training() && !v.SameRun(part) {
+		digits.Pause.Post(ctx)
 	}
 	p.asking = nil
-	p.chapter = set.Lesson
-	if now := d.Settings(); part.Fields != now.Fields || part.Dataset != now.Dataset {
-		d.Apply(ctx, part)
+	p.chapter = chapter
+	if now := v.Settings(); part.Fields != now.Fields || part.Dataset != now.Dataset {
+		digits.Apply.Post(ctx, part)
 	} else {
 		p.writeLink()
 	}
-	p.pushNext = false
-	if (from == 0) != (set.Lesson == 0) {
-		browser.StorageSet(viewStorageKey, map[bool]string{true: "full", false: "lesson"}[set.Lesson == 0])
+	if (from == 0) != (chapter == 0) {
+		browser.StorageSet(viewStorageKey, map[bool]string{true: "full", false: "lesson"}[chapter == 0])
 	}
 	p.enteredChapter(ctx)
 }
@@ -88,7 +87,7 @@ func (p *page) enteredChapter(ctx app.Context) {
 		return
 	}
 	c := lesson.Chapters[p.chapter-1]
-	p.digits.Show(c.Axes, slices.Contains(c.Panels, lesson.Inspector))
+	digits.Show.Post(ctx, digits.Shown{Axes: c.Axes, Inspect: slices.Contains(c.Panels, lesson.Inspector)})
 	ctx.Defer(func(app.Context) {
 		browser.Focus("chapter-title")
 		// For tools/browsertest's benchmark: the first frame that shows it.

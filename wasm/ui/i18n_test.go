@@ -263,7 +263,7 @@ func TestPickLang(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := i18n.Pick(tt.link, tt.stored, tt.preferred); got != tt.want {
-				t.Errorf("pickLang(%q, %q, %v) = %s, want %s", tt.link, tt.stored, tt.preferred, got, tt.want)
+				t.Errorf("Pick(%q, %q, %v) = %s, want %s", tt.link, tt.stored, tt.preferred, got, tt.want)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits"
-	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/link"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -13,29 +12,27 @@ import (
 // chapter, written into the address bar as they change, and followed
 // when a link is pasted into the open page or the history moves.
 
-// Link returns the page's settings as its link says them (digits.Page).
-func (p *page) Link() link.Settings {
-	d := p.digits.Settings()
-	return link.Settings{Fields: d.Fields, Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter, From: d.From}
+// settings returns the page's settings as its link says them: the
+// digits room's, the language and the chapter.
+func (p *page) settings() link.Settings {
+	v := p.digits.View()
+	d := v.Settings()
+	return link.Settings{Train: v.Train(), Dataset: d.Dataset, Workers: d.Workers, Lang: p.lang, Lesson: p.chapter, From: d.From}
 }
 
-// Changed writes the link when the instrument's settings changed
-// (digits.Page).
-func (p *page) Changed() { p.writeLink() }
-
-// instrumentPart is the instrument's part of the settings set.
+// instrumentPart is the digits room's part of the settings set.
 func instrumentPart(set link.Settings) digits.Settings {
-	return digits.Settings{Fields: set.Fields, Dataset: set.Dataset, Workers: set.Workers, From: set.From}
+	return digits.Settings{Fields: set.Train.Fields, Dataset: set.Dataset, Workers: set.Workers, From: set.From}
 }
 
 // writeLink puts the settings into the page's link, as a new history
 // entry if pushNext is set (a change of chapter), else in place.
 func (p *page) writeLink() {
 	if p.pushNext {
-		browser.PushFragment(link.Encode(p.Link()))
+		browser.PushFragment(link.Encode(p.settings()))
 		p.pushNext = false
 	} else {
-		browser.ReplaceFragment(link.Encode(p.Link()))
+		browser.ReplaceFragment(link.Encode(p.settings()))
 	}
 	p.written = browser.Fragment() // as the browser spells it
 }
@@ -56,29 +53,27 @@ func (p *page) followLink(ctx app.Context) {
 		return
 	}
 	p.written = hash // the same link arriving twice (popstate, then hashchange) applies once
-	set, notes := link.ParseOver(hash, p.Link(), p.digits.LinkPacks())
+	v := p.digits.View()
+	set, notes := link.ParseOver(hash, p.settings(), v.LinkPacks())
 	p.notice, p.noticeKept = notes, true
 	if set.Lang != "" {
-		p.setLang(set.Lang)
+		p.setLang(ctx, set.Lang)
 	}
 	set.Lang = p.lang
 	if set.Lesson != p.chapter {
 		// Back, Forward or a link to another chapter: the chapter comes
 		// with the settings its link recorded, without asking.
-		p.moveTo(ctx, set)
+		p.moveTo(ctx, set.Lesson, instrumentPart(set))
 		return
 	}
-	if p.training() && !p.digits.SameRun(instrumentPart(set)) {
+	if v.Training() && !v.SameRun(instrumentPart(set)) {
 		p.asking = &set
 		ctx.Defer(func(app.Context) { browser.Focus("link-keep") })
 		return
 	}
 	p.asking = nil
-	p.digits.Apply(ctx, instrumentPart(set))
+	digits.Apply.Post(ctx, instrumentPart(set))
 }
-
-// training reports whether the instrument is training.
-func (p *page) training() bool { return p.digits.State().Status == store.StatusTraining }
 
 // onLinkAnswer is the answer to askLink: apply the link (the run in
 // training pauses, and Train starts the new one) or keep the run and
@@ -90,8 +85,8 @@ func (p *page) onLinkAnswer(ctx app.Context, apply bool) {
 		return
 	}
 	if apply {
-		p.digits.Pause()
-		p.digits.Apply(ctx, instrumentPart(*set))
+		digits.Pause.Post(ctx)
+		digits.Apply.Post(ctx, instrumentPart(*set))
 	} else {
 		p.writeLink()
 	}

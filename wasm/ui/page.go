@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits"
 	"softmaxdemo/wasm/ui/i18n"
@@ -16,13 +17,14 @@ import (
 )
 
 // page is the whole page: the header, the lesson or the whole instrument,
-// and the footer. It owns the digits instrument, whose state outlives the
-// choice between the lesson and the instrument, and keeps the page's own
-// state: the language, the chapter shown, the link and what it said.
+// and the footer. It holds the digits room, whose state outlives the
+// choice between the lesson and the instrument, renders its View and
+// talks to it by actions, and keeps the page's own state: the language,
+// the chapter shown, the link and what it said.
 type page struct {
 	app.Compo
 
-	digits *digits.Instrument
+	digits digits.Room
 	plane  *planepanel.Worker // the plane's worker, which outlives the panels that show it
 	// planeRun is the plane's run from the line set by hand that the
 	// hand chapter's question started, once it ended.
@@ -45,8 +47,14 @@ type page struct {
 
 func newPage() *page {
 	p := &page{lang: i18n.Default, chapter: 1, plane: planepanel.NewWorker()} // chapter 1: what a bare link opens (bareView), and what index.html shows
-	p.digits = digits.New(p)
+	p.digits = digits.New(digits.Boot{}, instrumentPart(link.Default()), p.lang, startWorker)
 	return p
+}
+
+// startWorker starts the digits room's training worker (digits.Start).
+func startWorker(url string, events func(protocol.Msg), died func(string)) (digits.Sender, string) {
+	w := browser.StartWorker(url, events, died)
+	return w, w.Preloaded
 }
 
 // OnInit reads the page's link and chooses its language before the first
@@ -57,14 +65,13 @@ func (p *page) OnInit() {
 	if !app.IsClient {
 		return
 	}
-	d := p.digits
-	d.Init()
-	packs := d.LinkPacks()
+	boot := digits.ReadBoot(browser.Host{})
+	packs := boot.LinkPacks()
 	hash := browser.Fragment()
 	p.written = hash
 	set, notes := link.Parse(hash, packs)
 	bare := hash == ""
-	if kept, ok := d.KeptSettings(packs); ok && bare {
+	if kept, ok := boot.KeptSettings(packs); ok && bare {
 		set = kept // the settings kept with the model, for a page opened without a link
 		hash = "#" + link.Encode(kept)
 	}
@@ -74,7 +81,7 @@ func (p *page) OnInit() {
 	p.notice = notes
 	p.lang = i18n.Pick(string(set.Lang), browser.StorageGet(browser.LangStorageKey), browser.Languages())
 	p.chapter = set.Lesson
-	d.Configure(instrumentPart(set))
+	p.digits = digits.New(boot, instrumentPart(set), p.lang, startWorker)
 	p.showLang()
 	if hash != "" || set.Lesson > 0 {
 		// A chapter's link is written at once, so that Back from the
@@ -111,11 +118,11 @@ func (p *page) OnDismount() {
 }
 
 func (p *page) Render() app.UI {
-	l, d := p.lang, p.digits
+	l, d := p.lang, p.digits.View()
 	inLesson := p.chapter > 0
 	var body app.UI
 	if inLesson {
-		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(), IPlane: p.planeRun, ISlots: p.slots()}
+		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(d), IPlane: p.planeRun, ISlots: p.slots(d)}
 	} else {
 		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace).Worker(p.plane))
 	}
@@ -145,7 +152,7 @@ func (p *page) titleRow() app.UI {
 			app.Label().For("lang").Class("sr-only").Text(l.T("lang.label")),
 			app.Select().ID("lang").OnChange(func(ctx app.Context, e app.Event) {
 				if l, ok := i18n.Parse(ctx.JSSrc().Get("value").String()); ok {
-					p.setLang(l)
+					p.setLang(ctx, l)
 				}
 			}).Body(
 				app.Range(i18n.Langs).Slice(func(i int) app.UI {
@@ -179,10 +186,6 @@ func (p *page) notices() app.UI {
 	)
 }
 
-// Notice adds m to what the page says a link asked for and could not
-// have (digits.Page).
-func (p *page) Notice(m i18n.Msg) { p.notice = append(p.notice, m) }
-
 // chapterTitle is the document's title in a chapter: the chapter's,
 // then the page's.
 func (p *page) chapterTitle() string {
@@ -196,12 +199,14 @@ func (p *page) chapterTitle() string {
 
 // setLang switches the page's language to l at once: the run, the model
 // and every setting stay as they are; only text changes. The choice is
-// kept in the browser's storage and in the link.
-func (p *page) setLang(l i18n.Lang) {
+// kept in the browser's storage, in the link, and in the link the digits
+// room keeps with its model.
+func (p *page) setLang(ctx app.Context, l i18n.Lang) {
 	if l == p.lang {
 		return
 	}
 	p.lang = l
+	digits.Lang.Post(ctx, l)
 	browser.StorageSet(browser.LangStorageKey, string(l))
 	p.writeLink()
 	p.showLang()

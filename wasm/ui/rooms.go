@@ -4,19 +4,19 @@ import (
 	"math"
 	"slices"
 
-	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/ui/digits"
 	"softmaxdemo/wasm/ui/digits/store"
+	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/lessonview"
-	"softmaxdemo/wasm/ui/params"
 	"softmaxdemo/wasm/ui/planepanel"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // What crosses between the rooms: the lesson's actions, carried out on
-// the instrument and the plane, and what the lesson shows of them.
+// the digits room and the plane, what the digits room tells the page, and
+// what the lesson shows of the other rooms.
 
 // instrumentPanels are the lesson's panels that are the instrument's.
 var instrumentPanels = map[lesson.Panel]digits.Panel{
@@ -44,38 +44,17 @@ var planeDemos = map[lesson.PlaneDemo]func(ctx app.Context){
 	lesson.PlaneFromHand:   planepanel.StartRun.Post,
 }
 
-// handleRooms registers the handlers of the lesson's actions.
+// handleRooms registers the handlers of what crosses between the rooms:
+// the lesson's actions, carried out on the digits room and the plane, and
+// what the digits room tells the page.
 func (p *page) handleRooms(ctx app.Context) {
-	d := p.digits
-	fields := func(a app.Action, do func(params.Fields)) {
-		if f, ok := a.Value.(params.Fields); ok {
-			do(f)
-		}
-	}
-	ctx.Handle(lessonview.ActionChapter, func(ctx app.Context, a app.Action) {
-		if n, ok := a.Value.(int); ok {
-			p.goChapter(ctx, n)
-		}
-	})
-	ctx.Handle(lessonview.ActionTrain, func(ctx app.Context, a app.Action) {
-		fields(a, func(f params.Fields) { d.TrainWith(ctx, f) })
-	})
-	ctx.Handle(lessonview.ActionFresh, func(ctx app.Context, a app.Action) {
-		fields(a, func(f params.Fields) { d.Fresh(ctx, f) })
-	})
-	ctx.Handle(lessonview.ActionFields, func(ctx app.Context, a app.Action) {
-		fields(a, func(f params.Fields) {
-			set := d.Settings()
-			set.Fields = f
-			d.Apply(ctx, set)
-		})
-	})
-	ctx.Handle(lessonview.ActionPause, func(ctx app.Context, a app.Action) { d.Pause() })
-	ctx.Handle(lessonview.ActionUseModel, func(ctx app.Context, a app.Action) {
-		if m, ok := a.Value.(*softmax.Model[float32]); ok {
-			d.UseModel(m)
-		}
-	})
+	lessonview.Chapter.Handle(ctx, p.goChapter)
+	lessonview.Train.Handle(ctx, digits.TrainWith.Post)
+	lessonview.Fresh.Handle(ctx, digits.Fresh.Post)
+	lessonview.Fields.Handle(ctx, digits.SetFields.Post)
+	lessonview.Pause.Handle(ctx, digits.Pause.Post)
+	lessonview.UseModel.Handle(ctx, digits.UseModel.Post)
+	lessonview.Demo.Handle(ctx, p.demonstrate)
 	planepanel.Ended.Handle(ctx, func(ctx app.Context, e planepanel.RunEnded) {
 		// Only a run from the line set by hand, which the question
 		// waits for; the plane's other runs concern no chapter.
@@ -85,28 +64,21 @@ func (p *page) handleRooms(ctx app.Context) {
 		}
 		ctx.PreventUpdate()
 	})
-	ctx.Handle(lessonview.ActionDemo, func(ctx app.Context, a app.Action) {
-		if demo, ok := a.Value.(lesson.Demo); ok {
-			p.demonstrate(ctx, demo)
-		}
-	})
+	digits.LinkChanged.Handle(ctx, func(app.Context) { p.writeLink() })
+	digits.Notice.Handle(ctx, func(_ app.Context, m i18n.Msg) { p.notice = append(p.notice, m) })
 }
 
 // demonstrate carries out the parts of a question's demonstration that
-// are the instrument's and the plane's.
+// are the digits room's and the plane's.
 func (p *page) demonstrate(ctx app.Context, demo lesson.Demo) {
-	d := p.digits
 	if demo.Step {
-		d.ApplyInspected(ctx)
+		digits.ApplyInspected.Post(ctx)
 	}
 	if demo.Run != nil {
-		d.Fresh(ctx, demo.Run(d.State().TrainN))
+		digits.Fresh.Post(ctx, demo.Run(p.digits.View().State().TrainN))
 	}
 	if demo.Hessian {
-		if p.training() {
-			d.Pause()
-		}
-		d.Hessian()
+		digits.ComputeHessian.Post(ctx) // a run in training pauses first
 	}
 	if do := planeDemos[demo.Plane]; do != nil {
 		p.planeRun = lessonview.PlaneRun{} // the answer waits for this run's end
@@ -115,29 +87,28 @@ func (p *page) demonstrate(ctx app.Context, demo lesson.Demo) {
 }
 
 // slots are the other rooms' panels the chapter shown needs.
-func (p *page) slots() map[lesson.Panel]app.UI {
+func (p *page) slots(v digits.View) map[lesson.Panel]app.UI {
 	c := lesson.Chapters[p.chapter-1]
 	out := map[lesson.Panel]app.UI{}
 	for _, k := range slices.Concat(c.Panels, c.Under) {
 		if dk, ok := instrumentPanels[k]; ok {
-			out[k] = p.digits.Panel(dk, p.lang)
+			out[k] = v.Panel(dk, p.lang)
 		}
-		if v, ok := planeViews[k]; ok {
-			out[k] = planepanel.New().Lang(p.lang).Pace(p.digits.Settings().Fields.Pace).View(v).Worker(p.plane)
+		if pv, ok := planeViews[k]; ok {
+			out[k] = planepanel.New().Lang(p.lang).Pace(v.Settings().Fields.Pace).View(pv).Worker(p.plane)
 		}
 	}
 	return out
 }
 
-// lessonInstrument is what the lesson reads of the instrument now.
-func (p *page) lessonInstrument() lessonview.Instrument {
-	d := p.digits
-	s := d.State()
+// lessonInstrument is what the lesson reads of the digits room now.
+func (p *page) lessonInstrument(v digits.View) lessonview.Instrument {
+	s := v.State()
 	in := lessonview.Instrument{
-		Training: s.Status == store.StatusTraining, NoData: s.Status == store.StatusLoading || s.TrainN == 0,
-		Status: s.StatusText(), TrainN: s.TrainN, TestN: s.TestN, Fields: d.Settings().Fields,
+		Training: v.Training(), NoData: s.Status == store.StatusLoading || s.TrainN == 0,
+		Status: s.StatusText(), TrainN: s.TrainN, TestN: s.TestN, Settings: v.Train(),
 		Model: s.Model, Deskew: s.ModelDeskew(), Samples: s.Samples, Eval: s.Eval, Loss: math.NaN(),
-		ContinueL2: d.ContinueConfig().L2, Inspect: s.Inspect, InspectRate: d.InspectRate(), Hessian: s.Hessian,
+		ContinueL2: v.ContinueConfig().L2, Inspect: s.Inspect, InspectRate: v.InspectRate(), Hessian: s.Hessian,
 	}
 	if r := s.Current(); r != nil {
 		in.Loss, in.Pinned = r.Loss, r.Cfg.PinFirst

@@ -2,7 +2,8 @@
 // instrument (package digits), the lesson (lessonview) and the plane
 // (planepanel), under a header, a footer and the page's link. It is the
 // only package that knows all three: what one room asks of another comes
-// here, as an action or a call, and goes on from here. It also keeps
+// here as an action, and goes on from here as an action to the room
+// concerned. It also keeps
 // what belongs to the page as a whole: the link and its history, the
 // language, present mode, and whether the lesson or the whole instrument
 // is shown. It compiles natively, so its logic is tested without a
@@ -36,7 +37,7 @@ var CacheableResources = []string{
 // a new version makes returning visitors fetch the new files.
 func Handler(version string) *app.Handler {
 	return &app.Handler{
-		// index.html is written in defaultLang; the page sets the title in
+		// index.html is written in i18n.Default; the page sets the title in
 		// the person's language as it starts (page.showLang). The web
 		// manifest has one description, so it carries both languages.
 		Name:            i18n.Default.T("app.name"),

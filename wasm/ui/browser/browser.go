@@ -176,8 +176,12 @@ func Download(name, mime string, b []byte) bool {
 }
 
 // Cores returns the logical processors the browser says the machine has
-// (navigator.hardwareConcurrency), or 1 if it does not say.
+// (navigator.hardwareConcurrency), or 1 if it does not say (or outside a
+// browser).
 func Cores() int {
+	if !app.IsClient {
+		return 1
+	}
 	v := app.Window().Get("navigator").Get("hardwareConcurrency")
 	if v.Type() != app.TypeNumber {
 		return 1
@@ -230,5 +234,23 @@ func MarkNextFrame(name string) {
 func Focus(id string) {
 	if el := app.Window().GetElementByID(id); el.Truthy() {
 		el.Call("focus")
+	}
+}
+
+// Hidden reports whether the page's tab is hidden (document.visibilityState),
+// whose timers the browser slows; outside a browser it is not.
+func Hidden() bool {
+	return app.IsClient && app.Window().Get("document").Get("visibilityState").String() == "hidden"
+}
+
+// PageReady tells web/boot.js that the whole pack is in, so that its
+// service worker may fill its cache (softmaxPageReady); outside a browser
+// it does nothing.
+func PageReady() {
+	if !app.IsClient {
+		return
+	}
+	if f := app.Window().Get("softmaxPageReady"); f.Type() == app.TypeFunction {
+		f.Invoke()
 	}
 }

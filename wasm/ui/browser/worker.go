@@ -24,9 +24,6 @@ type Worker struct {
 	// worker for, so the page does not ask twice.
 	Preloaded string
 
-	// Warmed is set once the worker has been sent Warm.
-	Warmed bool
-
 	heard atomic.Int64 // when the worker last sent anything, in Unix nanoseconds
 
 	rawType string          // events of this wire type go to raw, undecoded (OnRaw)

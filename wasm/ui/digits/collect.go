@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"softmaxdemo/wasm/ui/browser"
-	"softmaxdemo/wasm/ui/digits/store"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The page's garbage collection. In WebAssembly a whole cycle (marking,
@@ -45,27 +42,4 @@ func collectAtRest() bool {
 	defer browser.Measure("softmax:collect")()
 	runtime.GC()
 	return true
-}
-
-// collectSoon schedules collectAtRest once, in a task of its own,
-// collectWait after the last call, if no run is training then.
-func (d *Instrument) collectSoon(ctx app.Context) {
-	d.collectDue = time.Now().Add(collectWait)
-	if d.collectPending {
-		return
-	}
-	d.collectPending = true
-	var wait func(app.Context)
-	wait = func(ctx app.Context) {
-		ctx.PreventUpdate()
-		if left := time.Until(d.collectDue); left > 0 {
-			ctx.After(left, wait)
-			return
-		}
-		d.collectPending = false
-		if d.st.Status != store.StatusTraining && d.st.Status != store.StatusLoading {
-			collectAtRest()
-		}
-	}
-	ctx.After(collectWait, wait)
 }

@@ -2,12 +2,12 @@ package digits
 
 import (
 	"bytes"
+
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/wasm/protocol"
-	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/files"
-	"softmaxdemo/wasm/ui/digits/panels"
+	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -18,91 +18,86 @@ import (
 // mixed into every batch.
 
 // loadDigits decodes a my-digits file; its digits replace my digits.
-func (d *Instrument) loadDigits(b []byte, name string, refuse func(error)) {
+func (k *keeper) loadDigits(b []byte, name string, refuse func(error)) {
 	set, err := modelfile.DecodeDigits(b)
 	if err != nil {
 		refuse(err)
 		return
 	}
 	labels, pixels := modelfile.DigitsPixels(set)
-	d.setMyDigits(protocol.Samples{Labels: labels, Pixels: pixels})
-	d.files.digitsStatus, d.files.digitsKind = i18n.Text("myDigits.loaded", len(labels), name), "loaded"
+	k.setMyDigits(protocol.Samples{Labels: labels, Pixels: pixels})
+	k.st.Files.DigitsSaid(i18n.Text("myDigits.loaded", len(labels), name), "loaded")
 }
 
-func (d *Instrument) onAddDigit(ctx app.Context, a app.Action) {
-	dg, ok := a.Value.(panels.MyDigit)
-	f := &d.files
+// addDigit adds a drawing to my digits, unless nothing was drawn or
+// there are as many as a file holds.
+func (k *keeper) addDigit(_ app.Context, dg store.MyDigit) {
+	f := &k.st.Files
 	switch {
-	case !ok:
-		return
 	case dg.Label > 9 || len(dg.Pixels) != dataset.Pixels:
-		f.digitsStatus, f.digitsKind = i18n.Text("myDigits.noInk"), "noInk"
+		f.DigitsSaid(i18n.Text("myDigits.noInk"), "noInk")
 		return
-	case len(f.digits.Labels) >= modelfile.MaxDigits:
-		f.digitsStatus, f.digitsKind = i18n.Text("myDigits.full", modelfile.MaxDigits), "full"
+	case len(f.Digits.Labels) >= modelfile.MaxDigits:
+		f.DigitsSaid(i18n.Text("myDigits.full", modelfile.MaxDigits), "full")
 		return
 	}
 	m := protocol.Samples{
-		Labels: append(append([]uint8(nil), f.digits.Labels...), dg.Label),
-		Pixels: append(append([]byte(nil), f.digits.Pixels...), dg.Pixels...),
+		Labels: append(append([]uint8(nil), f.Digits.Labels...), dg.Label),
+		Pixels: append(append([]byte(nil), f.Digits.Pixels...), dg.Pixels...),
 	}
-	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
-	d.setMyDigits(m)
+	f.DigitsSaid(i18n.Msg{}, "")
+	k.setMyDigits(m)
 }
 
-func (d *Instrument) onRemoveDigit(ctx app.Context, a app.Action) {
-	i, ok := a.Value.(int)
-	f := &d.files
-	if !ok || i >= len(f.digits.Labels) {
+// removeDigit removes my digit i, or all of them for -1.
+func (k *keeper) removeDigit(_ app.Context, i int) {
+	f := &k.st.Files
+	if i >= len(f.Digits.Labels) {
 		return
 	}
 	m := protocol.Samples{}
 	if i >= 0 {
-		m.Labels = append(append([]uint8(nil), f.digits.Labels[:i]...), f.digits.Labels[i+1:]...)
-		m.Pixels = append(append([]byte(nil), f.digits.Pixels[:i*dataset.Pixels]...), f.digits.Pixels[(i+1)*dataset.Pixels:]...)
+		m.Labels = append(append([]uint8(nil), f.Digits.Labels[:i]...), f.Digits.Labels[i+1:]...)
+		m.Pixels = append(append([]byte(nil), f.Digits.Pixels[:i*dataset.Pixels]...), f.Digits.Pixels[(i+1)*dataset.Pixels:]...)
 	}
-	f.digitsStatus, f.digitsKind = i18n.Msg{}, ""
-	d.setMyDigits(m)
+	f.DigitsSaid(i18n.Msg{}, "")
+	k.setMyDigits(m)
+}
+
+// myDigitsRate makes r my digits' share of each batch, and keeps it.
+func (k *keeper) myDigitsRate(_ app.Context, r string) {
+	if k.st.Files.SetRate(r) {
+		k.host.Set(rateStorageKey, r)
+	}
 }
 
 // setMyDigits replaces my digits, tells the worker and keeps them.
-func (d *Instrument) setMyDigits(m protocol.Samples) {
-	f := &d.files
-	f.digits = m
-	f.myDigitsVersion++
-	d.sendMyDigits()
+func (k *keeper) setMyDigits(m protocol.Samples) {
+	f := &k.st.Files
+	f.SetDigits(m)
+	k.sendMyDigits()
 	s, err := files.EncodeDigits(m)
-	if err == nil && !browser.StorageSet(digitsStorageKey, s) {
-		f.digitsStatus, f.digitsKind = i18n.Text("myDigits.notKept"), "notKept"
+	if err == nil && !k.host.Set(digitsStorageKey, s) {
+		f.DigitsSaid(i18n.Text("myDigits.notKept"), "notKept")
 	}
 }
 
-func (d *Instrument) sendMyDigits() {
-	d.send(protocol.MyDigits{Labels: d.files.digits.Labels, Pixels: d.files.digits.Pixels})
-}
+// sendMyDigits sends my digits to the worker, to mix into every batch.
+func (k *keeper) sendMyDigits() { k.c.send(protocol.MyDigits(k.st.Files.Digits)) }
 
-// myDigitsShare is Config.MyDigitsRate: the chosen share of each batch, when
-// there are my digits to mix in.
-func (d *Instrument) myDigitsShare() float64 {
-	if len(d.files.digits.Labels) == 0 {
-		return 0
-	}
-	r, _ := panels.ParseMyDigitsRate(d.files.myDigitsRate)
-	return r
-}
-
-func (d *Instrument) onDownloadDigits(ctx app.Context, a app.Action) {
-	f := &d.files
-	set, err := modelfile.NewDigits(f.digits.Labels, f.digits.Pixels)
+// downloadDigits saves my digits as a file.
+func (k *keeper) downloadDigits(app.Context) {
+	f := &k.st.Files
+	set, err := modelfile.NewDigits(f.Digits.Labels, f.Digits.Pixels)
 	var buf bytes.Buffer
 	if err == nil {
 		err = modelfile.EncodeDigits(&buf, set)
 	}
 	if err != nil {
-		f.digitsStatus, f.digitsKind = i18n.Text("myDigits.cannotSave", err.Error()), files.ErrKind(err)
+		f.DigitsSaid(i18n.Text("myDigits.cannotSave", err.Error()), files.ErrKind(err))
 		return
 	}
-	if !browser.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
-		f.digitsStatus, f.digitsKind = i18n.Text("file.noDownload"), "download"
+	if !k.host.Download("my"+modelfile.DigitsExt, "application/octet-stream", buf.Bytes()) {
+		f.DigitsSaid(i18n.Text("file.noDownload"), "download")
 	}
 }

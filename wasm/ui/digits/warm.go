@@ -14,9 +14,9 @@ const warmEvery = 25 * time.Millisecond
 
 // warmPage runs the warm-up's steps, warmEvery apart, once, and then
 // lets the confusion matrix make its cells, in a task of their own.
-func (d *Instrument) warmPage(ctx app.Context) {
+func (p *pacer) warmPage(ctx app.Context) {
 	steps := panels.WarmSteps()
-	ctx.After(time.Duration(len(steps)+1)*warmEvery, func(app.Context) { d.cellsReady = true })
+	ctx.After(time.Duration(len(steps)+1)*warmEvery, func(app.Context) { p.st.ShowCells() })
 	for i, step := range steps {
 		ctx.After(time.Duration(i+1)*warmEvery, func(ctx app.Context) {
 			// Nothing of it is shown, so the page is not rendered after it.

@@ -1,6 +1,6 @@
 package i18n
 
-// catalogEN is the page's text in English. catalogZH has the same keys
+// CatalogEN is the page's text in English. CatalogZH has the same keys
 // (TestCatalogs). Keep the lecture notes' symbols: θ, α, λ, B, h_θ(x),
 // J(θ), softmax.
 var CatalogEN = map[string]string{

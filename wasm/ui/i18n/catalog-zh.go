@@ -1,8 +1,8 @@
 package i18n
 
-// catalogZH is the page's text in Simplified Chinese, in the words of the
+// CatalogZH is the page's text in Simplified Chinese, in the words of the
 // course's lecture notes (../shared/GLOSSARY.md): 学习率 α, 正则化项 λ,
-// 全量梯度下降, 随机梯度下降, 小批量, 轮 (epoch). catalogEN has the same
+// 全量梯度下降, 随机梯度下降, 小批量, 轮 (epoch). CatalogEN has the same
 // keys (TestCatalogs).
 var CatalogZH = map[string]string{
 	"raw": "%s",

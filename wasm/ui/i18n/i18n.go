@@ -1,3 +1,8 @@
+// Package i18n holds the page's text in its two languages, Simplified
+// Chinese and English: one catalog per language with the same keys
+// (catalog-zh.go, catalog-en.go), text kept as a key and its arguments
+// until it is rendered (Msg), the choice of language, and the number
+// formats both languages share.
 package i18n
 
 import (
@@ -5,7 +10,7 @@ import (
 	"strings"
 )
 
-// lang is a language the page speaks: "zh" (Simplified Chinese, the
+// Lang is a language the page speaks: "zh" (Simplified Chinese, the
 // language of the lecture notes) or "en".
 type Lang string
 
@@ -14,16 +19,16 @@ const (
 	EN Lang = "en"
 )
 
-// defaultLang is the language the static index.html is written in: the
+// Default is the language the static index.html is written in: the
 // course's. web/boot.js hides that prerendered text from a visitor who will
 // read the other language until the page has rendered in theirs, so
 // nobody sees a flash of the wrong one.
 const Default = ZH
 
-// langs lists the languages in the order the switch offers them.
+// Langs lists the languages in the order the switch offers them.
 var Langs = []Lang{ZH, EN}
 
-// catalogs holds one catalog per language with the same keys (a test
+// Catalogs holds one catalog per language with the same keys (a test
 // checks): a key names a piece of text, the value is that text in the
 // language, with fmt verbs for its arguments, the same verbs in the same
 // order in every language.
@@ -37,7 +42,7 @@ func (l Lang) Tag() string {
 	return "en"
 }
 
-// parseLang returns the language s names ("zh", "en", or a BCP 47 tag
+// Parse returns the language s names ("zh", "en", or a BCP 47 tag
 // such as "zh-CN" or "en-GB") and whether it names one.
 func Parse(s string) (Lang, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -51,7 +56,7 @@ func Parse(s string) (Lang, bool) {
 	return "", false
 }
 
-// pickLang chooses the page's language: the one a link names, else the one
+// Pick chooses the page's language: the one a link names, else the one
 // the person chose before (kept in the browser's storage), else Chinese if
 // the browser prefers any Chinese at all, else English.
 func Pick(link, stored string, preferred []string) Lang {
@@ -69,19 +74,19 @@ func Pick(link, stored string, preferred []string) Lang {
 	return EN
 }
 
-// msg is text for a person, kept as a catalog key and its arguments until
+// Msg is text for a person, kept as a catalog key and its arguments until
 // it is rendered, so that a change of language renders it again in the
-// other. An argument that is itself a msg is rendered in the same
+// other. An argument that is itself a Msg is rendered in the same
 // language.
 type Msg struct {
 	Key  string
 	Args []any
 }
 
-// text returns the msg for key with args.
+// Text returns the Msg for key with args.
 func Text(key string, args ...any) Msg { return Msg{Key: key, Args: args} }
 
-// isZero reports whether m holds no text.
+// IsZero reports whether m holds no text.
 func (m Msg) IsZero() bool { return m.Key == "" }
 
 // T renders the text of key in l with args. A key missing from l's catalog
@@ -107,7 +112,7 @@ func (l Lang) T(key string, args ...any) string {
 	return fmt.Sprintf(f, args...)
 }
 
-// M renders m in l; the zero msg renders as "".
+// M renders m in l; the zero Msg renders as "".
 func (l Lang) M(m Msg) string {
 	if m.IsZero() {
 		return ""
@@ -118,17 +123,17 @@ func (l Lang) M(m Msg) string {
 // Numbers are formatted by one function per kind, the same in both
 // languages, so a teacher switching languages sees the same digits.
 
-// fmtPercent formats a fraction as a percentage with one decimal: 91.6%.
+// Percent formats a fraction as a percentage with one decimal: 91.6%.
 func Percent(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
-// fmtLoss formats a loss with four significant digits: 0.2731.
+// Loss formats a loss with four significant digits: 0.2731.
 func Loss(v float64) string { return fmt.Sprintf("%.4g", v) }
 
-// fmtLikelihood formats a likelihood value (0..1) with three decimals:
+// Likelihood formats a likelihood value (0..1) with three decimals:
 // 0.742.
 func Likelihood(v float64) string { return fmt.Sprintf("%.3f", v) }
 
-// fmtWeight formats a weight θ or a contribution x·θ with three
+// Weight formats a weight θ or a contribution x·θ with three
 // significant digits and its sign: +0.125, −1.50 (a true minus sign).
 func Weight(v float64) string {
 	s := fmt.Sprintf("%+.3g", v)
@@ -146,7 +151,7 @@ func Sig3(v float64) string { return fmt.Sprintf("%.3g", v) }
 // decimal: 12.3 MB.
 func Megabytes(n uint64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
-// fmtCount formats a whole number with thousands separators: 10,000.
+// Count formats a whole number with thousands separators: 10,000.
 func Count(n int) string {
 	s := fmt.Sprint(n)
 	if n < 0 {

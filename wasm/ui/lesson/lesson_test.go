@@ -160,7 +160,7 @@ func TestEnteringAChapterAppliesItsSettings(t *testing.T) {
 			if !tt.check(got) {
 				t.Errorf("%+v", got)
 			}
-			if _, errs := params.Parse(got, 10000); !errs.OK() {
+			if errs := params.Check(got, 10000).Errors; !errs.OK() {
 				t.Errorf("the Train panel refuses %+v: %+v", got, errs)
 			}
 		})

@@ -50,7 +50,7 @@ func (v *Lesson) bar(n int) app.UI {
 
 // goTo asks the page for chapter n.
 func goTo(n int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionChapter, n) }
+	return func(ctx app.Context, e app.Event) { Chapter.Post(ctx, n) }
 }
 
 // qrOverlay is the QR code of the chapter's link, filling the screen so

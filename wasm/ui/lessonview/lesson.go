@@ -15,28 +15,30 @@ package lessonview
 import (
 	"strconv"
 
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/mathml"
+	"softmaxdemo/wasm/ui/params"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// What the lesson asks of the page.
-const (
-	ActionChapter  = "lesson/chapter"   // int: show chapter n, from 1; 0 for the full page
-	ActionTrain    = "lesson/train"     // params.Fields: make them the Train panel's and train on
-	ActionFresh    = "lesson/fresh"     // params.Fields: make them the Train panel's and start a run afresh
-	ActionPause    = "lesson/pause"     // no value: pause the run in training
-	ActionFields   = "lesson/fields"    // params.Fields: make them the Train panel's
-	ActionDemo     = "lesson/demo"      // lesson.Demo: a question's demonstration, besides ψ (ActionUseModel)
-	ActionUseModel = "lesson/use-model" // *softmax.Model[float32]: go on from this model (ψ added or undone)
+// What the lesson asks of the page, with their payloads' types.
+var (
+	Chapter  = kit.Action[int]{Name: "lesson/chapter"}                       // show chapter n, from 1; 0 for the full page
+	Train    = kit.Action[params.Fields]{Name: "lesson/train"}               // make them the Train panel's and train on
+	Fresh    = kit.Action[params.Fields]{Name: "lesson/fresh"}               // make them the Train panel's and start a run afresh
+	Pause    = kit.Signal{Name: "lesson/pause"}                              // pause the run in training
+	Fields   = kit.Action[params.Fields]{Name: "lesson/fields"}              // make them the Train panel's
+	Demo     = kit.Action[lesson.Demo]{Name: "lesson/demo"}                  // a question's demonstration, besides ψ (UseModel)
+	UseModel = kit.Action[*softmax.Model[float32]]{Name: "lesson/use-model"} // go on from this model (ψ added or undone)
 )
 
-// actionAnswer is the lesson's own: a choice made in a question (answer).
-const actionAnswer = "lesson/answer"
+// answerAction is the lesson's own: a choice made in a question.
+var answerAction = kit.Action[answer]{Name: "lesson/answer"}
 
 // Lesson shows chapter IChapter of lesson.Chapters. #lesson carries the
 // chapter's number (data-chapter, from 1), their count (data-chapters)
@@ -62,22 +64,15 @@ type Lesson struct {
 	stopKeys func()
 }
 
-// New returns the lesson.
-func New() *Lesson { return &Lesson{} }
-
 // OnMount registers the lesson's handler and the keys that move between
 // chapters.
 func (v *Lesson) OnMount(ctx app.Context) {
-	ctx.Handle(actionAnswer, func(ctx app.Context, a app.Action) {
-		c, ok := a.Value.(answer)
-		if !ok {
-			return
-		}
+	answerAction.Handle(ctx, func(ctx app.Context, c answer) {
 		if demo, ok := v.answer(c.Chapter, c.Choice); ok {
 			if demo.Psi {
 				useModel(ctx, v.addPsi())
 			}
-			ctx.NewActionWithValue(ActionDemo, demo)
+			Demo.Post(ctx, demo)
 		}
 	})
 	v.stopKeys = browser.OnKey(func(key string) bool {
@@ -97,7 +92,7 @@ func (v *Lesson) OnMount(ctx app.Context) {
 		n = min(max(n, 1), len(lesson.Chapters))
 		if n != v.IChapter {
 			browser.Mark("softmax:lesson-key") // for tools/browsertest's benchmark
-			ctx.Dispatch(func(ctx app.Context) { ctx.NewActionWithValue(ActionChapter, n) })
+			ctx.Dispatch(func(ctx app.Context) { Chapter.Post(ctx, n) })
 		}
 		return true
 	})
@@ -189,7 +184,7 @@ func (v *Lesson) question(l i18n.Lang, c lesson.Chapter, live lesson.Live) app.U
 // answer records the class's choice in chapter id's question and
 // returns its demonstration, the first time only. The lesson does its own
 // part of it (the p_y the update question compares; ψ, which the caller
-// adds) and the page the rest (ActionDemo).
+// adds) and the page the rest (Demo).
 func (v *Lesson) answer(id string, choice int) (lesson.Demo, bool) {
 	if v.answers == nil {
 		v.answers = map[string]int{}

@@ -37,7 +37,7 @@ func instrument() Instrument {
 		}
 		s.Pixels = append(s.Pixels, img...)
 	}
-	return Instrument{TrainN: 10000, TestN: 2000, Fields: params.Defaults(), Model: m, Samples: s, Loss: math.NaN(),
+	return Instrument{TrainN: 10000, TestN: 2000, Settings: params.Check(params.Defaults(), 10000), Model: m, Samples: s, Loss: math.NaN(),
 		ContinueL2: 0, InspectRate: 0.01, Status: i18n.Text("status.done"),
 		Inspect: &predict.Example{Source: predict.SourceTrain, Label: 3, Pixels: s.Pixels[3*784 : 4*784]}}
 }

@@ -24,7 +24,7 @@ type Instrument struct {
 	Status   i18n.Msg // the status line, as the instrument says it
 	TrainN   int
 	TestN    int
-	Fields   params.Fields           // the Train panel's
+	Settings params.Settings         // the Train panel's, as the instrument trains with them
 	Model    *softmax.Model[float32] // nil before the first snapshot
 	Deskew   bool                    // the model reads straightened digits
 	Samples  protocol.Samples        // the gallery's test digits
@@ -32,7 +32,7 @@ type Instrument struct {
 	Loss     float64                 // the current run's latest J, NaN before its first
 	Pinned   bool                    // the current run keeps θ_0 at zero
 	// ContinueL2 is the λ of the run a model handed to the instrument
-	// (ActionUseModel) trains on with.
+	// (UseModel) trains on with.
 	ContinueL2  float64
 	Inspect     *predict.Example // the inspector's image, nil before one is chosen
 	InspectRate float64          // the inspector's own α
@@ -53,8 +53,7 @@ func (v *Lesson) live() lesson.Live {
 	s := v.IInstrument
 	lv := lesson.NoLive()
 	lv.TrainN, lv.TestN = s.TrainN, s.TestN
-	c, errs := params.Parse(s.Fields, s.TrainN)
-	if errs.OK() {
+	if c := s.Settings.Config; s.Settings.OK() {
 		lv.Rate, lv.Lambda, lv.Batch = c.LearningRate, c.L2, c.BatchSize
 	}
 	if s.Eval != nil {
@@ -181,6 +180,6 @@ func (v *Lesson) undoPsi() *softmax.Model[float32] {
 // one.
 func useModel(ctx app.Context, m *softmax.Model[float32]) {
 	if m != nil {
-		ctx.NewActionWithValue(ActionUseModel, m)
+		UseModel.Post(ctx, m)
 	}
 }

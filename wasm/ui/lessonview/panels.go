@@ -47,21 +47,21 @@ func (v *Lesson) slot(k lesson.Panel) app.UI {
 // the digits.
 func (v *Lesson) runBar(kind lesson.Bar) app.UI {
 	s, l := v.IInstrument, v.ILang
-	f := s.Fields
+	f := s.Settings.Fields
 	return app.Div().Class("run-bar").Body(
 		app.Button().ID("lesson-train").Class("primary").Text(l.T("button.train")).Disabled(s.Training || s.NoData).
-			OnClick(post(ActionTrain, f)),
+			OnClick(post(Train, f)),
 		app.Button().ID("lesson-pause").Text(l.T("button.pause")).Disabled(!s.Training).
-			OnClick(post(ActionPause, nil)),
+			OnClick(func(ctx app.Context, e app.Event) { Pause.Post(ctx) }),
 		app.Button().ID("lesson-reset").Text(l.T("button.reset")).Disabled(s.Training || s.NoData).
-			OnClick(post(ActionFresh, f)),
+			OnClick(post(Fresh, f)),
 		app.If(kind == lesson.DeskewBar, func() app.UI {
 			return app.Label().Class("run-deskew").Body(
 				app.Input().ID("lesson-deskew").Type("checkbox").Checked(f.Deskew).Disabled(s.Training).
 					OnChange(func(ctx app.Context, e app.Event) {
 						g := f
 						g.Deskew = ctx.JSSrc().Get("checked").Bool()
-						ctx.NewActionWithValue(ActionFields, g)
+						Fields.Post(ctx, g)
 					}),
 				app.Text(" "+l.T("train.deskew")),
 			)
@@ -70,9 +70,9 @@ func (v *Lesson) runBar(kind lesson.Bar) app.UI {
 	)
 }
 
-// post returns an event handler that posts the action with the value.
-func post(action string, value any) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(action, value) }
+// post returns an event handler that posts the fields f with action.
+func post(action kit.Action[params.Fields], f params.Fields) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { action.Post(ctx, f) }
 }
 
 // digitPanel is a digit and its 784 numbers as a strip: the gallery's,
@@ -144,7 +144,7 @@ func (v *Lesson) descentPanel() app.UI {
 	s, l := v.IInstrument, v.ILang
 	run := func(id, key, name, pace string) app.UI {
 		return app.Button().ID(id).Text(l.T(key)).Disabled(s.TrainN == 0).
-			OnClick(post(ActionFresh, params.PresetFields(name, s.TrainN, pace)))
+			OnClick(post(Fresh, params.PresetFields(name, s.TrainN, pace)))
 	}
 	return app.Section().Class("panel lesson-descent").Body(
 		app.Div().Class("descent-buttons").Body(
@@ -162,9 +162,9 @@ func (v *Lesson) newtonRuns() app.UI {
 	s, l := v.IInstrument, v.ILang
 	return app.Div().Class("descent-buttons").Body(
 		app.Button().ID("newton-run").Text(l.T("lesson.newton.run")).Disabled(s.TrainN == 0).
-			OnClick(post(ActionFresh, params.PresetFields("newton", s.TrainN, ""))),
+			OnClick(post(Fresh, params.PresetFields("newton", s.TrainN, ""))),
 		app.Button().ID("newton-gd").Text(l.T("lesson.newton.gd")).Disabled(s.TrainN == 0).
-			OnClick(post(ActionFresh, params.PresetFields("full", s.TrainN, ""))),
+			OnClick(post(Fresh, params.PresetFields("full", s.TrainN, ""))),
 	)
 }
 
@@ -198,7 +198,7 @@ func (v *Lesson) psiPanel(live lesson.Live) app.UI {
 	case s.Pinned:
 		note = l.T("lesson.psi.pinned")
 	}
-	with := func(change func(*params.Fields)) params.Fields { g := s.Fields; change(&g); return g }
+	with := func(change func(*params.Fields)) params.Fields { g := s.Settings.Fields; change(&g); return g }
 	return app.Section().Class("panel lesson-psi").Body(
 		v.exampleView(live.Example),
 		app.Div().Class("psi-buttons").Body(
@@ -215,11 +215,11 @@ func (v *Lesson) psiPanel(live lesson.Live) app.UI {
 		}),
 		app.Div().Class("psi-buttons").Body(
 			app.Button().ID("psi-l2").Text(l.T("lesson.psi.l2")).Disabled(noModel || busy).
-				OnClick(post(ActionTrain, with(func(f *params.Fields) { f.L2 = "0.01" }))),
+				OnClick(post(Train, with(func(f *params.Fields) { f.L2 = "0.01" }))),
 			app.Button().ID("psi-l2zero").Text(l.T("lesson.psi.l2zero")).Disabled(noModel || busy).
-				OnClick(post(ActionTrain, with(func(f *params.Fields) { f.L2 = "0" }))),
+				OnClick(post(Train, with(func(f *params.Fields) { f.L2 = "0" }))),
 			app.Button().ID("psi-pin").Text(l.T("lesson.psi.pin")).Disabled(busy).
-				OnClick(post(ActionFresh, with(func(f *params.Fields) { f.Pin = true }))),
+				OnClick(post(Fresh, with(func(f *params.Fields) { f.Pin = true }))),
 		),
 	)
 }

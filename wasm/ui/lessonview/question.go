@@ -60,7 +60,7 @@ func (q *question) Render() app.UI {
 				return app.Button().Class(cls).Attr("data-choice", i).Aria("pressed", strconv.FormatBool(i == q.IChosen)).
 					Body(kit.Rich(q.IChoices[i])...).
 					OnClick(func(ctx app.Context, e app.Event) {
-						ctx.NewActionWithValue(actionAnswer, answer{Chapter: q.IID, Choice: i})
+						answerAction.Post(ctx, answer{Chapter: q.IID, Choice: i})
 					})
 			}),
 		),

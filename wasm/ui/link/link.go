@@ -19,10 +19,12 @@ import (
 	"softmaxdemo/wasm/ui/params"
 )
 
-// Settings are what a link carries: every field of the Train panel, the
+// Settings are what a link carries: the Train panel's settings, the
 // data, the language and the lesson's chapter.
 type Settings struct {
-	Fields  params.Fields
+	// Train are the Train panel's fields, checked for the link's data
+	// (params.Check); Parse replaces each refused value.
+	Train   params.Settings
 	Dataset string
 	Lang    i18n.Lang // "" when the link does not name one
 	// Workers is how many workers compute full passes over the data, 1
@@ -76,9 +78,10 @@ const MaxBranches = 8
 // not the pace, the data, the workers, the chapter or the language.
 var runKeys = []string{"method", "lr", "batch", "l2", "epochs", "seed", "decay", "init", "pin", "deskew", "iters", "gtol", "cg"}
 
-// Default returns the settings of a link that says nothing.
+// Default returns the settings of a link that says nothing, the Train
+// panel's fields checked for params.MaxTrain images.
 func Default() Settings {
-	return Settings{Fields: params.Defaults(), Dataset: "default"}
+	return Settings{Train: check(params.Defaults(), "default", nil), Dataset: "default"}
 }
 
 // MaxLen is the longest fragment Parse reads; anything longer is not a
@@ -86,46 +89,55 @@ func Default() Settings {
 const MaxLen = 2048
 
 // A key is one setting in a link. Keys of the Train panel's text fields
-// (field != nil) are checked together by params.Parse, with the rules of
-// the method they belong to (why picks the field's error); the others
-// check their value in set.
+// (field != nil) are checked together by params.Check, each with the rules
+// of the method it belongs to (params.Settings.Refused; why picks the
+// field's reason); the others check their value in set.
 type key struct {
 	name string
 	// get returns the setting's value in s ("" leaves it out of a link).
-	get func(s *Settings) string
+	get func(s *draft) string
 	// set stores v in s, or returns why v is refused and leaves s alone;
 	// a key whose values are ordered (the lesson's chapter) stores the
 	// nearest valid one instead, and returns why.
-	set func(s *Settings, v string, packs map[string]int) i18n.Msg
+	set func(s *draft, v string, packs map[string]int) i18n.Msg
 	// field points at the text field the key fills.
 	field func(f *params.Fields) *string
-	// why is the field's error under the rules of gradient descent and
-	// of Newton's method.
-	why func(descent, newton params.Errors) i18n.Msg
+	// why is the field's reason among the refusals.
+	why func(e params.Errors) i18n.Msg
+}
+
+// draft is a link's settings as its keys are read, before the Train
+// panel's fields are checked: Settings with the fields as text.
+type draft struct {
+	Fields  params.Fields
+	Dataset string
+	Lang    i18n.Lang
+	Workers int
+	Lesson  int
 }
 
 // keys lists the settings in the order Encode writes them.
 var keys = []key{
 	choice("method", func(f *params.Fields) *string { return &f.Method }, params.Methods,
 		i18n.Text("link.methodValues", strings.Join(params.Methods, ", "))),
-	text("lr", func(f *params.Fields) *string { return &f.LR }, func(d, _ params.Errors) i18n.Msg { return d.LR }),
-	text("batch", func(f *params.Fields) *string { return &f.Batch }, func(d, _ params.Errors) i18n.Msg { return d.Batch }),
-	text("l2", func(f *params.Fields) *string { return &f.L2 }, func(d, _ params.Errors) i18n.Msg { return d.L2 }),
-	text("epochs", func(f *params.Fields) *string { return &f.Epochs }, func(d, _ params.Errors) i18n.Msg { return d.Epochs }),
-	text("seed", func(f *params.Fields) *string { return &f.Seed }, func(d, _ params.Errors) i18n.Msg { return d.Seed }),
-	text("decay", func(f *params.Fields) *string { return &f.Decay }, func(d, _ params.Errors) i18n.Msg { return d.Decay }),
+	text("lr", func(f *params.Fields) *string { return &f.LR }, func(e params.Errors) i18n.Msg { return e.LR }),
+	text("batch", func(f *params.Fields) *string { return &f.Batch }, func(e params.Errors) i18n.Msg { return e.Batch }),
+	text("l2", func(f *params.Fields) *string { return &f.L2 }, func(e params.Errors) i18n.Msg { return e.L2 }),
+	text("epochs", func(f *params.Fields) *string { return &f.Epochs }, func(e params.Errors) i18n.Msg { return e.Epochs }),
+	text("seed", func(f *params.Fields) *string { return &f.Seed }, func(e params.Errors) i18n.Msg { return e.Seed }),
+	text("decay", func(f *params.Fields) *string { return &f.Decay }, func(e params.Errors) i18n.Msg { return e.Decay }),
 	choice("init", func(f *params.Fields) *string { return &f.Init }, []string{"zeros", "normal"}, i18n.Text("link.initValues")),
 	bit("pin", func(f *params.Fields) *bool { return &f.Pin }),
 	bit("deskew", func(f *params.Fields) *bool { return &f.Deskew }),
-	text("iters", func(f *params.Fields) *string { return &f.NewtonIters }, func(_, n params.Errors) i18n.Msg { return n.NewtonIters }),
-	text("gtol", func(f *params.Fields) *string { return &f.GradTol }, func(_, n params.Errors) i18n.Msg { return n.GradTol }),
-	text("cg", func(f *params.Fields) *string { return &f.CGSteps }, func(_, n params.Errors) i18n.Msg { return n.CGSteps }),
+	text("iters", func(f *params.Fields) *string { return &f.NewtonIters }, func(e params.Errors) i18n.Msg { return e.NewtonIters }),
+	text("gtol", func(f *params.Fields) *string { return &f.GradTol }, func(e params.Errors) i18n.Msg { return e.GradTol }),
+	text("cg", func(f *params.Fields) *string { return &f.CGSteps }, func(e params.Errors) i18n.Msg { return e.CGSteps }),
 	choice("pace", func(f *params.Fields) *string { return &f.Pace }, params.Paces,
 		i18n.Text("link.paceValues", strings.Join(params.Paces, ", "))),
 	{
 		name: "data",
-		get:  func(s *Settings) string { return s.Dataset },
-		set: func(s *Settings, v string, packs map[string]int) i18n.Msg {
+		get:  func(s *draft) string { return s.Dataset },
+		set: func(s *draft, v string, packs map[string]int) i18n.Msg {
 			if _, ok := packs[v]; !ok {
 				return i18n.Text("link.noSuchData")
 			}
@@ -135,13 +147,13 @@ var keys = []key{
 	},
 	{
 		name: "workers",
-		get: func(s *Settings) string {
+		get: func(s *draft) string {
 			if s.Workers == 0 {
 				return ""
 			}
 			return strconv.Itoa(s.Workers)
 		},
-		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+		set: func(s *draft, v string, _ map[string]int) i18n.Msg {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > protocol.MaxWorkers {
 				return i18n.Text("link.workersValues", strconv.Itoa(protocol.MaxWorkers))
@@ -152,13 +164,13 @@ var keys = []key{
 	},
 	{
 		name: "lesson",
-		get: func(s *Settings) string {
+		get: func(s *draft) string {
 			if s.Lesson < 1 {
 				return ""
 			}
 			return strconv.Itoa(s.Lesson)
 		},
-		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+		set: func(s *draft, v string, _ map[string]int) i18n.Msg {
 			n, exact := lesson.Parse(v)
 			s.Lesson = n
 			if !exact {
@@ -169,8 +181,8 @@ var keys = []key{
 	},
 	{
 		name: "lang",
-		get:  func(s *Settings) string { return string(s.Lang) },
-		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+		get:  func(s *draft) string { return string(s.Lang) },
+		set: func(s *draft, v string, _ map[string]int) i18n.Msg {
 			l, ok := i18n.Parse(v)
 			if !ok {
 				return i18n.Text("link.noSuchLang")
@@ -181,12 +193,12 @@ var keys = []key{
 	},
 }
 
-// text is the key of a text field that params.Parse checks.
-func text(name string, field func(*params.Fields) *string, why func(d, n params.Errors) i18n.Msg) key {
+// text is the key of a text field that params.Check checks.
+func text(name string, field func(*params.Fields) *string, why func(params.Errors) i18n.Msg) key {
 	return key{
 		name:  name,
-		get:   func(s *Settings) string { return *field(&s.Fields) },
-		set:   func(s *Settings, v string, _ map[string]int) i18n.Msg { *field(&s.Fields) = v; return i18n.Msg{} },
+		get:   func(s *draft) string { return *field(&s.Fields) },
+		set:   func(s *draft, v string, _ map[string]int) i18n.Msg { *field(&s.Fields) = v; return i18n.Msg{} },
 		field: field,
 		why:   why,
 	}
@@ -196,8 +208,8 @@ func text(name string, field func(*params.Fields) *string, why func(d, n params.
 func choice(name string, field func(*params.Fields) *string, values []string, why i18n.Msg) key {
 	return key{
 		name: name,
-		get:  func(s *Settings) string { return *field(&s.Fields) },
-		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+		get:  func(s *draft) string { return *field(&s.Fields) },
+		set: func(s *draft, v string, _ map[string]int) i18n.Msg {
 			if !slices.Contains(values, v) {
 				return why
 			}
@@ -211,13 +223,13 @@ func choice(name string, field func(*params.Fields) *string, values []string, wh
 func bit(name string, field func(*params.Fields) *bool) key {
 	return key{
 		name: name,
-		get: func(s *Settings) string {
+		get: func(s *draft) string {
 			if *field(&s.Fields) {
 				return "1"
 			}
 			return "0"
 		},
-		set: func(s *Settings, v string, _ map[string]int) i18n.Msg {
+		set: func(s *draft, v string, _ map[string]int) i18n.Msg {
 			if v != "0" && v != "1" {
 				return i18n.Text("link.bitValues", name)
 			}
@@ -241,17 +253,22 @@ func Keys() []string {
 func Encode(s Settings) string {
 	var parts []string
 	for _, br := range s.From.Runs() {
-		parts = append(parts, "from="+url.QueryEscape(encodeKeys(Settings{Fields: br.Fields}, runKeys)), "at="+strconv.Itoa(br.Step))
+		parts = append(parts, "from="+url.QueryEscape(encodeKeys(draft{Fields: br.Fields}, runKeys)), "at="+strconv.Itoa(br.Step))
 	}
-	if own := encodeKeys(s, nil); own != "" {
+	if own := encodeKeys(s.draft(), nil); own != "" {
 		parts = append(parts, own)
 	}
 	return strings.Join(parts, "&")
 }
 
+// draft returns s's keys, the Train panel's fields as text.
+func (s Settings) draft() draft {
+	return draft{Fields: s.Train.Fields, Dataset: s.Dataset, Lang: s.Lang, Workers: s.Workers, Lesson: s.Lesson}
+}
+
 // encodeKeys writes the keys of s named in only (all for nil), in the
 // table's order.
-func encodeKeys(s Settings, only []string) string {
+func encodeKeys(s draft, only []string) string {
 	var b strings.Builder
 	for _, k := range keys {
 		if only != nil && !slices.Contains(only, k.name) {
@@ -274,7 +291,7 @@ func encodeKeys(s Settings, only []string) string {
 // Parse reads the settings in a link's fragment (with or without the
 // leading "#"). packs maps each dataset the page knows to its number of
 // training images, which bounds B. It is the one place where a link is
-// validated, and it uses the Train panel's own rules (params.Parse): a
+// validated, and it uses the Train panel's own rules (params.Check): a
 // value that is missing takes its default silently; a value that is
 // invalid or out of range takes its default and adds a notice that names
 // it; so does an unknown dataset, language or setting. Nothing in a link
@@ -299,20 +316,28 @@ func ParseOver(fragment string, base Settings, packs map[string]int) (Settings, 
 	return parse(fragment, base, packs, "link.tooLongKept", "link.unreadableKept")
 }
 
+// check checks the Train panel's fields f against the training images of
+// the pack named data, which bound B (params.MaxTrain for a pack packs
+// does not name).
+func check(f params.Fields, data string, packs map[string]int) params.Settings {
+	return params.Check(f, packs[data])
+}
+
 // parse is Parse over base; tooLong and unreadable are the keys of the
 // notices for a link refused whole, which say what is used instead.
 func parse(fragment string, base Settings, packs map[string]int, tooLong, unreadable string) (Settings, []i18n.Msg) {
-	s := base
 	fragment = strings.TrimPrefix(fragment, "#")
+	kept := base
+	kept.Train = check(base.Train.Fields, base.Dataset, packs)
 	if fragment == "" {
-		return s, nil
+		return kept, nil
 	}
 	if len(fragment) > MaxLen {
-		return s, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
+		return kept, []i18n.Msg{i18n.Text(tooLong, i18n.Count(len(fragment)))}
 	}
 	q, err := url.ParseQuery(fragment)
 	if err != nil {
-		return s, []i18n.Msg{i18n.Text(unreadable)}
+		return kept, []i18n.Msg{i18n.Text(unreadable)}
 	}
 	var notes []i18n.Msg
 	bad := func(key, value string, why i18n.Msg) {
@@ -323,49 +348,40 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 			notes = append(notes, i18n.Text("link.unknown", params.Quote(name)))
 		}
 	}
+	d := base.draft()
 	for _, k := range keys {
 		v := q[k.name]
 		if len(v) == 0 {
 			continue
 		}
 		value := strings.TrimSpace(v[len(v)-1])
-		if why := k.set(&s, value, packs); !why.IsZero() {
+		if why := k.set(&d, value, packs); !why.IsZero() {
 			bad(k.name, value, why)
 		}
 	}
 	// Every field is checked, whichever method the link names: each
 	// method's fields with that method's rules, B against the link's data.
-	m := packs[s.Dataset]
-	if m < 1 {
-		m = 60000
-	}
-	descent, newton := s.Fields, s.Fields
-	descent.Method, newton.Method = "sgd", "newton"
-	_, derrs := params.Parse(descent, m)
-	_, nerrs := params.Parse(newton, m)
-	fallback := s.Fields // the link's, with base's value in each refused field
-	def := params.Defaults()
-	for _, k := range keys {
-		if k.field == nil {
-			continue
+	// A refused value takes base's, and, should base's be refused too under
+	// the link's method or data, the default.
+	train := check(d.Fields, d.Dataset, packs)
+	for round, fallback := range []params.Fields{base.Train.Fields, params.Defaults()} {
+		refused, f := train.Refused, train.Fields
+		for _, k := range keys {
+			if k.field == nil || k.why(refused).IsZero() {
+				continue
+			}
+			if round == 0 {
+				bad(k.name, *k.field(&f), k.why(refused))
+			}
+			*k.field(&f) = *k.field(&fallback)
 		}
-		if why := k.why(derrs, nerrs); !why.IsZero() {
-			bad(k.name, *k.field(&s.Fields), why)
-			*k.field(&fallback) = *k.field(&base.Fields)
-		}
-	}
-	descent, newton = fallback, fallback
-	descent.Method, newton.Method = "sgd", "newton"
-	_, derrs = params.Parse(descent, m)
-	_, nerrs = params.Parse(newton, m)
-	for _, k := range keys {
-		if k.field != nil && !k.why(derrs, nerrs).IsZero() {
-			*k.field(&fallback) = *k.field(&def)
+		if f != train.Fields {
+			train = check(f, d.Dataset, packs)
 		}
 	}
-	s.Fields = fallback
+	s := Settings{Train: train, Dataset: d.Dataset, Lang: d.Lang, Workers: d.Workers, Lesson: d.Lesson}
 	var why i18n.Msg
-	if s.From, why = parseFrom(q, m, packs); !why.IsZero() {
+	if s.From, why = parseFrom(q, func(f params.Fields) bool { return check(f, d.Dataset, packs).OK() }, packs); !why.IsZero() {
 		notes = append(notes, i18n.Text("scrub.linkBad", why))
 	}
 	return s, notes
@@ -373,11 +389,10 @@ func parse(fragment string, base Settings, packs map[string]int, tooLong, unread
 
 // parseFrom reads the runs a link's run branches from (Settings.From): as
 // many from as at, at most MaxBranches, each from holding a run's settings
-// that the Train panel accepts for m training images, each at a whole
-// number of steps. Anything else drops them all, and says why: the link's
+// that the Train panel accepts (accepted), each at a whole number of steps. Anything else drops them all, and says why: the link's
 // run then trains from its start. Whether each step is one of its run's
 // keyframes is known once the data are (the page checks it as it trains).
-func parseFrom(q url.Values, m int, packs map[string]int) (Chain, i18n.Msg) {
+func parseFrom(q url.Values, accepted func(params.Fields) bool, packs map[string]int) (Chain, i18n.Msg) {
 	from, at := q["from"], q["at"]
 	if len(from) == 0 && len(at) == 0 {
 		return Chain{}, i18n.Msg{}
@@ -387,7 +402,7 @@ func parseFrom(q url.Values, m int, packs map[string]int) (Chain, i18n.Msg) {
 	}
 	out := make([]Branch, len(from))
 	for i := range from {
-		b := Settings{Fields: params.Defaults()}
+		b := draft{Fields: params.Defaults()}
 		rq, err := url.ParseQuery(from[i])
 		if err != nil {
 			return Chain{}, i18n.Text("scrub.linkRun", i+1)
@@ -401,7 +416,7 @@ func parseFrom(q url.Values, m int, packs map[string]int) (Chain, i18n.Msg) {
 				return Chain{}, i18n.Text("scrub.linkRun", i+1)
 			}
 		}
-		if _, errs := params.Parse(b.Fields, m); !errs.OK() {
+		if !accepted(b.Fields) {
 			return Chain{}, i18n.Text("scrub.linkRun", i+1)
 		}
 		step, err := strconv.Atoi(strings.TrimSpace(at[i]))

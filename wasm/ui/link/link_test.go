@@ -12,12 +12,13 @@ import (
 )
 
 func TestLinkRoundTrips(t *testing.T) {
-	s := Settings{Fields: params.Defaults(), Dataset: "default", Lang: i18n.ZH}
-	s.Fields.LR, s.Fields.Batch, s.Fields.Pin, s.Fields.Deskew, s.Fields.Pace = "0.25", "64", true, false, "3"
-	s.Fields.Method, s.Fields.GradTol = "newton", "1e-6"
+	f := params.Defaults()
+	f.LR, f.Batch, f.Pin, f.Deskew, f.Pace = "0.25", "64", true, false, "3"
+	f.Method, f.GradTol = "newton", "1e-6"
+	s := Settings{Train: params.Check(f, 10000), Dataset: "default", Lang: i18n.ZH}
 	frag := Encode(s)
 	got, notes := Parse("#"+frag, map[string]int{"default": 10000})
-	if len(notes) != 0 || got != s {
+	if len(notes) != 0 || !same(got, s) || got.Train.M != 10000 || !got.Train.OK() {
 		t.Errorf("%s read back as %+v with notices %v, want %+v", frag, got, notes, s)
 	}
 	if !strings.HasPrefix(frag, "method=newton&lr=0.25&batch=64&") || !strings.Contains(frag, "&lang=zh") {
@@ -33,22 +34,22 @@ func TestBadLinksFallBackWithANotice(t *testing.T) {
 		check      func(Settings) bool
 		names      string
 	}{
-		{"a word as α", "lr=abc", func(s Settings) bool { return s.Fields.LR == def.LR }, "lr"},
-		{"a negative α", "lr=-1", func(s Settings) bool { return s.Fields.LR == def.LR }, "lr"},
-		{"NaN as λ", "l2=NaN", func(s Settings) bool { return s.Fields.L2 == def.L2 }, "l2"},
-		{"B above the set", "batch=10001", func(s Settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
-		{"a huge B", "batch=1e99", func(s Settings) bool { return s.Fields.Batch == def.Batch }, "batch"},
-		{"a negative seed", "seed=-3", func(s Settings) bool { return s.Fields.Seed == def.Seed }, "seed"},
+		{"a word as α", "lr=abc", func(s Settings) bool { return s.Train.Fields.LR == def.LR }, "lr"},
+		{"a negative α", "lr=-1", func(s Settings) bool { return s.Train.Fields.LR == def.LR }, "lr"},
+		{"NaN as λ", "l2=NaN", func(s Settings) bool { return s.Train.Fields.L2 == def.L2 }, "l2"},
+		{"B above the set", "batch=10001", func(s Settings) bool { return s.Train.Fields.Batch == def.Batch }, "batch"},
+		{"a huge B", "batch=1e99", func(s Settings) bool { return s.Train.Fields.Batch == def.Batch }, "batch"},
+		{"a negative seed", "seed=-3", func(s Settings) bool { return s.Train.Fields.Seed == def.Seed }, "seed"},
 		{"an unknown dataset", "data=imagenet", func(s Settings) bool { return s.Dataset == "default" }, "data"},
 		{"an unknown language", "lang=xx", func(s Settings) bool { return s.Lang == "" }, "lang"},
-		{"an unknown method", "method=adam", func(s Settings) bool { return s.Fields.Method == "sgd" }, "method"},
-		{"a zero tolerance", "gtol=0", func(s Settings) bool { return s.Fields.GradTol == def.GradTol }, "gtol"},
-		{"an unknown pace", "pace=warp", func(s Settings) bool { return s.Fields.Pace == params.DefaultPace }, "pace"},
-		{"pin as a word", "pin=yes", func(s Settings) bool { return !s.Fields.Pin }, "pin"},
-		{"an unknown setting", "colour=red&lr=0.3", func(s Settings) bool { return s.Fields.LR == "0.3" }, "colour"},
-		{"a 100 kB link", "lr=" + strings.Repeat("9", 100<<10), func(s Settings) bool { return s.Fields == def }, "102,403"},
-		{"markup", "seed=%3Cimg%20src%3Dx%3E", func(s Settings) bool { return s.Fields.Seed == def.Seed }, "<img src=x>"},
-		{"a broken escape", "lr=%zz", func(s Settings) bool { return s.Fields == def }, ""},
+		{"an unknown method", "method=adam", func(s Settings) bool { return s.Train.Fields.Method == "sgd" }, "method"},
+		{"a zero tolerance", "gtol=0", func(s Settings) bool { return s.Train.Fields.GradTol == def.GradTol }, "gtol"},
+		{"an unknown pace", "pace=warp", func(s Settings) bool { return s.Train.Fields.Pace == params.DefaultPace }, "pace"},
+		{"pin as a word", "pin=yes", func(s Settings) bool { return !s.Train.Fields.Pin }, "pin"},
+		{"an unknown setting", "colour=red&lr=0.3", func(s Settings) bool { return s.Train.Fields.LR == "0.3" }, "colour"},
+		{"a 100 kB link", "lr=" + strings.Repeat("9", 100<<10), func(s Settings) bool { return s.Train.Fields == def }, "102,403"},
+		{"markup", "seed=%3Cimg%20src%3Dx%3E", func(s Settings) bool { return s.Train.Fields.Seed == def.Seed }, "<img src=x>"},
+		{"a broken escape", "lr=%zz", func(s Settings) bool { return s.Train.Fields == def }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,19 +91,20 @@ func TestKeysAreUnique(t *testing.T) {
 // default that its rule accepts, and reads it back from the link.
 func TestEveryKeyRoundTrips(t *testing.T) {
 	packs := map[string]int{"default": 10000, "full": 60000}
-	def := Default()
+	def := Default().draft()
 	for _, k := range keys {
 		found := false
 		for _, v := range []string{"newton", "0.125", "7", "normal", "0", "1", "full", "en", "1e-7", "200"} {
-			s := Default()
-			if why := k.set(&s, v, packs); !why.IsZero() || k.get(&s) == k.get(&def) {
+			d := Default().draft()
+			if why := k.set(&d, v, packs); !why.IsZero() || k.get(&d) == k.get(&def) {
 				continue
 			}
+			s := Settings{Train: params.Check(d.Fields, packs[d.Dataset]), Dataset: d.Dataset, Lang: d.Lang, Workers: d.Workers, Lesson: d.Lesson}
 			got, notes := Parse(Encode(s), packs)
 			if len(notes) != 0 {
 				continue // the value passes the key's own rule but not the Train panel's
 			}
-			if got != s {
+			if !same(got, s) {
 				t.Errorf("%s: %q read back as %+v", k.name, Encode(s), got)
 			}
 			found = true
@@ -121,11 +123,14 @@ func FuzzParse(f *testing.F) {
 	packs := map[string]int{"default": 10000}
 	f.Fuzz(func(t *testing.T, frag string) {
 		s, notes := Parse(frag, packs)
-		if _, errs := params.Parse(s.Fields, packs[s.Dataset]); !errs.OK() {
-			t.Fatalf("%q gave settings the Train panel refuses: %+v", frag, errs)
+		if !s.Train.OK() || s.Train.M != packs[s.Dataset] {
+			t.Fatalf("%q gave settings the Train panel refuses, or checked for %d images: %+v", frag, s.Train.M, s.Train.Errors)
+		}
+		if r := s.Train.Refused; !r.OK() {
+			t.Fatalf("%q gave fields another method refuses: %+v", frag, r)
 		}
 		again, more := Parse(Encode(s), packs)
-		if again != s || len(more) != 0 {
+		if !same(again, s) || len(more) != 0 {
 			t.Fatalf("%q: %+v encodes as %q, which reads back as %+v with %d notices", frag, s, Encode(s), again, len(more))
 		}
 		_ = notes
@@ -138,28 +143,30 @@ func FuzzParse(f *testing.F) {
 func TestParseOverKeepsTheOpenPagesSettings(t *testing.T) {
 	packs := map[string]int{"default": 10000, "full": 60000}
 	base := Default()
-	base.Fields.LR, base.Fields.Batch, base.Fields.Seed, base.Fields.Method = "0.1", "20000", "7", "gd"
+	f := base.Train.Fields
+	f.LR, f.Batch, f.Seed, f.Method = "0.1", "20000", "7", "gd"
+	base.Train = params.Check(f, 60000)
 	base.Dataset, base.Lang = "full", i18n.ZH
 	tests := []struct {
 		name, frag string
-		want       func(s *Settings)
+		want       func(s *draft)
 		notes      int
 	}{
-		{"an empty link changes nothing", "", func(*Settings) {}, 0},
-		{"named values apply, the rest stay", "lr=0.3&lang=en", func(s *Settings) { s.Fields.LR, s.Lang = "0.3", i18n.EN }, 0},
-		{"bad values keep the page's", "lr=abc&batch=-3", func(*Settings) {}, 2},
-		{"a bad value beside a good one", "lr=abc&seed=9", func(s *Settings) { s.Fields.Seed = "9" }, 1},
+		{"an empty link changes nothing", "", func(*draft) {}, 0},
+		{"named values apply, the rest stay", "lr=0.3&lang=en", func(s *draft) { s.Fields.LR, s.Lang = "0.3", i18n.EN }, 0},
+		{"bad values keep the page's", "lr=abc&batch=-3", func(*draft) {}, 2},
+		{"a bad value beside a good one", "lr=abc&seed=9", func(s *draft) { s.Fields.Seed = "9" }, 1},
 		{"B the page had but the link's data cannot take falls to the default", "data=default",
-			func(s *Settings) { s.Dataset, s.Fields.Batch = "default", params.Defaults().Batch }, 1},
-		{"an unknown dataset keeps the page's", "data=imagenet", func(*Settings) {}, 1},
+			func(s *draft) { s.Dataset, s.Fields.Batch = "default", params.Defaults().Batch }, 1},
+		{"an unknown dataset keeps the page's", "data=imagenet", func(*draft) {}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := base
+			want := base.draft()
 			tt.want(&want)
 			got, notes := ParseOver(tt.frag, base, packs)
-			if got != want {
-				t.Errorf("got  %+v\nwant %+v", got, want)
+			if got.draft() != want || got.From != base.From || !got.Train.OK() || got.Train.M != packs[want.Dataset] {
+				t.Errorf("got  %+v\nwant %+v", got.draft(), want)
 			}
 			if len(notes) != tt.notes {
 				t.Errorf("%d notices, want %d: %v", len(notes), tt.notes, notes)
@@ -191,8 +198,8 @@ func TestBadChaptersOpenTheNearest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.frag, func(t *testing.T) {
 			s, notes := Parse(tt.frag, packs)
-			if s.Lesson != tt.want || s.Fields.LR != "0.25" {
-				t.Errorf("chapter %d, α %q; want chapter %d, α 0.25", s.Lesson, s.Fields.LR, tt.want)
+			if s.Lesson != tt.want || s.Train.Fields.LR != "0.25" {
+				t.Errorf("chapter %d, α %q; want chapter %d, α 0.25", s.Lesson, s.Train.Fields.LR, tt.want)
 			}
 			if (len(notes) > 0) != tt.notice {
 				t.Fatalf("notices %v", notes)
@@ -204,7 +211,7 @@ func TestBadChaptersOpenTheNearest(t *testing.T) {
 					}
 				}
 			}
-			if again, more := Parse(Encode(s), packs); again != s || len(more) != 0 {
+			if again, more := Parse(Encode(s), packs); !same(again, s) || len(more) != 0 {
 				t.Errorf("%q reads back as %+v with %v", Encode(s), again, more)
 			}
 		})
@@ -238,15 +245,16 @@ func TestABranchRoundTrips(t *testing.T) {
 	first.Pace = ""
 	second := first
 	second.LR, second.Batch, second.Seed = "0.1", "7", "3"
-	s := Settings{Fields: params.Defaults(), Dataset: "default", From: NewChain(Branch{Fields: first, Step: 8}, Branch{Fields: second, Step: 64})}
-	s.Fields.LR = "0.05"
+	own := params.Defaults()
+	own.LR = "0.05"
+	s := Settings{Train: params.Check(own, 10000), Dataset: "default", From: NewChain(Branch{Fields: first, Step: 8}, Branch{Fields: second, Step: 64})}
 	frag := Encode(s)
 	if !strings.HasPrefix(frag, "from=method%3Dsgd%26lr%3D0.5%26batch%3D100%26") || !strings.Contains(frag, "&at=8&from=") ||
 		!strings.Contains(frag, "&at=64&method=sgd&lr=0.05&") || strings.Contains(frag, "pace%3D") {
 		t.Errorf("link %q", frag)
 	}
 	got, notes := Parse("#"+frag, packs)
-	if len(notes) != 0 || got != s {
+	if len(notes) != 0 || !same(got, s) {
 		t.Errorf("%s read back as %+v with notices %v, want %+v", frag, got, notes, s)
 	}
 	if len(frag) > MaxLen/2 {
@@ -273,3 +281,7 @@ func TestABranchRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// same reports whether a and b are the same settings: the same keys and
+// the same runs they descend from.
+func same(a, b Settings) bool { return a.draft() == b.draft() && a.From == b.From }

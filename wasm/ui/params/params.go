@@ -1,17 +1,17 @@
+// Package params holds the Train panel's fields and their rules: the
+// fields as a person types them (Fields), what one change to them is
+// (Edit), the one function that checks them (Check) and the checked value
+// the page keeps (Settings), the presets, the paces and the methods.
 package params
 
 import (
-	"softmaxdemo/wasm/ui/i18n"
-
-	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"softmaxdemo/wasm/protocol"
 )
 
-// fields are the training controls as the person typed or chose them.
+// Fields are the training controls as the person typed or chose them.
 type Fields struct {
 	LR, Batch, L2, Epochs, Seed   string
 	Decay                         string // α is multiplied by this after every epoch; "1": no decay
@@ -19,11 +19,11 @@ type Fields struct {
 	Pin                           bool   // digit 0's weights stay at zero
 	Deskew                        bool   // train and read straightened digits (core/digit.Deskew)
 	Pace                          string // one of Paces: how fast training runs
-	Method                        string // "sgd", "gd" or "newton": see methods
+	Method                        string // "sgd", "gd" or "newton": see Methods
 	NewtonIters, GradTol, CGSteps string // Newton's budget, ‖∇J‖ tolerance and CG cap
 }
 
-// methods are the three ways of descending the notes teach: minibatch
+// Methods are the three ways of descending the notes teach: minibatch
 // SGD (B = 1 … m), full-batch gradient descent (every step sees the whole
 // set), and Newton's method.
 var Methods = []string{"sgd", "gd", "newton"}
@@ -39,7 +39,7 @@ var Paces = []string{"full", "200", "50", "10", "3", "1"}
 // DefaultPace is the pace a page opens with.
 const DefaultPace = "50"
 
-// paceRate returns the steps per second of a pace stop (0 for full speed)
+// PaceRate returns the steps per second of a pace stop (0 for full speed)
 // and whether it is one.
 func PaceRate(s string) (float64, bool) {
 	if s == "full" {
@@ -52,24 +52,7 @@ func PaceRate(s string) (float64, bool) {
 	return v, err == nil
 }
 
-// fieldErrors holds one reason per refused field; the zero msg means
-// accepted.
-type Errors struct {
-	LR, Batch, L2, Epochs, Seed, Decay i18n.Msg
-	NewtonIters, GradTol, CGSteps      i18n.Msg
-}
-
-// ok reports whether every field was accepted.
-func (e Errors) OK() bool {
-	for _, m := range []i18n.Msg{e.LR, e.Batch, e.L2, e.Epochs, e.Seed, e.Decay, e.NewtonIters, e.GradTol, e.CGSteps} {
-		if !m.IsZero() {
-			return false
-		}
-	}
-	return true
-}
-
-// defaultFields are the values the page starts with.
+// Defaults returns the fields the page starts with.
 func Defaults() Fields {
 	return withNewton(Fields{LR: "0.5", Batch: "100", L2: "0.0001", Epochs: "5", Seed: "1", Decay: "1", Init: "zeros", Deskew: true, Pace: DefaultPace, Method: "sgd"})
 }
@@ -82,17 +65,18 @@ func withNewton(f Fields) Fields {
 	return f
 }
 
-// preset is a named set of fields that shows one way of doing gradient
+// Preset is a named set of fields that shows one way of doing gradient
 // descent. Its title is the catalog's "preset."+Name.
 type Preset struct {
 	Name   string
 	Fields func(m int) Fields // for a training set of m examples
 }
 
-// presets are the three regimes the lecture contrasts: B = 1 is stochastic
-// gradient descent, B = m is full-batch gradient descent, minibatches lie
-// between; and the lecture notes' own experiment, full-batch from a random
-// start, which minibatches beat in a second.
+// Presets are the ways of descending the lecture contrasts: B = 1 is
+// stochastic gradient descent, B = m is full-batch gradient descent,
+// minibatches lie between; Newton's method; and the lecture notes' own
+// experiment, full-batch from a random start, which minibatches beat in a
+// second.
 var Presets = []Preset{
 	{"minibatch", func(int) Fields { return Defaults() }},
 	{"sgd", func(int) Fields {
@@ -114,108 +98,7 @@ var Presets = []Preset{
 	}},
 }
 
-// parseConfig turns the typed fields into a training configuration for a
-// training set of m examples. Every field that is not a finite number in
-// range gets a reason a student can act on; the configuration is only
-// meaningful when the returned errors are ok.
-func Parse(f Fields, m int) (protocol.Config, Errors) {
-	var c protocol.Config
-	var e Errors
-	c.LearningRate, e.LR = parseFloat(f.LR, "name.lr", 0, false, 1000)
-	c.L2, e.L2 = parseFloat(f.L2, "name.l2", 0, true, 10)
-	if m < 1 {
-		m = 1
-	}
-	var n int64
-	n, e.Batch = parseInt(f.Batch, "name.batch", 1, int64(m))
-	if !e.Batch.IsZero() {
-		e.Batch = i18n.Text("field.batchHint", e.Batch, m)
-	}
-	c.BatchSize = int(n)
-	n, e.Epochs = parseInt(f.Epochs, "name.epochs", 1, maxEpochs)
-	c.Epochs = int(n)
-	n, e.Seed = parseInt(f.Seed, "name.seed", 0, maxSeed)
-	c.Seed = uint64(n)
-	var decay float64
-	decay, e.Decay = parseFloat(f.Decay, "name.decay", 0, false, 1)
-	if !e.Decay.IsZero() {
-		e.Decay = i18n.Text("field.decayHint", e.Decay)
-	} else if decay < 1 {
-		c.Decay, c.DecayEvery = decay, 1
-	}
-	c.InitNormal = f.Init == "normal"
-	c.PinFirst = f.Pin
-	c.Deskew = f.Deskew
-	c.Method = f.Method
-	switch f.Method {
-	case "gd":
-		// Every step sees the whole set, whatever B says.
-		c.BatchSize, e.Batch = m, i18n.Msg{}
-	case "newton":
-		// Newton's method has no α, B, epochs, decay or start of its own:
-		// only its budget, tolerance and CG cap count.
-		e.LR, e.Batch, e.Epochs, e.Decay = i18n.Msg{}, i18n.Msg{}, i18n.Msg{}, i18n.Msg{}
-		n, e.NewtonIters = parseInt(f.NewtonIters, "name.newtonIters", 1, 200)
-		c.NewtonIters = int(n)
-		c.GradTol, e.GradTol = parseFloat(f.GradTol, "name.gradTol", 0, false, 1)
-		n, e.CGSteps = parseInt(f.CGSteps, "name.cgSteps", 1, 2000)
-		c.CGSteps = int(n)
-	}
-	return c, e
-}
-
-// Limits of the fields beyond what the trainer itself checks.
-const (
-	maxEpochs = 1000
-	maxSeed   = 1 << 53 // seeds travel as JSON numbers, exact up to 2⁵³
-)
-
-// parseFloat reads a finite number in (lo, hi], or [lo, hi] with
-// inclusive, and returns it with the zero msg or with the reason it is
-// refused; name is the catalog key of the field's name.
-func parseFloat(s, name string, lo float64, inclusive bool, hi float64) (float64, i18n.Msg) {
-	s = strings.TrimSpace(s)
-	n := i18n.Text(name)
-	if s == "" {
-		return 0, i18n.Text("field.enter", n)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	switch {
-	case err != nil && !isRangeErr(err):
-		return 0, i18n.Text("field.notNumber", Quote(s))
-	case math.IsNaN(v) || math.IsInf(v, 0) || err != nil:
-		return 0, i18n.Text("field.finite", n)
-	case inclusive && v < lo:
-		return 0, i18n.Text("field.atLeast", n, lo, v)
-	case !inclusive && v <= lo:
-		return 0, i18n.Text("field.above", n, lo, v)
-	case v > hi:
-		return 0, i18n.Text("field.atMost", n, hi, v)
-	}
-	return v, i18n.Msg{}
-}
-
-// parseInt reads a whole number in [lo, hi].
-func parseInt(s, name string, lo, hi int64) (int64, i18n.Msg) {
-	s = strings.TrimSpace(s)
-	n := i18n.Text(name)
-	if s == "" {
-		return 0, i18n.Text("field.enter", n)
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return 0, i18n.Text("field.whole", n, Quote(s))
-		}
-		return 0, i18n.Text("field.notWhole", Quote(s))
-	}
-	if v < lo || v > hi {
-		return 0, i18n.Text("field.range", n, lo, hi, v)
-	}
-	return v, i18n.Msg{}
-}
-
-// quoteShort returns s for showing inside a message: control characters
+// Quote returns s for showing inside a message: control characters
 // replaced, and cut to 24 characters, so that a value pasted or linked by
 // mistake (a whole paragraph, markup) cannot flood the page.
 func Quote(s string) string {
@@ -225,27 +108,6 @@ func Quote(s string) string {
 		q = string(r[:24]) + "…"
 	}
 	return q
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
-// SameRun reports whether a run going on with the configuration run could
-// go on with the fields f, for a training set of m examples, as the
-// worker decides it: SGD and gradient descent take a new α and λ in their
-// stride, Newton's method no setting at all; the pace is never part of a
-// run, nor is the share of my digits, which the page sets. f must be
-// accepted by Parse.
-func SameRun(run protocol.Config, f Fields, m int) bool {
-	c, _ := Parse(f, m)
-	run.MyDigitsRate = 0
-	if run.Method != "newton" {
-		run.LearningRate, run.L2 = 0, 0
-		c.LearningRate, c.L2 = 0, 0
-	}
-	return run == c
 }
 
 // PresetFields returns the fields of the preset name for a training set
@@ -265,8 +127,8 @@ func PresetFields(name string, m int, pace string) Fields {
 	return f
 }
 
-// FieldsOf returns the fields that Parse reads as c, for a run's settings
-// written into a link: Parse(FieldsOf(c), m) gives c back, but for the
+// FieldsOf returns the fields that Check reads as c, for a run's settings
+// written into a link: Check(FieldsOf(c), m).Config is c, but for the
 // share of my digits, which the page sets. The pace is not a run's and is
 // left empty.
 func FieldsOf(c protocol.Config) Fields {

@@ -12,18 +12,16 @@ import (
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
-	"softmaxdemo/wasm/ui/digits/store"
 	"time"
 )
 
 // ModelInfo is how the current model was trained, for its JSON file:
-// the run's settings, how far it went, its latest test accuracy, my
-// digits mixed in, and when it was saved.
-func ModelInfo(r *store.Run, pr protocol.Progress, ev *protocol.Evaluated, dataset string, myDigits int, saved time.Time) modelfile.Info {
+// the run's method ("" for no run) and settings, how far it went, its
+// latest test accuracy, my digits mixed in, and when it was saved.
+func ModelInfo(method string, c protocol.Config, pr protocol.Progress, ev *protocol.Evaluated, dataset string, myDigits int, saved time.Time) modelfile.Info {
 	info := modelfile.Info{Dataset: dataset, Saved: saved.UTC().Format(time.RFC3339)}
-	if r != nil {
-		c := r.Cfg
-		info.Method = r.Method()
+	if method != "" {
+		info.Method = method
 		info.LearningRate, info.BatchSize, info.L2, info.Seed, info.Deskew = c.LearningRate, c.BatchSize, c.L2, c.Seed, c.Deskew
 		if info.Method == "newton" {
 			info.LearningRate, info.BatchSize = 0, 0
@@ -73,7 +71,7 @@ func ErrKind(err error) string {
 	return "read"
 }
 
-// ErrText is the catalog key of each kind fileErrKind returns.
+// ErrText is the catalog key of each kind ErrKind returns.
 var ErrText = map[string]string{
 	"format": "fileErr.format", "version": "fileErr.version", "shape": "fileErr.shape",
 	"dtype": "fileErr.dtype", "layout": "fileErr.layout", "notFinite": "fileErr.notFinite",

@@ -9,7 +9,6 @@ import (
 	"softmaxdemo/core/modelfile"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
-	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 	"strings"
@@ -32,27 +31,28 @@ func randomModel() *softmax.Model[float32] {
 
 func TestModelInfoIsFilledFromTheRun(t *testing.T) {
 	saved := time.Date(2026, 11, 23, 17, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	r := &store.Run{ID: 3, TrainN: 10000, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, MyDigitsRate: 0.1}}
+	c := protocol.Config{LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Seed: 7, Deskew: true, MyDigitsRate: 0.1}
 	pr := protocol.Progress{Run: 3, Epoch: 5, Step: 500}
 	ev := &protocol.Evaluated{Run: 3, Accuracy: 0.9165}
-	got := ModelInfo(r, pr, ev, "default.mnpk", 12, saved)
+	got := ModelInfo("sgd", c, pr, ev, "default.mnpk", 12, saved)
 	want := modelfile.Info{Method: "sgd", LearningRate: 0.5, BatchSize: 100, L2: 1e-4, Epochs: 5, Steps: 500, Seed: 7,
 		Dataset: "default.mnpk", Deskew: true, MyDigits: 12, MyDigitsRate: 0.1, TestAccuracy: 0.9165, Saved: "2026-11-23T09:30:00Z"}
 	if got != want {
 		t.Errorf("modelInfo:\n got %+v\nwant %+v", got, want)
 	}
-	t.Run("full batch is gd, Newton has no α or B", func(t *testing.T) {
-		r := &store.Run{TrainN: 100, Cfg: protocol.Config{LearningRate: 0.5, BatchSize: 100}}
-		if m := ModelInfo(r, pr, nil, "", 0, saved).Method; m != "gd" {
-			t.Errorf("B = m: method %q, want gd", m)
-		}
-		r.Cfg.Method = "newton"
-		if i := ModelInfo(r, pr, nil, "", 0, saved); i.Method != "newton" || i.LearningRate != 0 || i.BatchSize != 0 {
+	t.Run("Newton has no α or B", func(t *testing.T) {
+		c := protocol.Config{LearningRate: 0.5, BatchSize: 100, Method: "newton"}
+		if i := ModelInfo("newton", c, pr, nil, "", 0, saved); i.Method != "newton" || i.LearningRate != 0 || i.BatchSize != 0 {
 			t.Errorf("newton: %+v", i)
 		}
 	})
+	t.Run("no run, no settings", func(t *testing.T) {
+		if i := ModelInfo("", c, pr, ev, "", 12, saved); i.Method != "" || i.LearningRate != 0 || i.MyDigits != 0 || i.Steps != 500 {
+			t.Errorf("%+v", i)
+		}
+	})
 	t.Run("no my digits, no rate", func(t *testing.T) {
-		if i := ModelInfo(r, pr, ev, "", 0, saved); i.MyDigits != 0 || i.MyDigitsRate != 0 {
+		if i := ModelInfo("sgd", c, pr, ev, "", 0, saved); i.MyDigits != 0 || i.MyDigitsRate != 0 {
 			t.Errorf("%+v", i)
 		}
 	})

@@ -78,7 +78,7 @@ func (c *cellExamples) onPick(ctx app.Context, k int) {
 	}
 	browser.Mark("softmax:inspect-click")
 	px := e.Pixels[dataset.Pixels*k : dataset.Pixels*(k+1)]
-	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
+	store.Inspect.Post(ctx, predict.Example{Source: predict.SourceCell, Index: e.Index[k], Label: uint8(e.True), Pixels: px})
 }
 
 func (c *cellExamples) draw() {

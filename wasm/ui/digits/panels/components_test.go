@@ -5,6 +5,7 @@ import (
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit/kittest"
+	"softmaxdemo/wasm/ui/params"
 	"softmaxdemo/wasm/ui/predict"
 
 	"math"
@@ -18,12 +19,9 @@ import (
 )
 
 func TestTrainPanelShowsTheReasonNextToTheField(t *testing.T) {
-	p := NewTrainPanel().Lang(i18n.EN).Status(store.StatusReady).TrainN(10000)
-	p.seed()
-	p.f.LR, p.f.Batch = "abc", "20000"
-	if _, ok := p.config(); ok {
-		t.Fatal("invalid fields accepted")
-	}
+	f := params.Defaults()
+	f.LR, f.Batch = "abc", "20000"
+	p := NewTrainPanel().Lang(i18n.EN).Status(store.StatusReady).TrainN(10000).Settings(params.Check(f, 10000), 0)
 	html := kittest.Render(t, p)
 	for _, want := range []string{
 		`&#34;abc&#34; is not a number`,

@@ -158,6 +158,6 @@ func (t *Confusion) onCell(ctx app.Context, e app.Event) {
 	y, err1 := strconv.Atoi(td.Call("getAttribute", "data-true").String())
 	p, err2 := strconv.Atoi(td.Call("getAttribute", "data-predicted").String())
 	if err1 == nil && err2 == nil {
-		ctx.NewActionWithValue(store.ActionFindExamples, [2]int{y, p})
+		store.FindExamples.Post(ctx, store.Cell{True: y, Predicted: p})
 	}
 }

@@ -4,6 +4,6 @@
 // digits and the model's files. Each is a go-app component that takes
 // its inputs as I… fields and posts the store's actions
 // (digits/store/actions.go); none keeps state beyond what it shows (open,
-// pointed at, typed). The instrument (package digits) handles the
-// actions.
+// pointed at, what its inputs were rendered with), and none calls the
+// room's owner (package digits), which handles the actions.
 package panels

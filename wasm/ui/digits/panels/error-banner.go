@@ -5,6 +5,7 @@ import (
 
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/kit"
 )
 
 // ErrorBanner shows what went wrong and how to recover, with a button for
@@ -29,12 +30,12 @@ func (b *ErrorBanner) Render() app.UI {
 		return app.Div().ID("error").Class("error-banner empty").Attr("role", "alert")
 	}
 	e, l := b.IErr, b.ILang
-	var button app.UI = app.Button().ID("dismiss").Text(l.T("button.dismiss")).OnClick(b.post(store.ActionDismiss))
+	var button app.UI = app.Button().ID("dismiss").Text(l.T("button.dismiss")).OnClick(post(store.Dismiss))
 	switch e.Action {
 	case store.RecoverRetry:
-		button = app.Button().ID("retry").Class("primary").Text(l.T("button.retry")).OnClick(b.post(store.ActionRetry))
+		button = app.Button().ID("retry").Class("primary").Text(l.T("button.retry")).OnClick(post(store.Retry))
 	case store.RecoverRestart:
-		button = app.Button().ID("restart").Class("primary").Text(l.T("button.restart")).OnClick(b.post(store.ActionRestart))
+		button = app.Button().ID("restart").Class("primary").Text(l.T("button.restart")).OnClick(post(store.Restart))
 	}
 	return app.Div().ID("error").Class("error-banner").Attr("role", "alert").Attr("data-action", e.Action).Body(
 		app.P().Class("error-message").Text(capitalise(l.M(e.Message))),
@@ -43,8 +44,9 @@ func (b *ErrorBanner) Render() app.UI {
 	)
 }
 
-func (b *ErrorBanner) post(action string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { ctx.NewAction(action) }
+// post returns an event handler that posts s.
+func post(s kit.Signal) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { s.Post(ctx) }
 }
 
 // capitalise upper-cases the first letter of an ASCII message: errors are

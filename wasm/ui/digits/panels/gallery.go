@@ -264,7 +264,7 @@ func (g *Gallery) onClick(ctx app.Context, e app.Event) {
 		return
 	}
 	browser.Mark("softmax:inspect-click")
-	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceGallery, Index: i, Label: g.ISamples.Labels[i],
+	store.Inspect.Post(ctx, predict.Example{Source: predict.SourceGallery, Index: i, Label: g.ISamples.Labels[i],
 		Pixels: g.ISamples.Pixels[dataset.Pixels*i : dataset.Pixels*(i+1)]})
 }
 

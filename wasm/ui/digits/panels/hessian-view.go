@@ -40,7 +40,7 @@ func (h *HessianView) Render() app.UI {
 		app.H2().Text(l.T("hessian.title")),
 		app.P().Class("note").Body(kit.Rich(l.T("hessian.note"))...),
 		app.Button().ID("hessian-show").Text(l.T("hessian.show")).Disabled(h.IBusy).
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionHessian) }),
+			OnClick(func(ctx app.Context, e app.Event) { store.Hessian.Post(ctx) }),
 		app.If(v != nil, func() app.UI {
 			plain := v.Cases[0]
 			blank := max(0, (plain.Zero-v.Features-1)/9)

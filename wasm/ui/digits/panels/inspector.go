@@ -118,7 +118,7 @@ func (c *Inspector) onDrawing(ctx app.Context, e app.Event) {
 	if !ink {
 		return
 	}
-	ctx.NewActionWithValue(store.ActionInspect, predict.Example{Source: predict.SourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
+	store.Inspect.Post(ctx, predict.Example{Source: predict.SourceDrawing, Index: -1, Label: uint8(c.label), Pixels: px})
 }
 
 func (c *Inspector) onLabel(ctx app.Context, e app.Event) {
@@ -136,7 +136,7 @@ func (c *Inspector) Render() app.UI {
 			app.Button().ID("inspect-train").Text(l.T("inspect.pickTrain")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					browser.Mark("softmax:inspect-click")
-					ctx.NewAction(store.ActionPickTrain)
+					store.PickTrain.Post(ctx)
 				}),
 			app.Span().Class("inspect-draw").Body(
 				app.Button().ID("inspect-draw").Text(l.T("inspect.drawing")).OnClick(c.onDrawing),
@@ -164,7 +164,7 @@ func (c *Inspector) onRate(ctx app.Context, e app.Event) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(ctx.JSSrc().Get("value").String()), 64)
 	c.rateBad = err != nil || !(v > 0 && v <= 10)
 	if !c.rateBad {
-		ctx.NewActionWithValue(store.ActionInspectRate, v)
+		store.InspectRate.Post(ctx, v)
 	}
 }
 
@@ -234,7 +234,7 @@ func (c *Inspector) body() app.UI {
 		),
 		app.P().Class("inspect-update").Body(kit.Rich(l.T("inspect.update", kit.Exact64(in.Rate), kit.Exact64(c.IL2)))...),
 		app.Button().ID("inspect-apply").Text(l.T("inspect.apply")).Title(l.T("inspect.applyWhy")).
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionApply, *c.IExample) }),
+			OnClick(func(ctx app.Context, e app.Event) { store.ApplyUpdate.Post(ctx, *c.IExample) }),
 		app.If(c.IApplied > 0, func() app.UI {
 			return app.P().ID("inspect-applied").Class("note").Attr("data-applied", c.IApplied).Text(l.T("inspect.applied", c.IApplied))
 		}),

@@ -97,7 +97,7 @@ func (p *LossPlot) onAxis(set func(*chart.Axes, string)) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		a := p.IAxes
 		set(&a, ctx.JSSrc().Get("value").String())
-		ctx.NewActionWithValue(store.ActionAxes, a)
+		store.Axes.Post(ctx, a)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // the page's footer: the kernels (#kernel), the workers that compute full
 // passes (#workers) and the memory held (#memory), each line with its
 // raw numbers as attributes.
-func Machine(l i18n.Lang, s *store.State) []app.UI {
+func Machine(l i18n.Lang, s store.Machine) []app.UI {
 	return []app.UI{
 		app.P().ID("kernel").Attr("data-kernel", s.Kernel).Attr("data-refused", s.KernelRefused).Text(kernelText(l, s.Kernel, s.KernelRefused)),
 		app.P().ID("workers").Attr("data-value", s.Workers).Attr("data-asked", s.WorkersAsked).Attr("data-replaced", s.WorkersReplaced).

@@ -1,8 +1,10 @@
 package panels
 
 import (
+	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/kit"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -16,7 +18,7 @@ type ModelFiles struct {
 	ILang     i18n.Lang
 	IHasModel bool
 	IStatus   i18n.Msg // what happened last, shown in #model-status
-	IKind     string   // its kind, in data-kind: "loaded", "restored", or an error kind (see fileErrKind)
+	IKind     string   // its kind, in data-kind: "loaded", "restored", or an error kind (files.ErrKind)
 	IRestored bool     // the model shown was restored from the browser's storage
 }
 
@@ -27,23 +29,23 @@ func (m *ModelFiles) Render() app.UI {
 		app.P().Class("note").Text(l.T("model.note")),
 		app.Div().Class("buttons").Body(
 			app.Button().ID("download-model").Text(l.T("model.saveJSON")).Title(l.T("model.saveJSONWhy")).Disabled(!m.IHasModel).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionDownloadModel, "json") }),
+				OnClick(func(ctx app.Context, e app.Event) { store.DownloadModel.Post(ctx, "json") }),
 			app.Button().ID("download-npz").Text(l.T("model.saveNPZ")).Title(l.T("model.saveNPZWhy")).Disabled(!m.IHasModel).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionDownloadModel, "npz") }),
-			app.Input().ID("upload-model").Type("file").Class("sr-only").Accept(".json,.npz").OnChange(onFileChosen(store.ActionUploadModel)),
+				OnClick(func(ctx app.Context, e app.Event) { store.DownloadModel.Post(ctx, "npz") }),
+			app.Input().ID("upload-model").Type("file").Class("sr-only").Accept(".json,.npz").OnChange(onFileChosen(store.UploadModel)),
 			app.Label().For("upload-model").Class("file-button").Text(l.T("model.load")),
 		),
 		app.P().ID("model-status").Class("note file-status").Attr("data-kind", m.IKind).Attr("role", "status").Text(l.M(m.IStatus)),
 		app.If(m.IRestored, func() app.UI {
 			return app.Button().ID("forget-model").Text(l.T("model.forget")).Title(l.T("model.forgetWhy")).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionForgetModel) })
+				OnClick(func(ctx app.Context, e app.Event) { store.ForgetModel.Post(ctx) })
 		}),
 	)
 }
 
-// onFileChosen posts the chosen File (a JavaScript value) with action, and
-// empties the input so that choosing the same file again loads it again.
-func onFileChosen(action string) app.EventHandler {
+// onFileChosen posts the chosen file with action, and empties the input
+// so that choosing the same file again loads it again.
+func onFileChosen(action kit.Action[browser.File]) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		in := ctx.JSSrc()
 		files := in.Get("files")
@@ -52,6 +54,6 @@ func onFileChosen(action string) app.EventHandler {
 		}
 		f := files.Index(0)
 		in.Set("value", "")
-		ctx.NewActionWithValue(action, f)
+		action.Post(ctx, browser.FileOf(f))
 	}
 }

@@ -16,34 +16,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// MyDigitsRates are the shares of each batch my digits may take, as the
-// #my-digits-rate control offers them: "0" is off.
-var MyDigitsRates = []string{"0", "0.01", "0.05", "0.1", "0.2", "0.5"}
-
-// DefaultMyDigitsRate is the share chosen until the person picks another: 10%
-// of a batch of 100 learns 50 digits for under half a point of MNIST
-// accuracy (docs/modelfile.md).
-const DefaultMyDigitsRate = "0.1"
-
-// ParseMyDigitsRate returns the fraction a rate stop stands for, and whether it is
-// one.
-func ParseMyDigitsRate(s string) (float64, bool) {
-	for _, r := range MyDigitsRates {
-		if r == s {
-			v, err := strconv.ParseFloat(s, 64)
-			return v, err == nil
-		}
-	}
-	return 0, false
-}
-
-// MyDigit is one drawing a person labelled: 784 grey levels, not
-// straightened.
-type MyDigit struct {
-	Label  uint8
-	Pixels []byte
-}
-
 // MyDigits shows the digits a person taught the model, each with its
 // label and what the current model reads, removable; the share of each
 // batch they take; and their file.
@@ -55,7 +27,7 @@ type MyDigits struct {
 	IModel   *softmax.Model[float32]
 	IDeskew  bool
 	IVersion int    // grows when the digits change
-	IRate    string // one of MyDigitsRates
+	IRate    string // one of store.MyDigitsRates
 	IStatus  i18n.Msg
 	IKind    string
 
@@ -104,53 +76,70 @@ func (d *MyDigits) Render() app.UI {
 	return app.Section().Class("panel my-digits-panel").Aria("label", l.T("myDigits.title")).Body(
 		app.H2().Text(l.T("myDigits.title")),
 		app.P().Class("note").Text(l.T("myDigits.note")),
-		app.Div().Class("field").Body(
-			app.Label().For("my-digits-rate").Text(l.T("myDigits.rate")),
-			app.Select().ID("my-digits-rate").Title(l.T("myDigits.rateWhy")).OnChange(func(ctx app.Context, e app.Event) {
-				if v := ctx.JSSrc().Get("value").String(); v != d.IRate {
-					ctx.NewActionWithValue(store.ActionMyDigitsRate, v)
-				}
-			}).Body(
-				app.Range(MyDigitsRates).Slice(func(i int) app.UI {
-					r, _ := ParseMyDigitsRate(MyDigitsRates[i])
-					t := l.T("myDigits.rateOff")
-					if r > 0 {
-						t = l.T("myDigits.ratePart", fmtPercentShort(r))
-					}
-					return app.Option().Value(MyDigitsRates[i]).Text(t).Selected(MyDigitsRates[i] == d.IRate)
-				}),
-			),
-		),
+		d.rateField(),
 		app.P().ID("my-digits-summary").Class("note").Text(summary),
 		app.Div().ID("my-digits").Class("my-digits").Attr("data-count", n).Attr("data-right", right).Body(
-			app.Range(d.preds).Slice(func(i int) app.UI {
-				y, p := int(d.IDigits.Labels[i]), d.preds[i]
-				cls := "my-digit"
-				caption := strconv.Itoa(y)
-				if p >= 0 {
-					caption = l.T("myDigits.readAs", y, p)
-					if p != y {
-						cls += " misread"
-					}
+			app.Range(d.preds).Slice(d.digit),
+		),
+		d.buttons(n),
+		app.P().ID("digits-status").Class("note file-status").Attr("data-kind", d.IKind).Attr("role", "status").Text(l.M(d.IStatus)),
+	)
+}
+
+// rateField chooses the share of each batch my digits take.
+func (d *MyDigits) rateField() app.UI {
+	l := d.ILang
+	return app.Div().Class("field").Body(
+		app.Label().For("my-digits-rate").Text(l.T("myDigits.rate")),
+		app.Select().ID("my-digits-rate").Title(l.T("myDigits.rateWhy")).OnChange(func(ctx app.Context, e app.Event) {
+			if v := ctx.JSSrc().Get("value").String(); v != d.IRate {
+				store.MyDigitsRate.Post(ctx, v)
+			}
+		}).Body(
+			app.Range(store.MyDigitsRates).Slice(func(i int) app.UI {
+				r, _ := store.ParseMyDigitsRate(store.MyDigitsRates[i])
+				t := l.T("myDigits.rateOff")
+				if r > 0 {
+					t = l.T("myDigits.ratePart", fmtPercentShort(r))
 				}
-				return app.Figure().Class(cls).Attr("data-label", y).Attr("data-predicted", p).Body(
-					app.Canvas().ID("my-digit-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").Attr("role", "img").
-						Aria("label", caption),
-					app.FigCaption().Text(caption),
-					app.Button().Class("my-digit-remove").Text("×").Title(l.T("myDigits.remove")).Aria("label", l.T("myDigits.remove")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, i) }),
-				)
+				return app.Option().Value(store.MyDigitsRates[i]).Text(t).Selected(store.MyDigitsRates[i] == d.IRate)
 			}),
 		),
-		app.Div().Class("buttons").Body(
-			app.Button().ID("download-digits").Text(l.T("myDigits.save")).Disabled(n == 0).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(store.ActionDownloadDigits) }),
-			app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(store.ActionUploadDigits)),
-			app.Label().For("upload-digits").Class("file-button").Text(l.T("myDigits.load")),
-			app.Button().ID("clear-digits").Text(l.T("myDigits.clear")).Disabled(n == 0).
-				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveDigit, -1) }),
-		),
-		app.P().ID("digits-status").Class("note file-status").Attr("data-kind", d.IKind).Attr("role", "status").Text(l.M(d.IStatus)),
+	)
+}
+
+// digit is my digit i, with its label, what the model reads, and its
+// button to remove it.
+func (d *MyDigits) digit(i int) app.UI {
+	l := d.ILang
+	y, p := int(d.IDigits.Labels[i]), d.preds[i]
+	cls := "my-digit"
+	caption := strconv.Itoa(y)
+	if p >= 0 {
+		caption = l.T("myDigits.readAs", y, p)
+		if p != y {
+			cls += " misread"
+		}
+	}
+	return app.Figure().Class(cls).Attr("data-label", y).Attr("data-predicted", p).Body(
+		app.Canvas().ID("my-digit-"+strconv.Itoa(i)).Width(digit.Side).Height(digit.Side).Class("pixelated").Attr("role", "img").
+			Aria("label", caption),
+		app.FigCaption().Text(caption),
+		app.Button().Class("my-digit-remove").Text("×").Title(l.T("myDigits.remove")).Aria("label", l.T("myDigits.remove")).
+			OnClick(func(ctx app.Context, e app.Event) { store.RemoveDigit.Post(ctx, i) }),
+	)
+}
+
+// buttons save, load and clear the n digits.
+func (d *MyDigits) buttons(n int) app.UI {
+	l := d.ILang
+	return app.Div().Class("buttons").Body(
+		app.Button().ID("download-digits").Text(l.T("myDigits.save")).Disabled(n == 0).
+			OnClick(func(ctx app.Context, e app.Event) { store.DownloadDigits.Post(ctx) }),
+		app.Input().ID("upload-digits").Type("file").Class("sr-only").Accept(".mnpk").OnChange(onFileChosen(store.UploadDigits)),
+		app.Label().For("upload-digits").Class("file-button").Text(l.T("myDigits.load")),
+		app.Button().ID("clear-digits").Text(l.T("myDigits.clear")).Disabled(n == 0).
+			OnClick(func(ctx app.Context, e app.Event) { store.RemoveDigit.Post(ctx, -1) }),
 	)
 }
 
@@ -203,10 +192,10 @@ func (b *labelButtons) onLabel(ctx app.Context, y int) {
 	}
 	img, ok := rawDigit(pix)
 	if !ok {
-		ctx.NewActionWithValue(store.ActionAddDigit, MyDigit{Label: 255}) // nothing drawn
+		store.AddDigit.Post(ctx, store.MyDigit{Label: 255}) // nothing drawn
 		return
 	}
-	ctx.NewActionWithValue(store.ActionAddDigit, MyDigit{Label: uint8(y), Pixels: img})
+	store.AddDigit.Post(ctx, store.MyDigit{Label: uint8(y), Pixels: img})
 }
 
 // rawDigit preprocesses the pad's RGBA pixels (ink in alpha) as the draw

@@ -73,14 +73,14 @@ func (l *runList) Render() app.UI {
 				app.Span().Class("run-result").Text(la.T("runs.result", loss, acc)),
 				app.Button().Class("run-toggle").Aria("pressed", r.Hidden).Title(la.T("runs.hideWhy")).
 					Text(la.T(map[bool]string{false: "runs.hide", true: "runs.show"}[r.Hidden])).
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionToggleRun, id) }),
+					OnClick(func(ctx app.Context, e app.Event) { store.ToggleRun.Post(ctx, id) }),
 				app.If(len(r.Frames) > 1, func() app.UI {
 					return app.Button().Class("run-pick").Aria("pressed", selected).Title(la.T("scrub.pickWhy")).Text(la.T("scrub.pick")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionSelectRun, pick) })
+						OnClick(func(ctx app.Context, e app.Event) { store.SelectRun.Post(ctx, pick) })
 				}),
 				app.If(r.ID != l.ICurrent, func() app.UI {
 					return app.Button().Class("run-remove").Title(la.T("runs.removeWhy")).Text(la.T("runs.remove")).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(store.ActionRemoveRun, id) })
+						OnClick(func(ctx app.Context, e app.Event) { store.RemoveRun.Post(ctx, id) })
 				}),
 			)
 		}),

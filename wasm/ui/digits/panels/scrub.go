@@ -106,7 +106,7 @@ func (s *Scrub) OnMount(ctx app.Context) {
 		}
 		s.listen = app.FuncOf(func(this app.Value, _ []app.Value) any {
 			if to, ok := scrubTo(s.IView, this.Get("value").String()); ok {
-				ctx.Dispatch(func(ctx app.Context) { ctx.NewActionWithValue(store.ActionScrub, to) })
+				ctx.Dispatch(func(ctx app.Context) { store.ScrubTo.Post(ctx, to) })
 			}
 			return nil
 		})

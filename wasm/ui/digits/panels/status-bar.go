@@ -33,49 +33,69 @@ func NewStatusBar() *StatusBar { return &StatusBar{IAccuracy: math.NaN(), ILikel
 
 func (s *StatusBar) Render() app.UI {
 	l := s.ILang
-	acc, accValue := "–", ""
-	if !math.IsNaN(s.IAccuracy) {
-		acc = i18n.Percent(s.IAccuracy)
-		accValue = strconv.FormatFloat(s.IAccuracy, 'f', 4, 64)
-	}
-	likeli, likeliValue := "–", ""
-	if !math.IsNaN(s.ILikeli) {
-		likeli = i18n.Likelihood(s.ILikeli)
-		likeliValue = strconv.FormatFloat(s.ILikeli, 'g', -1, 64)
-	}
-	speed := "–"
-	if s.IPerSec > 0 {
-		speed = l.T("stat.rate", fmtRate(s.IPerSec))
-	}
+	return app.Section().Class("status-bar").Aria("label", l.T("stat.region")).Body(
+		app.Div().ID("status").Class("status "+s.IState).Attr("data-state", s.IState).Attr("data-run", s.IRun).Attr("data-step", s.IStep).
+			Attr("role", "status").Text(l.M(s.IText)),
+		s.epoch(),
+		s.speed(),
+		s.accuracy(),
+		s.likelihood(),
+	)
+}
+
+// stat is one figure of the bar: its label, then the value's elements.
+func stat(label string, value ...app.UI) app.HTMLDiv {
+	return app.Div().Class("stat").Body(append([]app.UI{app.Span().Class("stat-label").Text(label)}, value...)...)
+}
+
+// epoch is the epochs completed of the run's, and its progress.
+func (s *StatusBar) epoch() app.UI {
+	l := s.ILang
 	epoch := "–"
 	if s.IEpochs > 0 {
 		epoch = l.T("stat.epochOf", s.IEpoch, s.IEpochs)
 	}
-	return app.Section().Class("status-bar").Aria("label", l.T("stat.region")).Body(
-		app.Div().ID("status").Class("status "+s.IState).Attr("data-state", s.IState).Attr("data-run", s.IRun).Attr("data-step", s.IStep).
-			Attr("role", "status").Text(l.M(s.IText)),
-		app.Div().Class("stat").Body(
-			app.Span().Class("stat-label").Text(l.T("stat.epoch")),
-			app.Span().ID("epoch").Class("stat-value").Attr("data-value", s.IEpoch).Text(epoch),
-			app.Progress().ID("run-progress").Max(1).Value(math.Max(0, math.Min(1, s.IFraction))).Aria("label", l.T("stat.progress")),
-		),
-		app.Div().Class("stat").Body(
-			app.Span().Class("stat-label").Text(l.T("stat.speed")),
-			app.Span().ID("examples-per-second").Class("stat-value").Attr("data-value", int64(s.IPerSec)).Text(speed),
-		),
-		app.Div().Class("stat").Body(
-			app.Span().Class("stat-label").Text(l.T("stat.accuracy")),
-			app.Span().ID("test-accuracy").Class("stat-value big").Attr("data-value", accValue).Text(acc),
-		),
-		// The likelihood value of the notes, with what it means on hover
-		// or focus (a tap on a touch screen focuses it).
-		app.Div().Class("stat explained").Body(
-			app.Span().Class("stat-label").Text(l.T("stat.likelihood")),
-			app.Span().ID("likelihood").Class("stat-value").Attr("data-value", likeliValue).Attr("tabindex", 0).
-				Title(l.T("stat.likelihoodWhy")).Aria("describedby", "likelihood-why").Text(likeli),
-			app.Span().ID("likelihood-why").Class("why").Attr("role", "tooltip").Text(l.T("stat.likelihoodWhy")),
-		),
+	return stat(l.T("stat.epoch"),
+		app.Span().ID("epoch").Class("stat-value").Attr("data-value", s.IEpoch).Text(epoch),
+		app.Progress().ID("run-progress").Max(1).Value(math.Max(0, math.Min(1, s.IFraction))).Aria("label", l.T("stat.progress")),
 	)
+}
+
+// speed is the examples trained on each second.
+func (s *StatusBar) speed() app.UI {
+	l := s.ILang
+	speed := "–"
+	if s.IPerSec > 0 {
+		speed = l.T("stat.rate", fmtRate(s.IPerSec))
+	}
+	return stat(l.T("stat.speed"), app.Span().ID("examples-per-second").Class("stat-value").Attr("data-value", int64(s.IPerSec)).Text(speed))
+}
+
+// accuracy is the test accuracy, its exact value in data-value.
+func (s *StatusBar) accuracy() app.UI {
+	l := s.ILang
+	acc, value := "–", ""
+	if !math.IsNaN(s.IAccuracy) {
+		acc = i18n.Percent(s.IAccuracy)
+		value = strconv.FormatFloat(s.IAccuracy, 'f', 4, 64)
+	}
+	return stat(l.T("stat.accuracy"), app.Span().ID("test-accuracy").Class("stat-value big").Attr("data-value", value).Text(acc))
+}
+
+// likelihood is the likelihood value of the notes, with what it means on
+// hover or focus (a tap on a touch screen focuses it).
+func (s *StatusBar) likelihood() app.UI {
+	l := s.ILang
+	likeli, value := "–", ""
+	if !math.IsNaN(s.ILikeli) {
+		likeli = i18n.Likelihood(s.ILikeli)
+		value = strconv.FormatFloat(s.ILikeli, 'g', -1, 64)
+	}
+	return stat(l.T("stat.likelihood"),
+		app.Span().ID("likelihood").Class("stat-value").Attr("data-value", value).Attr("tabindex", 0).
+			Title(l.T("stat.likelihoodWhy")).Aria("describedby", "likelihood-why").Text(likeli),
+		app.Span().ID("likelihood-why").Class("why").Attr("role", "tooltip").Text(l.T("stat.likelihoodWhy")),
+	).Class("explained")
 }
 
 // fmtRate formats a rate compactly, the same in every language: 950,

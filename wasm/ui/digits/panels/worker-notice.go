@@ -32,7 +32,7 @@ func (w *WorkerNotice) Render() app.UI {
 	return div.Class("notice").Body(
 		app.P().Text(l.M(w.INotice)),
 		app.Button().ID("worker-notice-ok").Text(l.T("button.ok")).OnClick(func(ctx app.Context, e app.Event) {
-			ctx.NewAction(store.ActionWorkerNoticeOK)
+			store.WorkerNoticeOK.Post(ctx)
 		}),
 	)
 }

@@ -1,41 +1,54 @@
 package store
 
-// Actions that components post and the page handles (on the UI goroutine,
-// through ctx.Handle). Their values are typed: see each constant.
-const (
-	ActionTrain          = "softmax/train"            // protocol.Config
-	ActionStep           = "softmax/step"             // protocol.Config
-	ActionReset          = "softmax/reset"            // protocol.Config
-	ActionPause          = "softmax/pause"            // no value
-	ActionDataset        = "softmax/dataset"          // string: a pack's name
-	ActionRetry          = "softmax/retry"            // no value: load the data again
-	ActionRestart        = "softmax/restart"          // no value: start a new worker
-	ActionDismiss        = "softmax/dismiss"          // no value: hide the error banner
-	ActionSettings       = "softmax/settings"         // fields: the Train panel's accepted settings, for the link
-	ActionLang           = "softmax/lang"             // lang: the language chosen
-	ActionCopyLink       = "softmax/copy-link"        // no value: copy the page's link
-	ActionNoticeOK       = "softmax/notice-ok"        // no value: hide the link's notices
-	ActionWorkerNoticeOK = "softmax/worker-notice-ok" // no value: hide what happened to the worker
-	ActionAxes           = "softmax/axes"             // chart.Axes: what the chart's axes show
-	ActionPace           = "softmax/pace"             // string: one of params.Paces
-	ActionHessian        = "softmax/hessian"          // no value: compute the 7×7 problem's Hessian
-	ActionToggleRun      = "softmax/toggle-run"       // int: a run's id, to hide or show
-	ActionRemoveRun      = "softmax/remove-run"       // int: a run's id, to forget
-	ActionScrub          = "softmax/scrub"            // Scrub: where the slider #scrub was moved
-	ActionSelectRun      = "softmax/select-run"       // int: a run's id, to rewind and keep (0: none)
-
-	ActionInspect      = "softmax/inspect"       // predict.Example: the image to look inside one update on
-	ActionPickTrain    = "softmax/pick-train"    // no value: inspect a random training image
-	ActionFindExamples = "softmax/find-examples" // [2]int: true and predicted digit of a confusion cell
-	ActionApply        = "softmax/apply"         // predict.Example: make its update, with the inspector's α and the Train panel's λ
-	ActionInspectRate  = "softmax/inspect-rate"  // float64: the inspector's own α
-
-	ActionDownloadModel  = "softmax/download-model"  // string: "json" or "npz"
-	ActionUploadModel    = "softmax/upload-model"    // app.Value: a File
-	ActionForgetModel    = "softmax/forget-model"    // no value: forget the kept model, start afresh
-	ActionAddDigit       = "softmax/add-digit"       // myDigit (Label 255: nothing was drawn)
-	ActionRemoveDigit    = "softmax/remove-digit"    // int: the digit's index, -1 for all
-	ActionMyDigitsRate   = "softmax/my-digits-rate"  // string: one of myDigitsRates
-	ActionDownloadDigits = "softmax/download-digits" // no value
-	ActionUploadDigits   = "softmax/upload-digits"   // app.Value: a File
+import (
+	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/chart"
+	"softmaxdemo/wasm/ui/kit"
+	"softmaxdemo/wasm/ui/params"
+	"softmaxdemo/wasm/ui/predict"
 )
+
+// The actions the room's panels post and its owner handles (package
+// digits), each with its payload's type.
+var (
+	Train   = kit.Signal{Name: "digits/train"} // train with the Train panel's settings
+	Step    = kit.Signal{Name: "digits/step"}  // take one step with them
+	Reset   = kit.Signal{Name: "digits/reset"} // start the run afresh with them
+	Pause   = kit.Signal{Name: "digits/pause"}
+	Edit    = kit.Action[params.Edit]{Name: "digits/edit"} // one change in the Train panel
+	Preset  = kit.Action[string]{Name: "digits/preset"}    // a preset's name: fill the Train panel from it
+	Dataset = kit.Action[string]{Name: "digits/dataset"}   // a pack's name: load it
+
+	Retry          = kit.Signal{Name: "digits/retry"}   // load the data again
+	Restart        = kit.Signal{Name: "digits/restart"} // start a new worker
+	Dismiss        = kit.Signal{Name: "digits/dismiss"} // hide the error banner
+	WorkerNoticeOK = kit.Signal{Name: "digits/worker-notice-ok"}
+
+	Axes      = kit.Action[chart.Axes]{Name: "digits/axes"} // what the chart's axes show
+	Hessian   = kit.Signal{Name: "digits/hessian"}          // compute the 7×7 problem's Hessian
+	ToggleRun = kit.Action[int]{Name: "digits/toggle-run"}  // a run's id: hide or show it
+	RemoveRun = kit.Action[int]{Name: "digits/remove-run"}  // a run's id: forget it
+	SelectRun = kit.Action[int]{Name: "digits/select-run"}  // a run's id, to rewind and keep (0: none)
+	ScrubTo   = kit.Action[Scrub]{Name: "digits/scrub"}     // where the slider #scrub was moved
+
+	Inspect      = kit.Action[predict.Example]{Name: "digits/inspect"} // the image to look inside one update on
+	PickTrain    = kit.Signal{Name: "digits/pick-train"}               // inspect a random training image
+	FindExamples = kit.Action[Cell]{Name: "digits/find-examples"}      // a confusion cell: its test images
+	// ApplyUpdate makes the inspector's update on its image, with the
+	// inspector's α and the Train panel's λ.
+	ApplyUpdate = kit.Action[predict.Example]{Name: "digits/apply"}
+	InspectRate = kit.Action[float64]{Name: "digits/inspect-rate"} // the inspector's own α
+
+	DownloadModel  = kit.Action[string]{Name: "digits/download-model"}      // "json" or "npz"
+	UploadModel    = kit.Action[browser.File]{Name: "digits/upload-model"}  // a model's file
+	ForgetModel    = kit.Signal{Name: "digits/forget-model"}                // forget the kept model, start afresh
+	AddDigit       = kit.Action[MyDigit]{Name: "digits/add-digit"}          // a drawing and its label
+	RemoveDigit    = kit.Action[int]{Name: "digits/remove-digit"}           // the digit's index, -1 for all
+	MyDigitsRate   = kit.Action[string]{Name: "digits/my-digits-rate"}      // one of MyDigitsRates
+	DownloadDigits = kit.Signal{Name: "digits/download-digits"}             // save my digits as a file
+	UploadDigits   = kit.Action[browser.File]{Name: "digits/upload-digits"} // my digits' file
+)
+
+// Cell is a cell of the confusion matrix: the true digit and the one
+// predicted.
+type Cell struct{ True, Predicted int }

@@ -18,6 +18,9 @@ const MaxRuns = 8
 // common forms of colour blindness (Okabe–Ito) and on a projector.
 var RunColors = []string{"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#8c6d31"}
 
+// Runs are this session's runs, the current one last.
+type Runs []*Run
+
 // Run is one run of this session as the chart and its legend show
 // it: how it was started, its loss points, and how it ended.
 type Run struct {
@@ -104,7 +107,7 @@ func (s *State) RunFor(id int) *Run {
 		s.Runs[0].Frames = nil
 		s.Runs = s.Runs[1:]
 	}
-	s.keepFrames()
+	s.Runs.keepFrames(s.Selected)
 	return r
 }
 
@@ -193,9 +196,9 @@ func (s *State) ChartRuns() []chart.Run {
 // full-batch or Newton run reached (their points are J itself, where a
 // minibatch's loss is a noisy estimate of it), or the lowest point of any
 // run if there is none; NaN before any.
-func (s *State) BestLoss() float64 {
+func (rs Runs) BestLoss() float64 {
 	best, exact := math.NaN(), false
-	for _, r := range s.Runs {
+	for _, r := range rs {
 		full := r.Method() != "sgd"
 		if exact && !full {
 			continue

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"math"
 	"slices"
 
 	"softmaxdemo/core/softmax"
@@ -149,26 +148,10 @@ func (s *State) Views() Views {
 		Deskew: r.Cfg.Deskew, Step: k.Step, Frame: true}
 }
 
-// ViewAccuracy and ViewLikelihood are the test accuracy and the
-// likelihood of what the panels show: the live run's latest, or the
-// keyframe's once measured; NaN before.
-func (s *State) ViewAccuracy() float64 {
-	if e := s.viewEval(); e != nil {
-		return e.Accuracy
-	}
-	return math.NaN()
-}
-
-func (s *State) ViewLikelihood() float64 {
-	if e := s.viewEval(); e != nil {
-		return e.Likelihood
-	}
-	return math.NaN()
-}
-
-// viewEval is the evaluation those two read: the live run's latest (as
-// TestAccuracy and Likelihood read it), or the keyframe's; nil before.
-func (s *State) viewEval() *protocol.Evaluated {
+// ViewEval is the evaluation of what the panels show, for the test
+// accuracy and the likelihood: the live run's latest, or the keyframe's
+// once measured; nil before.
+func (s *State) ViewEval() *protocol.Evaluated {
 	if s.Frame() == nil {
 		return s.Eval
 	}
@@ -199,7 +182,7 @@ func (s *State) SelectRun(id int) (ask *protocol.EvaluateModel, pause bool) {
 		return nil, false
 	}
 	s.Selected = id
-	s.keepFrames()
+	s.Runs.keepFrames(s.Selected)
 	return s.ScrubTo(Scrub{Run: id})
 }
 
@@ -262,8 +245,8 @@ func (s *State) keyframe(m protocol.Weights) {
 }
 
 // measured keeps a keyframe's evaluation with it.
-func (s *State) measured(e protocol.Evaluated) {
-	for _, r := range s.Runs {
+func (rs Runs) measured(e protocol.Evaluated) {
+	for _, r := range rs {
 		if r.ID != e.Run {
 			continue
 		}
@@ -276,9 +259,9 @@ func (s *State) measured(e protocol.Evaluated) {
 
 // keepFrames forgets the keyframes of every run but the last and the
 // selected one.
-func (s *State) keepFrames() {
-	for i, r := range s.Runs {
-		if i != len(s.Runs)-1 && r.ID != s.Selected {
+func (rs Runs) keepFrames(selected int) {
+	for i, r := range rs {
+		if i != len(rs)-1 && r.ID != selected {
 			r.Frames = nil
 		}
 	}
@@ -286,8 +269,8 @@ func (s *State) keepFrames() {
 
 // forgetMeasures drops the keyframes' evaluations: they were of another
 // pack's test images, or asked of a worker that died.
-func (s *State) forgetMeasures() {
-	for _, r := range s.Runs {
+func (rs Runs) forgetMeasures() {
+	for _, r := range rs {
 		for i := range r.Frames {
 			r.Frames[i].Eval, r.Frames[i].asked = nil, false
 		}
@@ -295,9 +278,9 @@ func (s *State) forgetMeasures() {
 }
 
 // FrameBytes returns the bytes the kept keyframes' weights take.
-func (s *State) FrameBytes() int {
+func (rs Runs) FrameBytes() int {
 	n := 0
-	for _, r := range s.Runs {
+	for _, r := range rs {
 		for _, k := range r.Frames {
 			n += 4 * (len(k.Model.W) + len(k.Model.B))
 		}

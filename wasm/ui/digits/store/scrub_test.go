@@ -1,7 +1,6 @@
 package store
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -64,8 +63,8 @@ func TestScrubShowsAKeyframe(t *testing.T) {
 			t.Error("the same keyframe was asked for twice")
 		}
 		v := s.Views()
-		if !v.Frame || v.Step != 4 || v.Model.W[0] != 4 || v.Eval != nil || !math.IsNaN(s.ViewAccuracy()) {
-			t.Errorf("views at step 4: %+v, accuracy %v", v, s.ViewAccuracy())
+		if !v.Frame || v.Step != 4 || v.Model.W[0] != 4 || v.Eval != nil || s.ViewEval() != nil {
+			t.Errorf("views at step 4: %+v, evaluation %v", v, s.ViewEval())
 		}
 		if sv := s.ScrubView(); sv.Index != 3 {
 			t.Errorf("the slider stands at %d, want 3", sv.Index)
@@ -78,8 +77,8 @@ func TestScrubShowsAKeyframe(t *testing.T) {
 	t.Run("its numbers come back to it, not to the run's", func(t *testing.T) {
 		before := s.Eval
 		s.Apply(protocol.Evaluated{Run: 1, Step: 4, Keyframe: true, Accuracy: 0.5, Likelihood: 0.25})
-		if s.Eval != before || s.ViewAccuracy() != 0.5 || s.ViewLikelihood() != 0.25 || s.Views().Eval.Step != 4 {
-			t.Errorf("after the keyframe's evaluation: eval %v, accuracy shown %v", s.Eval, s.ViewAccuracy())
+		if e := s.ViewEval(); s.Eval != before || e.Accuracy != 0.5 || e.Likelihood != 0.25 || s.Views().Eval.Step != 4 {
+			t.Errorf("after the keyframe's evaluation: eval %v, evaluation shown %v", s.Eval, e)
 		}
 	})
 	t.Run("Train from it is a branch of the run", func(t *testing.T) {
@@ -160,18 +159,18 @@ func TestOnlyTwoRunsKeepKeyframes(t *testing.T) {
 		if kept > 2 {
 			t.Fatalf("after run %d, %d runs keep keyframes", run, kept)
 		}
-		if b := s.FrameBytes(); b > 2*protocol.MaxKeyframes*4*7850 {
+		if b := s.Runs.FrameBytes(); b > 2*protocol.MaxKeyframes*4*7850 {
 			t.Fatalf("after run %d the keyframes take %d bytes", run, b)
 		}
 	}
-	if b := s.FrameBytes(); b != 2*len(full)*4*7850 {
+	if b := s.Runs.FrameBytes(); b != 2*len(full)*4*7850 {
 		t.Errorf("the last run and run 97 keep %d bytes, want %d", b, 2*len(full)*4*7850)
 	}
 	t.Run("removing the selected run forgets it", func(t *testing.T) {
 		s.RemoveRun(97)
 		s.Apply(protocol.Progress{Run: 101, State: "paused"})
-		if s.Selected != 0 || s.FrameBytes() != 0 {
-			t.Errorf("selected %d, %d bytes kept", s.Selected, s.FrameBytes())
+		if s.Selected != 0 || s.Runs.FrameBytes() != 0 {
+			t.Errorf("selected %d, %d bytes kept", s.Selected, s.Runs.FrameBytes())
 		}
 	})
 }
@@ -191,8 +190,8 @@ func TestScrubOverOtherRunsAndData(t *testing.T) {
 			t.Error("a run at rest was paused")
 		}
 		s.Apply(protocol.Evaluated{Run: 1, Step: 2, Keyframe: true, Accuracy: 0.7})
-		if s.ViewAccuracy() != 0.7 {
-			t.Errorf("accuracy shown %v", s.ViewAccuracy())
+		if e := s.ViewEval(); e == nil || e.Accuracy != 0.7 {
+			t.Errorf("evaluation shown %v", e)
 		}
 	})
 	t.Run("another pack drops the keyframes' numbers and goes back to the live end", func(t *testing.T) {

@@ -1,11 +1,8 @@
 package store
 
 import (
-	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
-	"softmaxdemo/wasm/ui/i18n"
-	"softmaxdemo/wasm/ui/predict"
 )
 
 // The instrument's own changes of state, besides the worker's events
@@ -18,24 +15,6 @@ func (s *State) Asked(c protocol.Config, fresh bool) {
 	s.Pending, s.branching = c, nil
 	if fresh {
 		s.Err = nil
-	}
-}
-
-// Dismiss hides the error shown.
-func (s *State) Dismiss() { s.Err = nil }
-
-// DismissWorkerNotice hides what happened to the last worker.
-func (s *State) DismissWorkerNotice() { s.WorkerNotice = i18n.Msg{} }
-
-// Failed shows an error of the page's own, with no recovery to offer.
-func (s *State) Failed(message i18n.Msg) { s.Err = &Error{Message: message} }
-
-// Offered records the packs the manifest offers; the first becomes the
-// selected one if none is.
-func (s *State) Offered(packs []dataset.PackInfo, first string) {
-	s.Packs = packs
-	if s.Dataset == "" {
-		s.Dataset = first
 	}
 }
 
@@ -55,16 +34,6 @@ func (s *State) Retrying(manifest bool) {
 	}
 }
 
-// TookOver records that a new worker has taken over the run of one that
-// died.
-func (s *State) TookOver() { s.Replacing = false }
-
-// PageMeasured records the page's own heap, measured beside the worker's.
-func (s *State) PageMeasured(heap uint64) { s.PageHeap = heap }
-
-// HessianAsked records that the worker is computing the Hessian.
-func (s *State) HessianAsked() { s.HessianBusy = true }
-
 // SetAxes makes a what the chart's axes show.
 func (s *State) SetAxes(a chart.Axes) {
 	if a != s.Axes {
@@ -72,9 +41,3 @@ func (s *State) SetAxes(a chart.Axes) {
 		s.ChartVersion++
 	}
 }
-
-// Inspecting makes e the image the inspector looks inside one update on.
-func (s *State) Inspecting(e *predict.Example) { s.Inspect, s.Applied = e, 0 }
-
-// AppliedOne counts an update the inspector applied.
-func (s *State) AppliedOne() { s.Applied++ }

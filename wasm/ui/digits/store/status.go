@@ -19,15 +19,6 @@ func (s *State) TestAccuracy() float64 {
 	return s.Eval.Accuracy
 }
 
-// Likelihood returns the latest Likelihood value (the geometric mean of
-// the test images' true-class probabilities), or NaN before the first.
-func (s *State) Likelihood() float64 {
-	if s.Eval == nil {
-		return math.NaN()
-	}
-	return s.Eval.Likelihood
-}
-
 // StatusText is the status line a person reads.
 func (s *State) StatusText() i18n.Msg {
 	switch s.Status {

@@ -1,10 +1,12 @@
-// Package store holds the digits instrument's state and the actions that
-// change it. The state changes only through this package's methods:
-// worker events through State.Apply, a pure function of the event, so
-// the instrument's reaction to every message (stale runs, failures,
-// crashes) is tested natively, and the instrument's own decisions through
-// the methods named for them (state.go). Panels post the actions listed
-// in actions.go; the instrument (package digits) handles them.
+// Package store holds the digits room's state (Store) and the actions its
+// panels post (actions.go). The state changes only through this
+// package's methods: worker events through Store.Apply (State.Apply, a
+// pure function of the event, so the room's reaction to every message,
+// stale runs, failures, crashes, is tested natively), and the owner's
+// decisions through the methods named for them (state.go, parts.go,
+// room.go, files.go, worker.go, replay.go). The room's owner (package
+// digits) handles the actions and calls those methods; nothing else
+// writes the state.
 package store
 
 import (
@@ -63,37 +65,18 @@ func FailureText(f protocol.Failed) (message, hint i18n.Msg) {
 	return message, hint
 }
 
-// State is the instrument's whole state. Panels get read-only views of
-// it through their I-fields; only this package's methods write it.
+// State is the run as the worker tells it, and the page's view of it.
+// Panels get read-only views of it through their I-fields; only this
+// package's methods write it.
 type State struct {
 	Status string
-	Err    *Error
-
-	Packs   []dataset.PackInfo // the packs that can be loaded here
-	Dataset string             // the selected pack's name
-	Loading protocol.Loading
-	Kernel  string // the worker's training kernel: "wasm-simd" or "go"
-	// KernelRefused says why the worker refused its SIMD kernel (it
-	// disagreed with the Go code), or is empty.
-	KernelRefused string
-	// The pool of workers that compute full passes (protocol.PoolState):
-	// how many run, how many were asked for, why not all, if not, and how
-	// many helpers were replaced after failing or falling silent.
-	Workers, WorkersAsked, WorkersReplaced int
-	WorkersRefused                         string
-	TrainN                                 int
-	TestN                                  int
-	// WorkerHeap and PageHeap are the worker's and the page's Go heap in
-	// bytes (protocol.HeapLive), measured when a run last came to rest;
-	// 0 until then.
-	WorkerHeap, PageHeap uint64
-	// HelpersHeap is the sum of the pool's helpers' heaps (the same).
-	HelpersHeap uint64
-	// Curvature is the worker's latest λ_max and 2/λ_max (#alpha-max).
-	Curvature *protocol.CurvatureIs
+	Alert
+	Data
+	Machine
+	Hessians
 
 	Run      int
-	Runs     []*Run          // this session's runs, the current one last
+	Runs     Runs            // this session's runs, the current one last
 	Pending  protocol.Config // the settings of the last Train, Step or Reset
 	Axes     chart.Axes
 	Progress protocol.Progress
@@ -125,21 +108,11 @@ type State struct {
 	// which a new worker goes on if this one dies (WorkerReplaced); nil
 	// before the first and for a run that keeps none (Newton).
 	Snapshot *protocol.Snapshot
-	// Replacing: a new worker is loading the pack to take over the run
-	// of one that died, and its Loaded keeps the run.
-	Replacing bool
-	// Replaced counts the workers replaced; WorkerNotice says, once, what
-	// happened to the last (zero: nothing to say).
-	Replaced     int
-	WorkerNotice i18n.Msg
-	ResumedFrom  int // the step the last replaced worker's run went on from; 0: from the start
-
-	Hessian     *protocol.HessianView // the 7×7 problem's H, once asked for
-	HessianBusy bool                  // the worker is computing it
+	Replacement
 
 	// ShownEval and ShownModel are what the confusion matrix and the
 	// gallery show: the latest evaluation and the weights it measured, as
-	// of the last showEval. The page calls it a few times a second at most:
+	// of the last ShowEval. The page calls it a few times a second at most:
 	// on the default pack an epoch takes 20 ms, and redrawing 160 table
 	// cells and 60 digits 50 times a second would freeze the page.
 	ShownEval  *protocol.Evaluated
@@ -147,12 +120,7 @@ type State struct {
 	evalModel  *softmax.Model[float32]
 	Samples    protocol.Samples
 
-	// Inspect is the image the inspector looks inside one update on, nil
-	// before one is chosen; Applied counts the updates applied from it.
-	// CellExamples are the test images of the confusion cell last clicked.
-	Inspect      *predict.Example
-	Applied      int
-	CellExamples *protocol.Examples
+	Inspection
 
 	// Versions grow when the corresponding data change, so components
 	// holding the same pointers still notice.
@@ -184,7 +152,7 @@ func (s *State) Apply(m protocol.Msg) {
 		s.Eval, s.ShownEval = nil, nil
 		s.Status = StatusReady
 		s.Err = nil
-		s.forgetMeasures() // of the test images of the pack before
+		s.Runs.forgetMeasures() // of the test images of the pack before
 	case protocol.Samples:
 		s.Samples = m
 	case protocol.Snapshot:
@@ -203,7 +171,8 @@ func (s *State) Apply(m protocol.Msg) {
 		if m.Run < s.Run {
 			return // a late message from a run that was replaced
 		}
-		if m.Run != s.Run {
+		fresh := m.Run != s.Run
+		if fresh {
 			s.NewRun(m.Run)
 		}
 		s.Progress = m
@@ -223,7 +192,13 @@ func (s *State) Apply(m protocol.Msg) {
 		s.ChartVersion++
 		state := m.State
 		s.doneHeld = state == StatusDone && !s.EvaluatedAt(m.Run, m.Step)
-		if s.doneHeld {
+		switch {
+		case s.doneHeld && fresh:
+			// A run that ended within its first slice: #status shows it
+			// training, not with the state the run before it ended in,
+			// so that its id and its state change together.
+			state = StatusTraining
+		case s.doneHeld:
 			state = s.Status // until the final step's Evaluated arrives
 		}
 		switch state {
@@ -254,7 +229,7 @@ func (s *State) Apply(m protocol.Msg) {
 		s.Workers, s.WorkersAsked, s.WorkersRefused, s.WorkersReplaced = m.Running, m.Asked, m.Refused, m.Replaced
 	case protocol.Evaluated:
 		if m.Keyframe {
-			s.measured(m)
+			s.Runs.measured(m)
 			return
 		}
 		if m.Run < s.Run {
@@ -342,9 +317,9 @@ func (s *State) Crashed(detail i18n.Msg) {
 
 // Restarting resets what a new worker will send again.
 func (s *State) Restarting() {
-	*s = State{Status: StatusLoading, Packs: s.Packs, Dataset: s.Dataset, Runs: s.Runs, Axes: s.Axes,
-		Replaced: s.Replaced, WorkerNotice: s.WorkerNotice, Selected: s.Selected, scrubs: s.scrubs + 1}
-	s.forgetMeasures() // asked of the worker that is gone
+	*s = State{Status: StatusLoading, Data: Data{Packs: s.Packs, Dataset: s.Dataset}, Runs: s.Runs, Axes: s.Axes,
+		Replacement: Replacement{Replaced: s.Replaced, WorkerNotice: s.WorkerNotice}, Selected: s.Selected, scrubs: s.scrubs + 1}
+	s.Runs.forgetMeasures() // asked of the worker that is gone
 }
 
 // WorkerReplaced prepares the state for a new worker that takes over from
@@ -380,7 +355,7 @@ func (s *State) WorkerReplaced(detail i18n.Msg) *protocol.Snapshot {
 		r.Losses, r.Acc = s.Losses, s.Acc
 		r.Frames = r.Frames[:keep(len(r.Frames), func(i int) int { return r.Frames[i].Step })]
 	}
-	s.forgetMeasures() // asked of the worker that died
+	s.Runs.forgetMeasures() // asked of the worker that died
 	if s.Scrub.Back && s.Scrub.Run == 0 && s.Frame() == nil {
 		s.Scrub = Scrub{} // its keyframe is taken again: the slider goes to the end
 	}

@@ -29,10 +29,10 @@ func TestStoreFollowsARun(t *testing.T) {
 	s.Apply(protocol.Weights{Run: 1, Step: 100, D: 784, W: make([]float32, 7840), B: make([]float32, 10)})
 	s.Apply(protocol.Evaluated{Run: 1, Epoch: 1, Step: 100, Accuracy: 0.9})
 	if s.ShownEval != nil || s.ShownModel != nil {
-		t.Error("the confusion matrix and gallery moved before showEval")
+		t.Error("the confusion matrix and gallery moved before ShowEval")
 	}
 	if !s.ShowEval() || s.ShownEval != s.Eval || s.ShownModel != s.Model || s.ShowEval() {
-		t.Error("showEval did not show the latest evaluation exactly once")
+		t.Error("ShowEval did not show the latest evaluation exactly once")
 	}
 	if s.TestAccuracy() != 0.9 || s.Model == nil || len(s.Acc) != 1 {
 		t.Errorf("accuracy %v, model %v, %d accuracy points", s.TestAccuracy(), s.Model != nil, len(s.Acc))
@@ -207,8 +207,8 @@ func TestDoneShowsTheFinalEvaluation(t *testing.T) {
 		}
 		// What the page does on a change of status: show it at once.
 		s.ShowEval()
-		if s.TestAccuracy() != 0.91 || s.Likelihood() != 0.74 || s.ShownEval == nil || s.ShownEval.Confusion[3][3] != 7 || s.ShownModel != s.Model {
-			t.Errorf("done shows accuracy %v, likelihood %v, confusion %v", s.TestAccuracy(), s.Likelihood(), s.ShownEval)
+		if s.TestAccuracy() != 0.91 || s.Eval.Likelihood != 0.74 || s.ShownEval == nil || s.ShownEval.Confusion[3][3] != 7 || s.ShownModel != s.Model {
+			t.Errorf("done shows accuracy %v, likelihood %v, confusion %v", s.TestAccuracy(), s.Eval.Likelihood, s.ShownEval)
 		}
 		if held, _, _ := s.AwaitingEval(); held {
 			t.Error("still awaiting an evaluation")
