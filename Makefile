@@ -105,7 +105,9 @@ test: lint lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 ## js/wasm over the packages that build for the browser; core imports
 ## neither syscall/js nor go-app; the page's rooms (wasm/ui/digits,
 ## lessonview, planepanel) import no other room, and kit imports none. staticcheck is fetched by version through
-## the Go module proxy, so a fresh machine needs nothing installed.
+## the Go module proxy, so a fresh machine needs nothing installed; under
+## core/ and wasm/ it also holds doc comments to Go's conventions (ST1000,
+## ST1020–ST1022: core/staticcheck.conf, wasm/staticcheck.conf).
 ## tools/docmap checks that docs/ARCHITECTURE.md's map has a line for every
 ## package and docs/decisions/README.md links every decision record.
 # go run builds a program for the GOOS in its own environment, so the js/wasm

@@ -12,6 +12,9 @@ import (
 	"softmaxdemo/core/softmax"
 )
 
+// StateVersion is the version of a trainer's state as bytes, which
+// MarshalBinary writes and Restore reads.
+//
 // A trainer's state, between two steps, as bytes (MarshalBinary), from
 // which Restore makes a trainer that goes on bit for bit as the first
 // would have: a run stopped anywhere, saved and restored, ends with the
