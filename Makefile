@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
+.PHONY: all run serve-class site dist wasm size names go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench
 
 all: test
 
@@ -220,13 +220,21 @@ bench-browser: site web/data/full.mnpk
 web/data/full.mnpk:
 	$(MAKE) data-full
 
+## names: app.wasm built as web/app.wasm is but with its name section
+## ($(NAMED_WASM), never shipped): its code is the shipped program's, byte
+## for byte, and its names say which Go function each index is, for `make
+## size` and the V8 profile of the browser benchmarks
+NAMED_WASM := .cache/names/app.wasm
+names: $(NAMED_WASM)
+$(NAMED_WASM): $(GO_SOURCES) Makefile
+	@mkdir -p $(@D)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(APP_GCFLAGS) -o $@ ./wasm/app
+
 ## size: what app.wasm is made of, by section and by Go package (from the
-## name section of a build like web/app.wasm's but with names, in
-## .cache/size), raw and with brotli, and the data pack's sections
-size: site
-	@mkdir -p .cache/size
-	GOOS=js GOARCH=wasm $(GO) build -trimpath $(APP_GCFLAGS) -o .cache/size/app.wasm ./wasm/app
-	$(GO) run ./tools/wasmsize -names .cache/size/app.wasm -shipped web/app.wasm -pack web/data/default.mnpk
+## name section of the named build), raw and with brotli, and the data
+## pack's sections
+size: site names
+	$(GO) run ./tools/wasmsize -names $(NAMED_WASM) -shipped web/app.wasm -pack web/data/default.mnpk
 
 ## go-app-patch: rewrite third_party/go-app/module, go-app v10.1.11 with
 ## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)
