@@ -16,17 +16,18 @@ import (
 
 // Returning visits: a tab closed and opened again in the same browser,
 // and a new browser on the same profile.
-const (
-	// closeAfter is how long after ready the first tab is closed.
-	closeAfter = 1 * time.Second
+var (
+	// closeAfter are the times after ready at which the first tab is
+	// closed: at once, and after a glance.
+	closeAfter = []time.Duration{0, time.Second}
 	// reopenAfter is how long after that a new tab opens the page again.
 	reopenAfter = 3 * time.Second
 )
 
 // BenchmarkReturningVisit visits the page three times on one profile, as a
 // student who closes the tab and opens it again, and comes back another
-// day: a first visit in a tab of a fresh browser, closed closeAfter after
-// ready; reopenAfter later, the page again in a new tab of the same
+// day: a first visit in a tab of a fresh browser, closed at ready or a
+// second after (closeAfter, a sub-benchmark each); reopenAfter later, the page again in a new tab of the same
 // browser; once that tab's service worker holds the site and Chromium has
 // stored V8's code for the program, the browser is closed and a new one
 // opens the page on the same profile. Each visit is traced, from the
@@ -43,23 +44,25 @@ const (
 // BenchmarkStartProfile (BASELINE_ROOT compares with another build).
 //
 //	go test -run '^$' -bench ReturningVisit -benchtime 5x ./tools/browsertest/
-//	BASELINE_ROOT=/work/baseline go test -run '^$' -bench 'ReturningVisit/one-core' -benchtime 5x ./tools/browsertest/
+//	BASELINE_ROOT=<today's build> go test -run '^$' -bench 'ReturningVisit/one-core/closed-0s' -benchtime 5x ./tools/browsertest/
 func BenchmarkReturningVisit(b *testing.B) {
 	needBrowser(b)
 	sites := benchSites()
 	urls := serveSites(b, sites)
 	for _, m := range []cpuMode{cpuModes[0], oneCore} {
-		b.Run(m.name, func(b *testing.B) {
-			logMode(b, m)
-			fmt.Printf("%s: the first tab closed %v after ready, a new tab %v later\n", b.Name(), closeAfter, reopenAfter)
-			got := make([][3][]returnVisit, len(sites))
-			rotate(b, len(sites), func(_, i int) {
-				for k, v := range returningVisits(b, m, urls[i]) {
-					got[i][k] = append(got[i][k], v)
-				}
+		for _, after := range closeAfter {
+			b.Run(fmt.Sprintf("%s/closed-%v-after-ready", m.name, after), func(b *testing.B) {
+				logMode(b, m)
+				fmt.Printf("%s: the first tab closed %v after ready, a new tab %v later\n", b.Name(), after, reopenAfter)
+				got := make([][3][]returnVisit, len(sites))
+				rotate(b, len(sites), func(_, i int) {
+					for k, v := range returningVisits(b, m, urls[i], after) {
+						got[i][k] = append(got[i][k], v)
+					}
+				})
+				reportReturningVisits(b, sites, got)
 			})
-			reportReturningVisits(b, sites, got)
-		})
+		}
 	}
 }
 
@@ -76,7 +79,7 @@ var visitNames = [3]string{"first", "reopened", "new-browser"}
 
 // returningVisits makes the three visits of BenchmarkReturningVisit to
 // url in mode m.
-func returningVisits(b *testing.B, m cpuMode, url string) [3]returnVisit {
+func returningVisits(b *testing.B, m cpuMode, url string, closeAfter time.Duration) [3]returnVisit {
 	var out [3]returnVisit
 	profile := b.TempDir()
 	bctx := modeBrowser(b, m, profile, 5*time.Minute)
@@ -91,8 +94,8 @@ func returningVisits(b *testing.B, m cpuMode, url string) [3]returnVisit {
 	// the code cache, as the next day finds them.
 	var sw string
 	if !eventually(60*time.Second, func() bool {
-		sw, _ = evalAsync[string](tab, `(async () => "controlled " + !!navigator.serviceWorker.controller + ", caches " + (await caches.keys()).join(" ") + ", program cached " + !!(await caches.match("web/app.wasm")))()`)
-		return strings.HasPrefix(sw, "controlled true") && strings.HasSuffix(sw, "program cached true")
+		sw, _ = evalAsync[string](tab, `(async () => "controlled " + !!navigator.serviceWorker.controller + ", caches " + (await caches.keys()).join(" ") + ", program cached " + !!(await caches.match("web/app.wasm")) + " " + (await (await caches.open((await caches.keys())[0])).keys()).map(r => new URL(r.url).pathname).join(" "))()`)
+		return strings.HasPrefix(sw, "controlled true") && strings.Contains(sw, "program cached true")
 	}) {
 		b.Fatalf("the service worker did not cache the site: %s", sw)
 	}
