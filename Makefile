@@ -207,8 +207,14 @@ data-full: mnist-idx
 ## page's time to ready on localhost and on emulated classroom networks
 ## (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms), the page's main-thread time
 ## while the worker trains, and Newton's method, the notes' replay and
-## full-batch steps from Train to done with 1 and 2 workers
-bench-browser: site web/data/full.mnpk
+## full-batch steps from Train to done with 1 and 2 workers; then V8's
+## account of a first visit (TurboFan and first-call compilation, the
+## functions optimised by name, unthrottled, on one core and at 4×),
+## returning visits (a tab reopened, a new browser), a student's first
+## visit on a phone, and the long tasks while the presets train, each
+## browser closed before the next. BASELINE_ROOT=<a built site> has these
+## last four compare that build with this one, round by round.
+bench-browser: site names web/data/full.mnpk
 	cd tools/bench/peers && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
@@ -216,6 +222,10 @@ bench-browser: site web/data/full.mnpk
 	$(GO) test -run '^$$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench 'LessonKey|FirstChapterNetwork' -benchtime 3x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench TrainToDone -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench StartProfile -benchtime 3x -timeout 60m ./tools/browsertest/
+	$(GO) test -run '^$$' -bench ReturningVisit -benchtime 3x -timeout 60m ./tools/browsertest/
+	$(GO) test -run '^$$' -bench LessonOnAPhone -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench TrainingStalls -benchtime 3x -timeout 90m ./tools/browsertest/
 
 web/data/full.mnpk:
 	$(MAKE) data-full

@@ -48,6 +48,22 @@ func (m cpuMode) String() string {
 	return "no throttling: Chromium on every core"
 }
 
+// benchMode is the mode BENCH_CPU names (unthrottled, one-core or
+// cpu4x), for a benchmark that runs in one mode: unthrottled unless set.
+// It prints the throttling under the benchmark's heading.
+func benchMode(b *testing.B) cpuMode {
+	b.Helper()
+	name := os.Getenv("BENCH_CPU")
+	for _, m := range cpuModes {
+		if m.name == name || name == "" {
+			fmt.Printf("%s: throttling: %s\n", b.Name(), m)
+			return m
+		}
+	}
+	b.Fatalf("BENCH_CPU=%q: want one of unthrottled, one-core, cpu%dx", name, phone)
+	return cpuMode{}
+}
+
 // logMode heads a benchmark's output with the CPU, the load average (as
 // logCPU) and the throttling of its browsers.
 func logMode(b *testing.B, m cpuMode) {
