@@ -420,7 +420,25 @@ func topTurboFan(ps []startProfile, names map[int]string, n int) string {
 		fmt.Fprintf(&sb, "  %5.0f ms %5.0f ms %7d B %2d/%-3d  %s\n", f.cpu, f.wall, f.body, f.beforeReady, f.inTheWindow, name)
 	}
 	fmt.Fprintf(&sb, "  %5.0f ms in all, %d functions", total, len(fns))
-	return sb.String()
+	if names != nil {
+		byPkg := map[string]float64{}
+		for _, f := range fns {
+			byPkg[packageOfName(names[f.index])] += f.cpu
+		}
+		pkgs := make([]string, 0, len(byPkg))
+		for p := range byPkg {
+			pkgs = append(pkgs, p)
+		}
+		slices.SortFunc(pkgs, func(a, b string) int { return cmpFloat(byPkg[b], byPkg[a]) })
+		sb.WriteString("; by package:")
+		for k, p := range pkgs {
+			if k == 12 {
+				break
+			}
+			fmt.Fprintf(&sb, " %s %.0f ms,", p, byPkg[p])
+		}
+	}
+	return strings.TrimSuffix(sb.String(), ",")
 }
 
 // benchPrintf prints a line of a benchmark's figures, headed by its name:
