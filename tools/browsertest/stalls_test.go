@@ -35,7 +35,7 @@ new MutationObserver(() => {
   if (globalThis.softmaxRunMarked && !globalThis.softmaxRunEnded && s && s.getAttribute("data-state") === "done") { globalThis.softmaxRunEnded = true; performance.mark("probe:run-end"); }
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });`
 
-// BenchmarkTrainingStalls finds the page's long tasks while the worker
+// BenchmarkTrainingStalls finds the page's long and heavy tasks while the worker
 // trains each of mainThreadRuns at full pace, and what runs in them,
 // unthrottled and with Chromium held to one core (where the worker, the
 // page and V8's threads share it, as on a slow two-core laptop). Each run
@@ -48,8 +48,9 @@ new MutationObserver(() => {
 // first call, and the Go functions V8's sampling profiler found in it,
 // named from the program's name section (BenchmarkStartProfile's named
 // builds). It reports per run the tasks of 50 and 100 ms or more (wall),
-// and of 50 ms of thread time, and prints the tasks and the functions
-// that ran most in them. The sampling profiler slows the page a little;
+// and of 50 and heavy ms of thread time, and prints the tasks by their
+// thread time (those of 50 ms or more of wall time, and of heavy ms or
+// more of thread time) and the functions that ran most in them. The sampling profiler slows the page a little;
 // BenchmarkMainThreadWhileTraining counts without it.
 //
 //	go test -run '^$' -bench TrainingStalls -benchtime 5x ./tools/browsertest/
@@ -80,7 +81,15 @@ type stallRun struct {
 	runMS         float64
 }
 
-// longTask is one task of 50 ms or more of the page's main thread.
+// heavy is the thread time, in ms, from which a task is listed whatever
+// its wall time: a frame's. On a quiet machine a task's wall time is its
+// thread time; on a loaded one, or a core shared with the worker, a task
+// of a few milliseconds can wait for the core for tens of them, and the
+// tasks that do the most are those that stall a quiet slow machine.
+const heavy = 16
+
+// longTask is one task of the page's main thread of 50 ms or more, or of
+// heavy ms or more of thread time.
 type longTask struct {
 	at, wall, cpu float64 // ms: from the click on Train, wall, thread
 	kind          string  // what started it
@@ -247,7 +256,7 @@ func readStalls(tb testing.TB, raw [][]byte, names map[int]string) stallRun {
 		}
 		out.taskMS += t.Dur / 1000
 		out.cpuMS += t.Tdur / 1000
-		if t.Dur < 50000 {
+		if t.Dur < 50000 && t.Tdur < heavy*1000 {
 			continue
 		}
 		lt := longTask{at: (t.Ts - start) / 1000, wall: t.Dur / 1000, cpu: t.Tdur / 1000, self: map[string]int{}, incl: map[string]int{}}
@@ -307,19 +316,25 @@ func readStalls(tb testing.TB, raw [][]byte, names map[int]string) stallRun {
 func reportStalls(b *testing.B, sites []string, got [][]stallRun) {
 	for i, runs := range got {
 		suffix := siteSuffix(i, len(sites))
-		var over50, over100, cpu50 int
+		var over50, over100, cpu50, cpuHeavy int
 		var all []longTask
-		task, cpu := make([]float64, len(runs)), make([]float64, len(runs))
+		task, cpu, longest := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
 		for k, r := range runs {
 			task[k], cpu[k] = r.taskMS, r.cpuMS
 			for _, t := range r.tasks {
-				over50++
+				if t.wall >= 50 {
+					over50++
+				}
 				if t.wall >= 100 {
 					over100++
 				}
 				if t.cpu >= 50 {
 					cpu50++
 				}
+				if t.cpu >= heavy {
+					cpuHeavy++
+				}
+				longest[k] = math.Max(longest[k], t.cpu)
 				all = append(all, t)
 			}
 		}
@@ -327,14 +342,16 @@ func reportStalls(b *testing.B, sites []string, got [][]stallRun) {
 		b.ReportMetric(float64(over50)/n, "long-tasks/run"+suffix)
 		b.ReportMetric(float64(over100)/n, "tasks-100ms/run"+suffix)
 		b.ReportMetric(float64(cpu50)/n, "tasks-50ms-cpu/run"+suffix)
+		b.ReportMetric(float64(cpuHeavy)/n, fmt.Sprintf("tasks-%dms-cpu/run", heavy)+suffix)
+		b.ReportMetric(upperMedian(longest), "ms-longest-task-cpu"+suffix)
 		b.ReportMetric(upperMedian(task), "ms-main-thread"+suffix)
 		b.ReportMetric(upperMedian(cpu), "ms-main-thread-cpu"+suffix)
-		slices.SortFunc(all, func(a, b longTask) int { return cmpFloat(b.wall, a.wall) })
+		slices.SortFunc(all, func(a, b longTask) int { return cmpFloat(b.cpu, a.cpu) })
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "%s: %d runs: tasks of 50 ms or more %d, of 100 ms or more %d, of 50 ms of thread time %d; the main thread's tasks %.0f ms, their thread time %.0f ms (medians per run)",
-			sites[i], len(runs), over50, over100, cpu50, upperMedian(task), upperMedian(cpu))
+		fmt.Fprintf(&sb, "%s: %d runs: tasks of 50 ms or more %d, of 100 ms or more %d; of 50 ms of thread time %d, of %d ms %d, the longest per run %v ms of thread time; the main thread's tasks %.0f ms, their thread time %.0f ms (medians per run)",
+			sites[i], len(runs), over50, over100, cpu50, heavy, cpuHeavy, longest, upperMedian(task), upperMedian(cpu))
 		if len(all) > 0 {
-			fmt.Fprintf(&sb, "\n    %6s %6s %6s %-15s %6s %5s %5s  %s", "at", "wall", "thread", "started by", "render", "gc", "lazy", "most samples (inclusive)")
+			fmt.Fprintf(&sb, "\n    the tasks by thread time:\n    %6s %6s %6s %-15s %6s %5s %5s  %s", "at", "wall", "thread", "started by", "render", "gc", "lazy", "most samples (inclusive)")
 		}
 		for k, t := range all {
 			if k == 20 {
@@ -354,7 +371,7 @@ func reportStalls(b *testing.B, sites []string, got [][]stallRun) {
 			}
 		}
 		if total > 0 {
-			fmt.Fprintf(&sb, "\n  in all the long tasks, %d samples: at the top of the stack: %s\n  the page's and go-app's functions (inclusive): %s",
+			fmt.Fprintf(&sb, "\n  in all the tasks listed, %d samples: at the top of the stack: %s\n  the page's and go-app's functions (inclusive): %s",
 				total, topOf(self, total, 12, nil), topOf(incl, total, 25, pageFunction))
 		}
 		benchPrintf(b, "%s", sb.String())
