@@ -143,6 +143,12 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 	return sc.last
 }
 
+// Layouts is how many times LayoutRunsInto has laid the chart out anew
+// in sc: a caller that replays the geometry onto a canvas has nothing new
+// to draw from it while this stays the same (what it draws besides, such
+// as the axes' names, may have changed).
+func (sc *Scratch) Layouts() int { return sc.layouts }
+
 // same says whether the inputs are those of the last layout.
 func (sc *Scratch) same(runs []Run, ax Axes, w, h, scale float64) bool {
 	if ax.X != sc.ax.X || ax.Y != sc.ax.Y || !sameFloat(ax.Floor, sc.ax.Floor) ||

@@ -323,9 +323,9 @@ func TestLayoutRunsIntoLaysOutOnlyWhatChanged(t *testing.T) {
 	var sc Scratch
 	check := func(what string, wantLayout bool) {
 		t.Helper()
-		before := sc.layouts
+		before := sc.Layouts()
 		g := LayoutRunsInto(&sc, runs, ax, w, h, scale)
-		if laid := sc.layouts > before; laid != wantLayout {
+		if laid := sc.Layouts() > before; laid != wantLayout {
 			t.Errorf("%s: laid out again %v, want %v", what, laid, wantLayout)
 		}
 		if want := LayoutRuns(runs, ax, w, h, scale); fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", want) {
