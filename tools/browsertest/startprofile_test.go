@@ -519,3 +519,51 @@ func wasmSection(b []byte, id byte) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("no section %d", id)
 }
+
+// TestPackageOfName: a function's package is read from its name as the
+// linker writes it, for the standard library's, a module's with a host,
+// and methods, whose receivers follow the package's dot with underscores.
+func TestPackageOfName(t *testing.T) {
+	for _, c := range [][2]string{
+		{"runtime.gcDrain", "runtime"},
+		{"runtime.__sweepLocked_.sweep", "runtime"},
+		{"fmt.__pp_.doPrintf", "fmt"},
+		{"internal_runtime_maps.__Iter_.Next", "internal_runtime_maps"},
+		{"syscall_js.ValueOf", "syscall_js"},
+		{"softmaxdemo_wasm_ui_digits_panels.__TrainPanel_.Render", "softmaxdemo_wasm_ui_digits_panels"},
+		{"github.com_maxence_charriere_go_app_v10_pkg_app.nodeManager.updateHTML", "github.com_maxence_charriere_go_app_v10_pkg_app"},
+		{"github.com_maxence_charriere_go_app_v10_pkg_app.__engineX_.Start", "github.com_maxence_charriere_go_app_v10_pkg_app"},
+		{"wasm_pc_f_loop", "wasm_pc_f_loop"},
+	} {
+		if got := packageOfName(c[0]); got != c[1] {
+			t.Errorf("packageOfName(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
+
+// TestMatchV8Lines: V8's lines name the jobs of the trace that ended at
+// their turn and took as long, also when two jobs on two threads ended
+// in the other order than their lines came; a line with no such job
+// names none, and the lines after it still find theirs.
+func TestMatchV8Lines(t *testing.T) {
+	jobs := []*turboFanJob{{wall: 10}, {wall: 20}, {wall: 5.2}, {wall: 50}, {wall: 30}, {wall: 0.4}}
+	for _, j := range jobs {
+		j.index = -1
+	}
+	lines := []v8Line{
+		{module: "m", index: 1, wall: 10.01},
+		{module: "m", index: 2, wall: 50.1}, // printed before the job that ended first
+		{module: "m", index: 3, wall: 20.02},
+		{module: "m", index: 4, wall: 5.21},
+		{module: "m", index: 9, wall: 99}, // no job took as long
+		{module: "m", index: 5, wall: 30.03},
+		{module: "m", index: 6, wall: 0.5},
+	}
+	matchV8Lines(jobs, lines)
+	want := []int{1, 3, 4, 2, 5, 6}
+	for k, j := range jobs {
+		if j.index != want[k] {
+			t.Errorf("job %d (%.1f ms) was matched to function %d, want %d", k, j.wall, j.index, want[k])
+		}
+	}
+}
