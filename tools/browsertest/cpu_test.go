@@ -91,6 +91,20 @@ func modeBrowser(tb testing.TB, m cpuMode, profile string, timeout time.Duration
 	return ctx
 }
 
+// visitProfile returns a new directory for one visit's browser profile,
+// removed when the benchmark ends, or sooner by the caller once the
+// browser is closed: a profile holds tens of megabytes, and a benchmark
+// opens dozens.
+func visitProfile(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "profile-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 // oneCoreChrome writes a script that starts the browser (chrome) under
 // `taskset -c 0`, so that the browser and every process it starts, which
 // inherit its CPU affinity, run on core 0 alone, and returns its path.

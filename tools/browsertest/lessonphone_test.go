@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"testing"
 	"time"
 
@@ -52,7 +53,8 @@ func BenchmarkLessonOnAPhone(b *testing.B) {
 	type visit struct{ chapter, ready, next, delay, input float64 }
 	got := make([][]visit, len(sites))
 	rotate(b, len(sites), func(_, i int) {
-		ctx := lessonBrowserWithProfile(b, b.TempDir(), 3*time.Minute)
+		profile := visitProfile(b)
+		ctx := lessonBrowserWithProfile(b, profile, 3*time.Minute)
 		alone(b, ctx)
 		screen(b, ctx, 390, 844, true)
 		throttleCPU(b, ctx, m.throttle)
@@ -88,6 +90,7 @@ func BenchmarkLessonOnAPhone(b *testing.B) {
 		}
 		got[i] = append(got[i], v)
 		closeBrowser(b, ctx)
+		os.RemoveAll(profile)
 	})
 	each := func(vs []visit, get func(visit) float64) []float64 {
 		out := make([]float64, len(vs))

@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -56,7 +57,8 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 			longest := make([][]float64, len(sites))
 			long := make([]int, len(sites))
 			rotate(b, len(urls), func(_, i int) {
-				ctx := modeBrowser(b, m, b.TempDir(), 4*time.Minute)
+				profile := visitProfile(b)
+				ctx := modeBrowser(b, m, profile, 4*time.Minute)
 				alone(b, ctx)
 				if err := chromedp.Do(ctx, chromedp.Navigate(urls[i]+"#lang=en&pace=full&"+run.link)); err != nil {
 					b.Fatal(err)
@@ -80,6 +82,7 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 				longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
 				long[i] += len(tasks)
 				closeBrowser(b, ctx)
+				os.RemoveAll(profile)
 			})
 			for i, site := range sites {
 				suffix := siteSuffix(i, len(sites))

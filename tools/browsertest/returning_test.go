@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ var visitNames = [3]string{"first", "reopened", "new-browser"}
 // url in mode m.
 func returningVisits(b *testing.B, m cpuMode, url string, closeAfter time.Duration) [3]returnVisit {
 	var out [3]returnVisit
-	profile := b.TempDir()
+	profile := visitProfile(b)
 	bctx := modeBrowser(b, m, profile, 5*time.Minute)
 	alone(b, bctx)
 	tab, closeTab := newTab(b, bctx)
@@ -108,6 +109,7 @@ func returningVisits(b *testing.B, m cpuMode, url string, closeAfter time.Durati
 	alone(b, ctx)
 	out[2] = tracedVisit(b, ctx, url)
 	closeBrowser(b, ctx)
+	os.RemoveAll(profile)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -104,7 +105,8 @@ type longTask struct {
 // page is ready, traces the run and reads its long tasks, naming wasm
 // functions by names.
 func traceStalls(b *testing.B, m cpuMode, url string, names map[int]string) stallRun {
-	ctx := modeBrowser(b, m, b.TempDir(), 6*time.Minute)
+	profile := visitProfile(b)
+	ctx := modeBrowser(b, m, profile, 6*time.Minute)
 	alone(b, ctx)
 	beforeScripts(b, ctx, runMarks)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
@@ -119,6 +121,7 @@ func traceStalls(b *testing.B, m cpuMode, url string, names map[int]string) stal
 		})
 	})
 	closeBrowser(b, ctx)
+	os.RemoveAll(profile)
 	return readStalls(b, raw, names)
 }
 

@@ -122,7 +122,8 @@ type turboFanJob struct {
 // traced from the navigation to 10 s after it, and reads the profile.
 func profileStart(b *testing.B, m cpuMode, url string) startProfile {
 	v8 := &syncbuf.Buffer{}
-	ctx := modeBrowser(b, m, b.TempDir(), 4*time.Minute,
+	profile := visitProfile(b)
+	ctx := modeBrowser(b, m, profile, 4*time.Minute,
 		chromedp.Flag("js-flags", "--trace-wasm-compilation-times"), chromedp.CombinedOutput(v8))
 	alone(b, ctx)
 	beforeScripts(b, ctx, readyMark)
@@ -145,6 +146,7 @@ func profileStart(b *testing.B, m cpuMode, url string) startProfile {
 		}
 	})
 	closeBrowser(b, ctx)
+	os.RemoveAll(profile)
 	return readStartProfile(b, evs, readyAt, v8.Bytes())
 }
 
