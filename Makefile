@@ -11,7 +11,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 # fuzz longer by hand with FUZZN=10000000x.
 FUZZN ?= 200000x
 
-.PHONY: all run serve-class site dist wasm size go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench bench-class
+.PHONY: all run serve-class site dist wasm size names go-app-patch screenshot bench-browser test test-go test-browser a11y test-wasm fuzz lint vet lint-workflows data data-full mnist-idx bench bench-class
 
 all: test
 
@@ -229,8 +229,14 @@ data-full: mnist-idx
 ## page's time to ready on localhost and on emulated classroom networks
 ## (10 Mbit/s at 40 ms, 4 Mbit/s at 80 ms), the page's main-thread time
 ## while the worker trains, and Newton's method, the notes' replay and
-## full-batch steps from Train to done with 1 and 2 workers
-bench-browser: site web/data/full.mnpk
+## full-batch steps from Train to done with 1 and 2 workers; then V8's
+## account of a first visit (TurboFan and first-call compilation, the
+## functions optimised by name, unthrottled, on one core and at 4×),
+## returning visits (a tab reopened, a new browser), a student's first
+## visit on a phone, and the long tasks while the presets train, each
+## browser closed before the next. BASELINE_ROOT=<a built site> has these
+## last four compare that build with this one, round by round.
+bench-browser: site names web/data/full.mnpk
 	cd tools/bench/peers && $(NPM) ci --no-audit --no-fund
 	$(GO) run ./tools/bench -runs 5 $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench 'PageReady($$|Interleaved)' -benchtime 5x ./tools/browsertest/
@@ -238,17 +244,29 @@ bench-browser: site web/data/full.mnpk
 	$(GO) test -run '^$$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench 'LessonKey|FirstChapterNetwork' -benchtime 3x ./tools/browsertest/
 	$(GO) test -run '^$$' -bench TrainToDone -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench StartProfile -benchtime 3x -timeout 60m ./tools/browsertest/
+	$(GO) test -run '^$$' -bench ReturningVisit -benchtime 3x -timeout 60m ./tools/browsertest/
+	$(GO) test -run '^$$' -bench LessonOnAPhone -benchtime 5x ./tools/browsertest/
+	$(GO) test -run '^$$' -bench TrainingStalls -benchtime 3x -timeout 90m ./tools/browsertest/
 
 web/data/full.mnpk:
 	$(MAKE) data-full
 
+## names: app.wasm built as web/app.wasm is but with its name section
+## ($(NAMED_WASM), never shipped): its code is the shipped program's, byte
+## for byte, and its names say which Go function each index is, for `make
+## size` and the V8 profile of the browser benchmarks
+NAMED_WASM := .cache/names/app.wasm
+names: $(NAMED_WASM)
+$(NAMED_WASM): $(GO_SOURCES) Makefile
+	@mkdir -p $(@D)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(APP_GCFLAGS) -o $@ ./wasm/app
+
 ## size: what app.wasm is made of, by section and by Go package (from the
-## name section of a build like web/app.wasm's but with names, in
-## .cache/size), raw and with brotli, and the data pack's sections
-size: site
-	@mkdir -p .cache/size
-	GOOS=js GOARCH=wasm $(GO) build -trimpath $(APP_GCFLAGS) -o .cache/size/app.wasm ./wasm/app
-	$(GO) run ./tools/wasmsize -names .cache/size/app.wasm -shipped web/app.wasm -pack web/data/default.mnpk
+## name section of the named build), raw and with brotli, and the data
+## pack's sections
+size: site names
+	$(GO) run ./tools/wasmsize -names $(NAMED_WASM) -shipped web/app.wasm -pack web/data/default.mnpk
 
 ## go-app-patch: rewrite third_party/go-app/module, go-app v10.1.11 with
 ## third_party/go-app/v10.1.11.patch applied (third_party/go-app/README.md)

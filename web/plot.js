@@ -102,6 +102,12 @@ globalThis.softmaxConfusion = {
   // diagonal, red elsewhere), and, for a count above 0, the class pick
   // with tabindex 0 and role button, so that the cell can be clicked and
   // focused. It reports whether the table has its k×k cells.
+  //
+  // It runs at every evaluation of a run, in the task that renders it, so
+  // it writes only what changed since its last call: each cell keeps what
+  // it was given (_count, _total) and what it shows (_bg, _ink, _pick), a
+  // cell go-app made anew keeps nothing, and most shades and every pick
+  // stay as they were from one epoch to the next.
   fill(table, bytes, k) {
     const cells = table.querySelectorAll("td.cell");
     if (cells.length !== k * k) return false;
@@ -110,28 +116,39 @@ globalThis.softmaxConfusion = {
       let total = 0;
       for (let p = 0; p < k; p++) total += counts.getUint16(2 * (y * k + p), true);
       for (let p = 0; p < k; p++) {
-        const n = counts.getUint16(2 * (y * k + p), true), td = cells[y * k + p], s = String(n);
-        if (td.dataset.count === s && td.dataset.total === String(total)) continue;
-        const share = total > 0 ? n / total : 0;
-        let bg = "transparent", ink = "";
+        const n = counts.getUint16(2 * (y * k + p), true), td = cells[y * k + p];
+        if (td._count === n && td._total === total) continue;
+        let bg = "transparent";
         if (n > 0) {
-          const [rgb, a] = y === p ? [[27, 120, 55], 0.15 + 0.75 * share] : [[178, 24, 43], 0.1 + 0.9 * Math.min(1, 4 * share)];
-          bg = `rgba(${rgb.join(", ")}, ${a.toFixed(2)})`;
-          ink = inkOn(rgb, +a.toFixed(2));
+          const share = n / total;
+          bg = y === p ? `rgba(27, 120, 55, ${(0.15 + 0.75 * share).toFixed(2)})` : `rgba(178, 24, 43, ${(0.1 + 0.9 * Math.min(1, 4 * share)).toFixed(2)})`;
         }
-        td.dataset.count = s;
-        td.dataset.total = String(total);
-        td.textContent = n > 0 ? s : "";
-        td.style.background = bg;
-        td.style.color = ink;
-        td.classList.toggle("pick", n > 0);
-        if (n > 0) {
-          td.tabIndex = 0;
-          td.setAttribute("role", "button");
-        } else {
-          td.removeAttribute("tabindex");
-          td.removeAttribute("role");
+        if (td._count !== n) {
+          const s = String(n);
+          td.dataset.count = s;
+          td.textContent = n > 0 ? s : "";
         }
+        if (td._bg !== bg) {
+          const ink = n > 0 ? inkOn(y === p ? [27, 120, 55] : [178, 24, 43], +bg.slice(bg.lastIndexOf(" ") + 1, -1)) : "";
+          td.style.background = bg;
+          if (td._ink !== ink) td.style.color = ink;
+          td._bg = bg;
+          td._ink = ink;
+        }
+        const pick = n > 0;
+        if (td._pick !== pick) {
+          td.classList.toggle("pick", pick);
+          if (pick) {
+            td.tabIndex = 0;
+            td.setAttribute("role", "button");
+          } else {
+            td.removeAttribute("tabindex");
+            td.removeAttribute("role");
+          }
+          td._pick = pick;
+        }
+        td._count = n;
+        td._total = total;
       }
     }
     return true;

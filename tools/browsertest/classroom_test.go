@@ -24,7 +24,7 @@ import (
 
 // screen emulates a screen of w×h CSS pixels; mobile adds a phone's
 // viewport rules and touch.
-func screen(t *testing.T, ctx context.Context, w, h int64, mobile bool) {
+func screen(t testing.TB, ctx context.Context, w, h int64, mobile bool) {
 	t.Helper()
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		scale := 1.0

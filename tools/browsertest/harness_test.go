@@ -370,10 +370,15 @@ func click(t testing.TB, ctx context.Context, id string) {
 }
 
 // benchSites returns the site roots a benchmark measures: those listed in
-// PAGE_READY_SITES, comma-separated, or else the repository.
+// PAGE_READY_SITES, comma-separated; or BASELINE_ROOT, a build to compare
+// with (today's, say), and the repository, in that order; or else the
+// repository.
 func benchSites() []string {
 	if s := os.Getenv("PAGE_READY_SITES"); s != "" {
 		return strings.Split(s, ",")
+	}
+	if s := os.Getenv("BASELINE_ROOT"); s != "" {
+		return []string{s, root}
 	}
 	return []string{root}
 }

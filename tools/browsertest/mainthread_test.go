@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -41,8 +42,14 @@ var mainThreadRuns = []struct{ name, link string }{
 //	go test -run '^$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 //	go test -run '^$' -bench 'MainThreadWhileTraining/gd$' -benchtime 5x ./tools/browsertest/
 //	PAGE_READY_SITES=/tmp/old,$PWD go test -run '^$' -bench MainThreadWhileTraining -benchtime 6x ./tools/browsertest/
+//
+// BENCH_CPU=one-core runs it with Chromium held to one core (cpuModes),
+// and BASELINE_ROOT compares with another build as PAGE_READY_SITES does:
+//
+//	BENCH_CPU=one-core BASELINE_ROOT=<today's build> go test -run '^$' -bench MainThreadWhileTraining -benchtime 5x ./tools/browsertest/
 func BenchmarkMainThreadWhileTraining(b *testing.B) {
 	sites, urls := benchStart(b)
+	m := benchMode(b)
 	for _, run := range mainThreadRuns {
 		b.Run(run.name, func(b *testing.B) {
 			task := make([][]float64, len(sites))
@@ -50,8 +57,13 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 			longest := make([][]float64, len(sites))
 			long := make([]int, len(sites))
 			rotate(b, len(urls), func(_, i int) {
-				ctx := openReady(b, urls[i]+"#lang=en&pace=full&"+run.link)
+				profile := visitProfile(b)
+				ctx := modeBrowser(b, m, profile, 4*time.Minute)
 				alone(b, ctx)
+				if err := chromedp.Do(ctx, chromedp.Navigate(urls[i]+"#lang=en&pace=full&"+run.link)); err != nil {
+					b.Fatal(err)
+				}
+				waitState(b, ctx, 60*time.Second, "ready")
 				if _, err := eval[bool](ctx, duringRun); err != nil {
 					b.Fatal(err)
 				}
@@ -70,6 +82,7 @@ func BenchmarkMainThreadWhileTraining(b *testing.B) {
 				longest[i] = append(longest[i], slices.Max(append(tasks, 0)))
 				long[i] += len(tasks)
 				closeBrowser(b, ctx)
+				os.RemoveAll(profile)
 			})
 			for i, site := range sites {
 				suffix := siteSuffix(i, len(sites))

@@ -387,16 +387,23 @@ func lazyByPackage(fs []compileFigures, names map[int]string, n int) string {
 
 // packageOfName is the package part of a function's name in the name
 // section: up to the first dot, or, for a module path with a dot in its
-// host (github.com_...), the first dot after it.
+// host (github.com_...), the first dot after it. A method's receiver
+// follows its package's dot with underscores (runtime.__mspan_.init), a
+// host's dot with a letter.
 func packageOfName(name string) string {
-	from := 0
-	if host, _, ok := strings.Cut(name, "_"); ok && strings.Contains(host, ".") {
-		from = len(host) + 1
+	i := strings.IndexByte(name, '.')
+	if i < 0 {
+		return name
 	}
-	if i := strings.IndexByte(name[from:], '.'); i >= 0 {
-		return name[:from+i]
+	if rest := name[i+1:]; rest != "" && rest[0] != '_' {
+		u, d := strings.IndexByte(rest, '_'), strings.IndexByte(rest, '.')
+		if u >= 0 && (d < 0 || u < d) {
+			if j := strings.IndexByte(rest[u:], '.'); j >= 0 {
+				return name[:i+1+u+j]
+			}
+		}
 	}
-	return name
+	return name[:i]
 }
 
 // hottest lists the n functions with the most TurboFan time in fs, named.

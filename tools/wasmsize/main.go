@@ -4,10 +4,10 @@
 //
 // Usage:
 //
-//	go run ./tools/wasmsize -names .cache/size/app.wasm [-shipped web/app.wasm] [-pack web/data/default.mnpk] [-pkg ./wasm/app]
+//	go run ./tools/wasmsize -names .cache/names/app.wasm [-shipped web/app.wasm] [-pack web/data/default.mnpk] [-pkg ./wasm/app]
 //
 // -names is a build of the program with its name section (built like
-// web/app.wasm but without -ldflags=-s, as `make size` does): the name
+// web/app.wasm but without -ldflags=-s, as `make names` does): the name
 // section names every function, and a function's Go package is the
 // longest package of `go list -deps` (GOOS=js GOARCH=wasm, of -pkg) whose
 // name, as the linker writes it ([^\w.] turned into _), prefixes the

@@ -93,18 +93,36 @@ func Layout(losses []protocol.Point, acc []AccPoint, w, h, scale float64) Geomet
 	return LayoutRuns([]Run{{Losses: losses, Acc: acc, StepsPerEpoch: 1}}, Axes{X: AxisSteps, Y: AxisLinear}, w, h, scale)
 }
 
-// Scratch holds the buffers LayoutRuns reuses from one draw to the
+// Scratch holds the buffers LayoutRunsInto reuses from one draw to the
 // next: the chart is drawn up to ten times a second while training, and
 // in WebAssembly the page's garbage collection runs inside one task, so
 // every draw that allocates its hundreds of kilobytes anew brings the
-// next long pause closer. The geometry LayoutRuns returns lives in these
-// buffers until the next call.
+// next long pause closer. The geometry LayoutRunsInto returns lives in
+// these buffers until the next call that lays the chart out anew.
+//
+// It also keeps what it laid out last: the loss panel asks for a draw
+// whenever any of its inputs changes, the legend's and the slider's too,
+// and a run's message that adds no loss point (a third to a half of the
+// draws of a run, more for Newton's), and a call with the same runs, axes
+// and size as the last returns the same geometry without laying it out
+// again. The same runs means the same points, compared one by one: a run
+// rewound and trained again holds other points in the same slice.
 type Scratch struct {
 	values []float64
 	smooth []float64
 	pts    []Pt
 	segs   [][]Pt
 	lines  []Line
+
+	laid    bool     // last holds a layout of the inputs below
+	layouts int      // layouts made, for the tests
+	last    Geometry // the last layout
+	ax      Axes
+	w, h    float64
+	scale   float64
+	runs    []Run            // the last runs, their points in losses and acc
+	losses  []protocol.Point // a copy of their loss points, one run after another
+	acc     []AccPoint       // a copy of their accuracies, the same
 }
 
 // LayoutRuns lays out the loss chart for a canvas of w×h pixels, where
@@ -114,8 +132,80 @@ func LayoutRuns(runs []Run, ax Axes, w, h, scale float64) Geometry {
 	return LayoutRunsInto(&Scratch{}, runs, ax, w, h, scale)
 }
 
-// LayoutRunsInto is LayoutRuns with its buffers in sc.
+// LayoutRunsInto is LayoutRuns with its buffers in sc, and the geometry of
+// the last call again if nothing it draws has changed since (Scratch).
 func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geometry {
+	if sc.laid && sc.same(runs, ax, w, h, scale) {
+		return sc.last
+	}
+	sc.last = layoutRuns(sc, runs, ax, w, h, scale)
+	sc.remember(runs, ax, w, h, scale)
+	return sc.last
+}
+
+// Layouts is how many times LayoutRunsInto has laid the chart out anew
+// in sc: a caller that replays the geometry onto a canvas has nothing new
+// to draw from it while this stays the same (what it draws besides, such
+// as the axes' names, may have changed).
+func (sc *Scratch) Layouts() int { return sc.layouts }
+
+// same says whether the inputs are those of the last layout.
+func (sc *Scratch) same(runs []Run, ax Axes, w, h, scale float64) bool {
+	if ax.X != sc.ax.X || ax.Y != sc.ax.Y || !sameFloat(ax.Floor, sc.ax.Floor) ||
+		!sameFloat(w, sc.w) || !sameFloat(h, sc.h) || !sameFloat(scale, sc.scale) || len(runs) != len(sc.runs) {
+		return false
+	}
+	for i, r := range runs {
+		was := sc.runs[i]
+		if r.Color != was.Color || !sameFloat(r.StepsPerEpoch, was.StepsPerEpoch) || r.Exact != was.Exact ||
+			r.Mark != was.Mark || r.Marked != was.Marked || len(r.Losses) != len(was.Losses) || len(r.Acc) != len(was.Acc) ||
+			!samePoints(r.Losses, was.Losses) || !sameAcc(r.Acc, was.Acc) {
+			return false
+		}
+	}
+	return true
+}
+
+// remember keeps the inputs of the layout in sc.last: the runs, their
+// points copied into sc's buffers, since the caller's may change.
+func (sc *Scratch) remember(runs []Run, ax Axes, w, h, scale float64) {
+	sc.laid, sc.ax, sc.w, sc.h, sc.scale = true, ax, w, h, scale
+	sc.runs, sc.losses, sc.acc = sc.runs[:0], sc.losses[:0], sc.acc[:0]
+	for _, r := range runs {
+		sc.losses = append(sc.losses, r.Losses...)
+		sc.acc = append(sc.acc, r.Acc...)
+	}
+	losses, acc := sc.losses, sc.acc
+	for _, r := range runs {
+		r.Losses, losses = losses[:len(r.Losses):len(r.Losses)], losses[len(r.Losses):]
+		r.Acc, acc = acc[:len(r.Acc):len(r.Acc)], acc[len(r.Acc):]
+		sc.runs = append(sc.runs, r)
+	}
+}
+
+func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+func samePoints(a, b []protocol.Point) bool {
+	for i := range a {
+		if a[i].Step != b[i].Step || !sameFloat(a[i].Loss, b[i].Loss) || !sameFloat(a[i].T, b[i].T) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameAcc(a, b []AccPoint) bool {
+	for i := range a {
+		if a[i].Epoch != b[i].Epoch || a[i].Step != b[i].Step || !sameFloat(a[i].Acc, b[i].Acc) || !sameFloat(a[i].T, b[i].T) {
+			return false
+		}
+	}
+	return true
+}
+
+// layoutRuns lays the chart out anew, in sc's buffers.
+func layoutRuns(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geometry {
+	sc.layouts++
 	sc.values, sc.pts, sc.segs, sc.lines = sc.values[:0], sc.pts[:0], sc.segs[:0], sc.lines[:0]
 	if scale <= 0 {
 		scale = 1
@@ -126,63 +216,114 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 	if g.Right <= g.Left+10 || g.Bottom <= g.Top+10 {
 		return g
 	}
-	// Where a measurement at step, t seconds into run r, stands on the x axis.
-	xAt := func(r Run, step int, t float64) float64 {
-		switch ax.X {
-		case AxisPasses:
-			return float64(step) / math.Max(r.StepsPerEpoch, 1)
-		case AxisSeconds:
-			return t
+	s := &scales{ax: ax, left: g.Left, right: g.Right, top: g.Top, bottom: g.Bottom}
+	g.XTicks = s.xAxis(runs)
+	g.LossTicks = s.lossAxis(sc, runs)
+	for _, r := range runs {
+		if r.Marked {
+			g.Mark, g.MarkColor = s.x(s.xAt(r, r.Mark, timeAt(r.Losses, r.Mark))), r.Color
 		}
-		return float64(step)
 	}
-	// What the loss axis plots of a loss, and whether it can.
-	yOf := func(loss float64) (float64, bool) {
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+	for i, r := range runs {
+		line := sc.line(s, r)
+		if i < len(runs)-1 {
+			sc.lines = append(sc.lines, Line{Color: r.Color, Pts: line})
+			g.Others = sc.lines
+			continue
+		}
+		g.Smooth = line
+		if sc.band(s, r) {
+			g.Raw = sc.segs
+		}
+		g.AccTicks, g.Acc = s.accuracy(r)
+	}
+	return g
+}
+
+// scales maps a run's measurements to canvas pixels: the x axis (steps,
+// passes or seconds) and the loss axis (linear, logarithmic or J − J*).
+type scales struct {
+	ax                       Axes
+	left, right, top, bottom float64 // the plot area
+	xmax                     float64 // the x axis's last tick
+	ylo, ytop                float64 // the loss axis's range, as yOf gives it
+}
+
+// xAt is where a measurement at step, t seconds into run r, stands on
+// the x axis.
+func (s *scales) xAt(r Run, step int, t float64) float64 {
+	switch s.ax.X {
+	case AxisPasses:
+		return float64(step) / math.Max(r.StepsPerEpoch, 1)
+	case AxisSeconds:
+		return t
+	}
+	return float64(step)
+}
+
+// x is the pixel of v on the x axis.
+func (s *scales) x(v float64) float64 { return s.left + (s.right-s.left)*v/s.xmax }
+
+// yOf is what the loss axis plots of a loss, and whether it can.
+func (s *scales) yOf(loss float64) (float64, bool) {
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, false
+	}
+	switch s.ax.Y {
+	case AxisLog:
+		if loss <= 0 {
 			return 0, false
 		}
-		switch ax.Y {
-		case AxisLog:
-			if loss <= 0 {
-				return 0, false
-			}
-			return math.Log10(loss), true
-		case AxisGap:
-			gap := loss - ax.Floor
-			if gap <= 0 {
-				return 0, false
-			}
-			return math.Log10(gap), true
+		return math.Log10(loss), true
+	case AxisGap:
+		gap := loss - s.ax.Floor
+		if gap <= 0 {
+			return 0, false
 		}
-		return loss, true
+		return math.Log10(gap), true
 	}
+	return loss, true
+}
 
+// y is the pixel of v (as yOf gives it) on the loss axis, clipped to it.
+func (s *scales) y(v float64) float64 {
+	return s.bottom - (s.bottom-s.top)*(math.Max(s.ylo, math.Min(v, s.ytop))-s.ylo)/(s.ytop-s.ylo)
+}
+
+// xAxis sets the x axis's range to every run's data and returns its
+// ticks.
+func (s *scales) xAxis(runs []Run) []Tick {
 	xmaxData := 0.0
 	for _, r := range runs {
 		for _, p := range r.Losses {
-			xmaxData = math.Max(xmaxData, xAt(r, p.Step, p.T))
+			xmaxData = math.Max(xmaxData, s.xAt(r, p.Step, p.T))
 		}
 		for _, a := range r.Acc {
-			xmaxData = math.Max(xmaxData, xAt(r, a.Step, a.T))
+			xmaxData = math.Max(xmaxData, s.xAt(r, a.Step, a.T))
 		}
 	}
 	if xmaxData <= 0 {
 		xmaxData = 1
-		if ax.X != AxisSteps {
+		if s.ax.X != AxisSteps {
 			xmaxData = 0.1
 		}
 	}
 	xs := niceTicks(0, xmaxData, 6)
-	xmax := xs[len(xs)-1]
-	x := func(v float64) float64 { return g.Left + (g.Right-g.Left)*v/xmax }
-	big := xmax >= 1e4
+	s.xmax = xs[len(xs)-1]
+	big := s.xmax >= 1e4
+	var ticks []Tick
 	for _, v := range xs {
-		g.XTicks = append(g.XTicks, Tick{Pos: x(v), Label: tickLabel(v, xs, big)})
+		ticks = append(ticks, Tick{Pos: s.x(v), Label: tickLabel(v, xs, big)})
 	}
+	return ticks
+}
 
-	var ylo, ytop float64
+// lossAxis sets the loss axis's range to every run's losses and returns
+// its ticks.
+func (s *scales) lossAxis(sc *Scratch, runs []Run) []Tick {
 	var ys []float64
-	if ax.Y == AxisLinear || ax.Y == "" {
+	var ticks []Tick
+	if s.ax.Y == AxisLinear || s.ax.Y == "" {
 		for _, r := range runs {
 			for _, p := range r.Losses {
 				if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
@@ -191,15 +332,15 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 			}
 		}
 		ys = niceTicks(0, ceilingOf(sc.values), 5)
-		ylo, ytop = 0, ys[len(ys)-1]
+		s.ylo, s.ytop = 0, ys[len(ys)-1]
 		for _, v := range ys {
-			g.LossTicks = append(g.LossTicks, Tick{Label: tickLabel(v, ys, false), Pos: 0})
+			ticks = append(ticks, Tick{Label: tickLabel(v, ys, false), Pos: 0})
 		}
 	} else {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, r := range runs {
 			for _, p := range r.Losses {
-				if v, ok := yOf(p.Loss); ok {
+				if v, ok := s.yOf(p.Loss); ok {
 					lo, hi = math.Min(lo, v), math.Max(hi, v)
 				}
 			}
@@ -207,103 +348,101 @@ func LayoutRunsInto(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geome
 		if math.IsInf(lo, 1) {
 			lo, hi = -2, 1
 		}
-		ylo, ytop = math.Floor(lo), math.Ceil(hi)
-		if ytop <= ylo {
-			ytop = ylo + 1
+		s.ylo, s.ytop = math.Floor(lo), math.Ceil(hi)
+		if s.ytop <= s.ylo {
+			s.ytop = s.ylo + 1
 		}
-		step := math.Max(1, math.Ceil((ytop-ylo)/6))
-		for v := ylo; v <= ytop+1e-9; v += step {
+		step := math.Max(1, math.Ceil((s.ytop-s.ylo)/6))
+		for v := s.ylo; v <= s.ytop+1e-9; v += step {
 			ys = append(ys, v)
-			g.LossTicks = append(g.LossTicks, Tick{Label: strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64)})
+			ticks = append(ticks, Tick{Label: strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64)})
 		}
-	}
-	y := func(v float64) float64 {
-		return g.Bottom - (g.Bottom-g.Top)*(math.Max(ylo, math.Min(v, ytop))-ylo)/(ytop-ylo)
 	}
 	for i, v := range ys {
-		g.LossTicks[i].Pos = y(v)
+		ticks[i].Pos = s.y(v)
 	}
+	return ticks
+}
 
-	for _, r := range runs {
-		if r.Marked {
-			g.Mark, g.MarkColor = x(xAt(r, r.Mark, timeAt(r.Losses, r.Mark))), r.Color
+// line appends run r's loss curve to sc.pts, a point per pixel column
+// (and the last point), smoothed unless the losses are J itself, and
+// returns it.
+func (sc *Scratch) line(s *scales, r Run) []Pt {
+	sc.smooth = smoothInto(sc.smooth[:0], r.Losses)
+	smooth := sc.smooth
+	if r.Exact {
+		for k, p := range r.Losses {
+			smooth[k] = p.Loss
 		}
 	}
-	for i, r := range runs {
-		current := i == len(runs)-1
-		sc.smooth = smoothInto(sc.smooth[:0], r.Losses)
-		smooth := sc.smooth
-		if r.Exact {
-			for k, p := range r.Losses {
-				smooth[k] = p.Loss
-			}
-		}
-		start := len(sc.pts)
-		last := math.Inf(-1)
-		for k, p := range r.Losses {
-			c := math.Round(x(xAt(r, p.Step, p.T)))
-			if c == last && k != len(r.Losses)-1 {
-				continue
-			}
-			v, ok := yOf(smooth[k])
-			if !ok {
-				continue
-			}
-			last = c
-			sc.pts = append(sc.pts, Pt{x(xAt(r, p.Step, p.T)), y(v)})
-		}
-		line := sc.pts[start:len(sc.pts):len(sc.pts)]
-		if !current {
-			sc.lines = append(sc.lines, Line{Color: r.Color, Pts: line})
-			g.Others = sc.lines
+	start := len(sc.pts)
+	last := math.Inf(-1)
+	for k, p := range r.Losses {
+		c := math.Round(s.x(s.xAt(r, p.Step, p.T)))
+		if c == last && k != len(r.Losses)-1 {
 			continue
 		}
-		g.Smooth = line
-		// One min–max segment per pixel column keeps every spike visible
-		// and bounds the drawing work by the chart's width, not the run's
-		// length.
-		col, lo, hi := math.Inf(-1), 0.0, 0.0
-		flush := func() {
-			if !math.IsInf(col, -1) {
-				sc.pts = append(sc.pts, Pt{col, y(lo)}, Pt{col, y(hi)})
-				n := len(sc.pts)
-				sc.segs = append(sc.segs, sc.pts[n-2:n:n])
-				g.Raw = sc.segs
-			}
+		v, ok := s.yOf(smooth[k])
+		if !ok {
+			continue
 		}
-		for _, p := range r.Losses {
-			v, ok := yOf(p.Loss)
-			if !ok {
-				continue
-			}
-			c := math.Round(x(xAt(r, p.Step, p.T)))
-			if c != col {
-				flush()
-				col, lo, hi = c, v, v
-				continue
-			}
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		flush()
+		last = c
+		sc.pts = append(sc.pts, Pt{s.x(s.xAt(r, p.Step, p.T)), s.y(v)})
+	}
+	return sc.pts[start:len(sc.pts):len(sc.pts)]
+}
 
-		if len(r.Acc) > 0 {
-			lowest := 1.0
-			for _, a := range r.Acc {
-				lowest = math.Min(lowest, a.Acc)
-			}
-			amin := math.Max(0, math.Floor(lowest*10-0.5)/10) // at least 5 points of headroom below
-			ya := func(v float64) float64 { return g.Bottom - (g.Bottom-g.Top)*(v-amin)/(1-amin) }
-			for _, v := range niceTicks(amin, 1, 5) {
-				if v >= amin-1e-9 {
-					g.AccTicks = append(g.AccTicks, Tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
-				}
-			}
-			for _, a := range r.Acc {
-				g.Acc = append(g.Acc, Pt{x(xAt(r, a.Step, a.T)), ya(a.Acc)})
-			}
+// band appends to sc.segs run r's raw losses as one min–max segment per
+// pixel column, which keeps every spike visible and bounds the drawing
+// work by the chart's width, not the run's length; it says whether there
+// is any.
+func (sc *Scratch) band(s *scales, r Run) bool {
+	col, lo, hi := math.Inf(-1), 0.0, 0.0
+	flush := func() {
+		if !math.IsInf(col, -1) {
+			sc.pts = append(sc.pts, Pt{col, s.y(lo)}, Pt{col, s.y(hi)})
+			n := len(sc.pts)
+			sc.segs = append(sc.segs, sc.pts[n-2:n:n])
 		}
 	}
-	return g
+	for _, p := range r.Losses {
+		v, ok := s.yOf(p.Loss)
+		if !ok {
+			continue
+		}
+		c := math.Round(s.x(s.xAt(r, p.Step, p.T)))
+		if c != col {
+			flush()
+			col, lo, hi = c, v, v
+			continue
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	flush()
+	return len(sc.segs) > 0
+}
+
+// accuracy returns run r's test accuracy on the right axis: its ticks and
+// its points, none before the first evaluation.
+func (s *scales) accuracy(r Run) (ticks []Tick, pts []Pt) {
+	if len(r.Acc) == 0 {
+		return nil, nil
+	}
+	lowest := 1.0
+	for _, a := range r.Acc {
+		lowest = math.Min(lowest, a.Acc)
+	}
+	amin := math.Max(0, math.Floor(lowest*10-0.5)/10) // at least 5 points of headroom below
+	ya := func(v float64) float64 { return s.bottom - (s.bottom-s.top)*(v-amin)/(1-amin) }
+	for _, v := range niceTicks(amin, 1, 5) {
+		if v >= amin-1e-9 {
+			ticks = append(ticks, Tick{Pos: ya(v), Label: strconv.FormatFloat(math.Round(1000*v)/10, 'f', -1, 64) + "%"})
+		}
+	}
+	for _, a := range r.Acc {
+		pts = append(pts, Pt{s.x(s.xAt(r, a.Step, a.T)), ya(a.Acc)})
+	}
+	return ticks, pts
 }
 
 // timeAt returns the seconds of training at step, from the first loss

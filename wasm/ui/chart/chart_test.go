@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -302,4 +303,98 @@ func TestCeilingOfMatchesSorting(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLayoutRunsIntoLaysOutOnlyWhatChanged: LayoutRunsInto lays the chart
+// out again only when something it draws has changed since its last call,
+// and otherwise returns the geometry a fresh layout would give. A point
+// changed in place, in a slice of the same length (a run rewound and
+// trained again), is a change; so is every run's field, the axes and the
+// canvas's size. A loss axis J − J* with J* not yet known (NaN) is the
+// same axis from call to call.
+func TestLayoutRunsIntoLaysOutOnlyWhatChanged(t *testing.T) {
+	other := Run{Losses: linePoints(400, func(i int) float64 { return 0.3 + 2/float64(i+1) }), Color: "#111", StepsPerEpoch: 100, Exact: true}
+	cur := Run{Losses: linePoints(300, func(i int) float64 { return 0.4 + 1/float64(i+1) }), Acc: []AccPoint{{1, 100, 0.8, 1}, {2, 200, 0.85, 2}}, Color: "#222", StepsPerEpoch: 100}
+	for i := range cur.Losses {
+		cur.Losses[i].T = float64(i) / 50
+	}
+	runs := []Run{other, cur}
+	ax, w, h, scale := Axes{X: AxisSteps, Y: AxisGap, Floor: math.NaN()}, 800.0, 400.0, 2.0
+	var sc Scratch
+	check := func(what string, wantLayout bool) {
+		t.Helper()
+		before := sc.Layouts()
+		g := LayoutRunsInto(&sc, runs, ax, w, h, scale)
+		if laid := sc.Layouts() > before; laid != wantLayout {
+			t.Errorf("%s: laid out again %v, want %v", what, laid, wantLayout)
+		}
+		if want := LayoutRuns(runs, ax, w, h, scale); fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", want) {
+			t.Errorf("%s: the geometry is not a fresh layout's", what)
+		}
+	}
+	check("the first call", true)
+	check("the same inputs", false)
+	runs = []Run{other, cur} // new slices, the same points
+	check("the same points in new slices", false)
+	cur.Losses[150].Loss = 5
+	runs[1] = cur
+	check("a point changed in place", true)
+	check("the same again", false)
+	cur.Losses = cur.Losses[:200]
+	runs[1] = cur
+	check("a run rewound", true)
+	cur.Losses = append(cur.Losses, linePoints(100, func(i int) float64 { return 3 })...)
+	runs[1] = cur
+	check("trained again to the same length, in the same slice", true)
+	cur.Acc[1].Acc = 0.9
+	runs[1] = cur
+	check("an accuracy changed in place", true)
+	for _, change := range []struct {
+		name string
+		f    func()
+	}{
+		{"the mark", func() { runs[1].Mark, runs[1].Marked = 50, true }},
+		{"the colour", func() { runs[0].Color = "#333" }},
+		{"exact", func() { runs[0].Exact = false }},
+		{"steps per pass", func() { runs[1].StepsPerEpoch = 10 }},
+		{"a run hidden", func() { runs = runs[1:] }},
+		{"the x axis", func() { ax.X = AxisPasses }},
+		{"J*", func() { ax.Floor = 0.3 }},
+		{"the loss axis", func() { ax.Y = AxisLinear }},
+		{"the width", func() { w = 700 }},
+		{"the height", func() { h = 300 }},
+		{"the pixel ratio", func() { scale = 1 }},
+	} {
+		change.f()
+		check(change.name, true)
+		check(change.name+", then nothing", false)
+	}
+}
+
+// BenchmarkLayoutRunsInto lays out a run of 6,000 steps beside another:
+// anew, a few points longer each time, as while training; and again with
+// nothing changed, which compares the points with the last layout's.
+func BenchmarkLayoutRunsInto(b *testing.B) {
+	all := linePoints(6100, func(i int) float64 { return 0.3 + 2/float64(i+1) + 0.05*math.Sin(float64(i)) })
+	other := Run{Losses: linePoints(6000, func(i int) float64 { return 0.25 + 2/float64(i+1) }), Color: "#111", StepsPerEpoch: 100}
+	ax := Axes{X: AxisSteps, Y: AxisLinear}
+	b.Run("anew", func(b *testing.B) {
+		var sc Scratch
+		n := 6000
+		for b.Loop() {
+			n++
+			if n > len(all) {
+				n = 6000
+			}
+			LayoutRunsInto(&sc, []Run{other, {Losses: all[:n], Color: "#222", StepsPerEpoch: 100}}, ax, 1200, 600, 2)
+		}
+	})
+	b.Run("unchanged", func(b *testing.B) {
+		var sc Scratch
+		runs := []Run{other, {Losses: all[:6000], Color: "#222", StepsPerEpoch: 100}}
+		LayoutRunsInto(&sc, runs, ax, 1200, 600, 2)
+		for b.Loop() {
+			LayoutRunsInto(&sc, runs, ax, 1200, 600, 2)
+		}
+	})
 }
