@@ -40,6 +40,23 @@ globalThis.softmaxStore = {
       return false;
     }
   },
+  // The tab's own storage (sessionStorage), gone when the tab closes: the
+  // class's presenter key.
+  tabGet(key) {
+    try {
+      return sessionStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  },
+  tabSet(key, value) {
+    try {
+      sessionStorage.setItem(key, value);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  },
 };
 // softmaxCopy says whether the browser let the page ask for the
 // clipboard: not in an insecure context, such as a plain-HTTP address on
@@ -387,3 +404,59 @@ globalThis.softmaxWatchProgram = async (resp, soon, arrived) => {
     for (const w of asking.splice(0)) w.postMessage({ type: "softmax:precache" });
   };
 })();
+
+// The class (wasm/ui/classroom, served by tools/serve -class), with the
+// same care as the files above: a request whose promise never rejects (it
+// resolves to {status, retryAfter, version, checksum, bytes} or {error}),
+// and an event stream (EventSource) whose events and state changes go to
+// Go's callbacks, which must not throw.
+globalThis.softmaxClassRequest = (method, url, type, bytes) => {
+  try {
+    const init = { method, cache: "no-store", credentials: "same-origin" };
+    if (bytes) {
+      init.body = bytes;
+      init.headers = { "Content-Type": type };
+    }
+    return fetch(url, init).then(
+      (r) =>
+        r.arrayBuffer().then(
+          (buf) => ({
+            status: r.status,
+            retryAfter: r.headers.get("Retry-After") || "",
+            version: r.headers.get("X-Theta-Version") || "",
+            checksum: r.headers.get("X-Theta-Checksum") || "",
+            bytes: new Uint8Array(buf),
+          }),
+          (e) => ({ error: String((e && e.message) || e) }),
+        ),
+      (e) => ({ error: String((e && e.message) || e) }),
+    );
+  } catch (e) {
+    return Promise.resolve({ error: String((e && e.message) || e) });
+  }
+};
+// softmaxClassEvents opens the stream at url and calls onEvent(name, id,
+// data) for each of names, and onState(readyState) on open and on error
+// (0 reconnecting, 1 open, 2 closed for good). It returns a function that
+// closes it, or null where the browser has no EventSource.
+globalThis.softmaxClassEvents = (url, names, onEvent, onState) => {
+  try {
+    if (typeof EventSource === "undefined") return null;
+    const es = new EventSource(url);
+    for (const name of names) {
+      es.addEventListener(name, (e) => onEvent(name, e.lastEventId || "", e.data));
+    }
+    es.onopen = () => onState(1);
+    es.onerror = () => onState(es.readyState === 2 ? 2 : 0);
+    return () => es.close();
+  } catch (e) {
+    return null;
+  }
+};
+// softmaxClassID returns 16 random bytes in hex (crypto.getRandomValues,
+// which plain-HTTP pages have too), for a phone's id.
+globalThis.softmaxClassID = () => {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+};

@@ -3,7 +3,6 @@ package class
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -80,7 +79,7 @@ func (r *Refusal) Error() string {
 // class (503). Every other refusal is final: the request is dropped, not
 // resent.
 func (r *Refusal) Retry() bool {
-	return r.Status == http.StatusTooManyRequests || r.Status == http.StatusServiceUnavailable
+	return r.Status == 429 || r.Status == 503 // Too Many Requests, Service Unavailable: net/http stays out of the page
 }
 
 // Encode returns r's body.

@@ -35,6 +35,7 @@ func bareView() int {
 // onLessonToggle enters the lesson at its first chapter, or leaves it
 // for the whole instrument with the current model and runs.
 func (p *page) onLessonToggle(ctx app.Context, e app.Event) {
+	p.leaveClass(ctx)
 	if p.chapter > 0 {
 		p.goChapter(ctx, 0)
 	} else {

@@ -5,6 +5,7 @@ import (
 
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/classroom"
 	"softmaxdemo/wasm/ui/digits"
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
@@ -43,6 +44,9 @@ type page struct {
 	asking     *link.Settings // a followed link that would replace the run in training, until answered
 	pushNext   bool           // writeLink adds a history entry (a change of chapter)
 	stopHash   func()         // stops following hashchange
+
+	class    *classroom.Room // the class the page is in, nil for none
+	revealed map[string]bool // the questions answered here, by chapter id: revealed to the class
 }
 
 func newPage() *page {
@@ -83,6 +87,7 @@ func (p *page) OnInit() {
 	p.chapter = set.Lesson
 	p.digits = digits.New(boot, instrumentPart(set), p.lang, startWorker)
 	p.showLang()
+	p.openClass()
 	if hash != "" || set.Lesson > 0 {
 		// A chapter's link is written at once, so that Back from the
 		// next chapter returns to it.
@@ -104,6 +109,7 @@ func (p *page) OnMount(ctx app.Context) {
 		browser.Mark("softmax:mounted")
 	}
 	p.digits.Mount(ctx, p.tasks)
+	p.handleClass(ctx)
 }
 
 // OnNav follows a link to the page itself, with a new fragment, that
@@ -115,6 +121,9 @@ func (p *page) OnDismount() {
 		p.stopHash()
 	}
 	p.digits.Dismount()
+	if p.class != nil {
+		p.class.Dismount()
+	}
 }
 
 func (p *page) Render() app.UI {
@@ -122,7 +131,7 @@ func (p *page) Render() app.UI {
 	inLesson := p.chapter > 0
 	var body app.UI
 	if inLesson {
-		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(d), IPlane: p.planeRun, ISlots: p.slots(d)}
+		body = &lessonview.Lesson{ILang: l, IChapter: p.chapter, IInstrument: p.lessonInstrument(d), IPlane: p.planeRun, ISlots: p.slots(d), IClass: p.lessonClass()}
 	} else {
 		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace).Worker(p.plane))
 	}
@@ -136,7 +145,7 @@ func (p *page) Render() app.UI {
 					app.Input().ID("link").Type("text").ReadOnly(true).Value(p.copied).Aria("label", l.T("link.label")),
 				)
 			}),
-		}, d.Header(l)...), p.notices(), p.askLink(), d.Notice(l))...),
+		}, d.Header(l)...), p.class.Bar(l, d.Views().Model), p.notices(), p.askLink(), d.Notice(l))...),
 		body,
 		app.Footer().Class("foot").Body(append([]app.UI{app.P().Text(l.T("app.foot"))}, d.Footer(l)...)...),
 	)

@@ -48,7 +48,12 @@ var planeDemos = map[lesson.PlaneDemo]func(ctx app.Context){
 // the lesson's actions, carried out on the digits room and the plane, and
 // what the digits room tells the page.
 func (p *page) handleRooms(ctx app.Context) {
-	lessonview.Chapter.Handle(ctx, p.goChapter)
+	lessonview.Chapter.Handle(ctx, func(ctx app.Context, n int) {
+		if n != p.chapter {
+			p.leaveClass(ctx)
+		}
+		p.goChapter(ctx, n)
+	})
 	lessonview.Train.Handle(ctx, digits.TrainWith.Post)
 	lessonview.Fresh.Handle(ctx, digits.Fresh.Post)
 	lessonview.Fields.Handle(ctx, digits.SetFields.Post)

@@ -34,6 +34,9 @@ var (
 	// UseModel makes the model that of a new run, which goes on as the
 	// current run would (View.ContinueConfig).
 	UseModel = kit.Action[*softmax.Model[float32]]{Name: "digits/use-model"}
+	// Follow makes the model the one the panels show, without a run: a
+	// phone of a class shows the projector's θ (store.State.Follow).
+	Follow = kit.Action[*softmax.Model[float32]]{Name: "digits/follow"}
 	// Show is what a chapter needs on entering it.
 	Show = kit.Action[Shown]{Name: "digits/show"}
 	// ComputeHessian pauses the run in training and asks the worker for

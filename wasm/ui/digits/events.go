@@ -33,6 +33,11 @@ func (o *owner) onEvent(ctx app.Context, m protocol.Msg) {
 	o.c.askCurvature() // at rest, once per model and settings
 	switch m.(type) {
 	case protocol.Loaded:
+		if m := st.Followed; m != nil {
+			if ask := st.Follow(m); ask != nil {
+				o.c.send(*ask)
+			}
+		}
 		ctx.Defer(func(ctx app.Context) {
 			// What the page's start allocated, once ready is on screen: in
 			// a task of its own, even if a run was started at once.

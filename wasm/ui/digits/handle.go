@@ -64,6 +64,7 @@ func (o *owner) handle(ctx app.Context) {
 	TrainWith.Handle(ctx, o.trainWith)
 	Fresh.Handle(ctx, o.fresh)
 	UseModel.Handle(ctx, o.useModel)
+	Follow.Handle(ctx, o.follow)
 	Show.Handle(ctx, o.show)
 	ApplyInspected.Handle(ctx, func(ctx app.Context) {
 		if e := st.Inspect; e != nil {

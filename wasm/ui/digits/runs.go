@@ -3,6 +3,7 @@ package digits
 import (
 	"slices"
 
+	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/digits/store"
@@ -176,6 +177,20 @@ func (o *owner) useModel(_ app.Context, m *softmax.Model[float32]) {
 	c := o.st.ContinueConfig()
 	o.st.Asked(c, true)
 	o.c.send(protocol.UseModel{Config: c, D: m.D, W: slices.Clone(m.W), B: slices.Clone(m.B)})
+}
+
+// follow shows m without a run (Follow): a run in training pauses
+// first, and the worker measures m on the test set.
+func (o *owner) follow(ctx app.Context, m *softmax.Model[float32]) {
+	if m == nil || m.D != dataset.Pixels {
+		return
+	}
+	if o.st.Status == store.StatusTraining {
+		o.pause(ctx)
+	}
+	if ask := o.st.Follow(m); ask != nil {
+		o.c.send(*ask)
+	}
 }
 
 // hessian asks the worker for the Hessian of the 7×7 problem, with the

@@ -41,6 +41,10 @@ const (
 // State returns a copy of the run's state, to read.
 func (v View) State() store.State { return v.st.State }
 
+// Views returns what the panels show: the model at the step shown
+// (store.State.Views).
+func (v View) Views() store.Views { return v.st.State.Views() }
+
 // Settings returns the room's part of the page's link.
 func (v View) Settings() Settings {
 	c := v.st.Controls

@@ -648,4 +648,16 @@ var CatalogEN = map[string]string{
 	"plane.lesson.psiAdd":       "Add one $ψ$ to every $θ_c$",
 	"plane.lesson.psiResult":    "‖θ‖ went from %s to %s; no probability changed by more than %s: the regions are the same.",
 	"plane.lesson.status":       "step %d · J = %s · ‖θ‖ = %s",
+
+	"class.answers":    "The class's answers so far: %d. Choose the answer here to reveal it on every phone.",
+	"class.chosen":     "Your answer is in. The projector reveals the answer; you can change yours until then.",
+	"class.full":       "The class is full; trying again in a moment.",
+	"class.gone":       "The teacher's laptop cannot be reached; reconnecting by itself…",
+	"class.connecting": "Connecting to the class…",
+	"class.presenting": "Presenting to the class: %d phones joined.",
+	"class.alone":      "You are looking around on your own; the projector goes on without you.",
+	"class.waiting":    "In the class: waiting for the teacher's page.",
+	"class.following":  "Following the projector.",
+	"class.refused":    "The class refused what was sent: %s",
+	"class.rejoin":     "Follow the projector again",
 }

@@ -648,4 +648,16 @@ var CatalogZH = map[string]string{
 	"plane.lesson.psiAdd":       "给每个 $θ_c$ 加同一个 $ψ$",
 	"plane.lesson.psiResult":    "‖θ‖ 从 %s 变为 %s；任何概率的变化都不超过 %s：各区域完全不变。",
 	"plane.lesson.status":       "第 %d 步 · J = %s · ‖θ‖ = %s",
+
+	"class.answers":    "全班已作答 %d 人。在这里点选答案，即在每台手机上揭晓。",
+	"class.chosen":     "你的答案已提交。投影揭晓答案之前，你还可以改。",
+	"class.full":       "课堂人数已满，稍后自动重试。",
+	"class.gone":       "连不上老师的电脑，正在自动重连……",
+	"class.connecting": "正在加入课堂……",
+	"class.presenting": "正在向全班演示：已有 %d 台手机加入。",
+	"class.alone":      "你正在自己浏览，投影上的内容照常继续。",
+	"class.waiting":    "已加入课堂，正在等老师打开演示页面。",
+	"class.following":  "正在跟随投影。",
+	"class.refused":    "课堂没有接受刚才发送的内容：%s",
+	"class.rejoin":     "重新跟随投影",
 }

@@ -17,7 +17,7 @@ func (v *Lesson) bar(n int) app.UI {
 	last := len(lesson.Chapters)
 	return app.Nav().Class("lesson-bar").Aria("label", l.T("lesson.chapters")).Body(
 		app.Button().ID("lesson-prev").Text("←").Aria("label", l.T("lesson.prev")).Title(l.T("lesson.prev")).Disabled(n <= 1).
-			OnClick(goTo(n-1)),
+			OnClick(goTo(n-1), app.EventScope(n-1)), // go-app keeps a handler made by the same code unless its scope changes
 		app.Ol().Class("lesson-list").Body(
 			app.Range(lesson.Chapters).Slice(func(i int) app.UI {
 				title := kit.Plain(l.T("lesson." + lesson.Chapters[i].ID + ".title"))
@@ -35,7 +35,7 @@ func (v *Lesson) bar(n int) app.UI {
 		),
 		app.Span().ID("lesson-progress").Class("lesson-progress").Text(l.T("lesson.progress", n, last)),
 		app.Button().ID("lesson-next").Text("→").Aria("label", l.T("lesson.next")).Title(l.T("lesson.next")).Disabled(n >= last).
-			OnClick(goTo(n+1)),
+			OnClick(goTo(n+1), app.EventScope(n+1)),
 		app.Span().Class("lesson-keys").Text(l.T("lesson.keys")),
 		app.If(app.IsClient, func() app.UI {
 			return app.Button().ID("lesson-qr-show").Class("qr-show").Title(l.T("lesson.qrBig")).Body(

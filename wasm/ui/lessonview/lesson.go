@@ -35,10 +35,42 @@ var (
 	Fields   = kit.Action[params.Fields]{Name: "lesson/fields"}              // make them the Train panel's
 	Demo     = kit.Action[lesson.Demo]{Name: "lesson/demo"}                  // a question's demonstration, besides ψ (UseModel)
 	UseModel = kit.Action[*softmax.Model[float32]]{Name: "lesson/use-model"} // go on from this model (ψ added or undone)
+	// Answered says a chapter's question was answered on this page: on
+	// a class's projector, the answer is revealed to the class.
+	Answered = kit.Action[Answer]{Name: "lesson/answered"}
+	// ClassChoice is a phone's choice in the class's question, which the
+	// lesson does not answer itself: the projector reveals it.
+	ClassChoice = kit.Action[Answer]{Name: "lesson/class-choice"}
+)
+
+// An Answer is a choice made in chapter Chapter's question (its id).
+type Answer struct {
+	Chapter string
+	Choice  int
+}
+
+// Class is what the lesson shows of a class the page is in: its part
+// and the class's question. Its zero value is no class.
+type Class struct {
+	Role     ClassRole
+	Question string      // the id of the chapter whose question is open to the class, "" for none
+	Revealed bool        // the projector revealed it
+	Counts   map[int]int // presenter, or once revealed: how many chose each choice
+	Mine     int         // phone: its choice in the open question, −1 for none
+}
+
+// ClassRole is a page's part in a class.
+type ClassRole int
+
+// A page's parts in a class.
+const (
+	NoClass ClassRole = iota
+	Presenter
+	Student
 )
 
 // answerAction is the lesson's own: a choice made in a question.
-var answerAction = kit.Action[answer]{Name: "lesson/answer"}
+var answerAction = kit.Action[Answer]{Name: "lesson/answer"}
 
 // Lesson shows chapter IChapter of lesson.Chapters. #lesson carries the
 // chapter's number (data-chapter, from 1), their count (data-chapters)
@@ -53,6 +85,7 @@ type Lesson struct {
 	// ISlots are the other rooms' panels the chapter shows, made by the
 	// page for this render.
 	ISlots map[lesson.Panel]app.UI
+	IClass Class // the class the page is in, if any
 
 	answers  map[string]int // the choice made in each chapter's question
 	stepped  [2]float64     // p_y before and after the update question's step
@@ -67,12 +100,17 @@ type Lesson struct {
 // OnMount registers the lesson's handler and the keys that move between
 // chapters.
 func (v *Lesson) OnMount(ctx app.Context) {
-	answerAction.Handle(ctx, func(ctx app.Context, c answer) {
+	answerAction.Handle(ctx, func(ctx app.Context, c Answer) {
+		if v.IClass.Role == Student {
+			ClassChoice.Post(ctx, c)
+			return
+		}
 		if demo, ok := v.answer(c.Chapter, c.Choice); ok {
 			if demo.Psi {
 				useModel(ctx, v.addPsi())
 			}
 			Demo.Post(ctx, demo)
+			Answered.Post(ctx, c)
 		}
 	})
 	v.stopKeys = browser.OnKey(func(key string) bool {
@@ -169,6 +207,20 @@ func (v *Lesson) question(l i18n.Lang, c lesson.Chapter, live lesson.Live) app.U
 	if !answered {
 		chosen = -1
 	}
+	cl := v.IClass
+	var counts map[int]int
+	if cl.Role != NoClass && cl.Question == c.ID {
+		counts = cl.Counts
+	}
+	if cl.Role == Student {
+		// A phone's choice is the class's, and the projector reveals the
+		// answer; on a phone that looked around alone, as without a class.
+		if cl.Question == c.ID {
+			chosen, answered = cl.Mine, cl.Revealed
+		} else if !answered {
+			chosen = -1
+		}
+	}
 	var args []any
 	if q.Args != nil {
 		args = q.Args(live)
@@ -178,7 +230,8 @@ func (v *Lesson) question(l i18n.Lang, c lesson.Chapter, live lesson.Live) app.U
 		choices[i] = l.T("lesson." + c.ID + ".q.c" + strconv.Itoa(i+1))
 	}
 	return &question{ILang: l, IID: c.ID, IQuestion: l.T("lesson." + c.ID + ".q"), IChoices: choices,
-		IChosen: chosen, IRight: q.Right(live), IAnswer: l.T("lesson."+c.ID+".q.a", args...)}
+		IChosen: chosen, IShown: answered, IRight: q.Right(live), IAnswer: l.T("lesson."+c.ID+".q.a", args...),
+		IRole: cl.Role, ICounts: counts}
 }
 
 // answer records the class's choice in chapter id's question and

@@ -102,7 +102,12 @@ type State struct {
 	Selected  int
 	branching []Origin
 	scrubs    int
-	early     *protocol.Weights // a newer run's step-0 keyframe, until its first Progress
+	follows   int // the models followed (Follow), the latest's number
+
+	// Followed is the model followed from a class's projector (Follow),
+	// nil if none: shown again once the data is in.
+	Followed *softmax.Model[float32]
+	early    *protocol.Weights // a newer run's step-0 keyframe, until its first Progress
 
 	// Snapshot is the current run's latest state from the worker, from
 	// which a new worker goes on if this one dies (WorkerReplaced); nil
@@ -228,6 +233,10 @@ func (s *State) Apply(m protocol.Msg) {
 	case protocol.PoolState:
 		s.Workers, s.WorkersAsked, s.WorkersRefused, s.WorkersReplaced = m.Running, m.Asked, m.Refused, m.Replaced
 	case protocol.Evaluated:
+		if m.Keyframe && m.Run == FollowRun {
+			s.followed(m)
+			return
+		}
 		if m.Keyframe {
 			s.Runs.measured(m)
 			return

@@ -1,0 +1,293 @@
+package browsertest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"softmaxdemo/tools/internal/headless"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// presenterLine is tools/serve -class's first line: the presenter's
+// address, with its key.
+var presenterLine = regexp.MustCompile(`^presenter: (http://127\.0\.0\.1:([0-9]+)/\?class&key=[0-9a-f]{32})$`)
+
+// startClass runs tools/serve -class on a free loopback port and returns
+// the presenter's address and the port.
+func startClass(t *testing.T) (presenter, port string) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "serve")
+	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
+		t.Fatalf("building tools/serve: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet", "-class-dir", t.TempDir())
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	r := bufio.NewReader(stdout)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the server's address: %v", err)
+	}
+	m := presenterLine.FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
+		t.Fatalf("tools/serve -class printed %q", line)
+	}
+	go io.Copy(io.Discard, r)
+	return m[1], m[2]
+}
+
+// classPage is one page of a class: the projector's or a phone's, each in
+// a browser context of its own (its own storage, so its own phone id) in
+// one browser.
+type classPage struct {
+	name string
+	ctx  context.Context
+}
+
+// waitClass waits until js, evaluated on the page, is true, and fails
+// with what #class says if it never is.
+func (c classPage) waitClass(t *testing.T, d time.Duration, what, js string) {
+	t.Helper()
+	if !eventually(d, func() bool {
+		ok, err := eval[bool](c.ctx, js)
+		return err == nil && ok
+	}) {
+		bar, _ := eval[string](c.ctx, `(() => { const e = document.getElementById("class"); return e ? e.outerHTML : "no #class"; })()`)
+		t.Fatalf("%s: %s never came: %s", c.name, what, bar)
+	}
+}
+
+func (c classPage) attr(t *testing.T, sel, name string) string { return attr(t, c.ctx, sel, name) }
+
+// TestClassFollowsTheProjector is a class: the projector's page (the
+// presenter's address, with its key) and three phones (touch, a phone's
+// screen, the students' address on plain HTTP) join; the phones follow
+// two chapter changes with the projector's θ, bit for bit (data-theta);
+// they answer the first chapter's question and the projector counts the
+// answers (#class-answers); one phone goes offline, changes its answer
+// and comes back: it follows again, and its answer is counted once; the
+// projector reveals the answer on every phone; a phone that went its own
+// way comes back with #class-rejoin.
+func TestClassFollowsTheProjector(t *testing.T) {
+	needBrowser(t)
+	presenterURL, port := startClass(t)
+	studentURL := "http://" + classHost + ":" + port + "/?class#lang=en"
+
+	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100),
+		chromedp.Flag("host-resolver-rules", "MAP "+classHost+" 127.0.0.1"))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	bctx, cancelT := context.WithTimeout(bctx, 5*time.Minute)
+	h := &browserHandle{}
+	openBrowsers.Add(1)
+	t.Cleanup(func() { cancelT(); cancelB(); cancelA(); h.close() })
+	if err := chromedp.Do(bctx); err != nil { // the browser starts
+		t.Fatal(err)
+	}
+	open := func(name, url string, phone bool) classPage {
+		ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		beforeScripts(t, ctx, commandLog)
+		if phone {
+			screen(t, ctx, 390, 844, true)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		waitState(t, ctx, 90*time.Second, "ready")
+		return classPage{name: name, ctx: ctx}
+	}
+
+	proj := open("projector", presenterURL+"#lang=en", false)
+	proj.waitClass(t, 30*time.Second, "presenting", `document.getElementById("class")?.dataset.role === "presenter" && document.getElementById("class")?.dataset.state === "joined"`)
+	if href, _ := eval[string](proj.ctx, `location.href`); strings.Contains(href, "key=") {
+		t.Errorf("the presenter's key is still in the address bar: %s", href)
+	}
+	// A model to follow: the projector trains a few steps.
+	setField(t, proj.ctx, "epochs", "1")
+	click(t, proj.ctx, "train")
+	waitState(t, proj.ctx, 90*time.Second, "done")
+
+	click(t, proj.ctx, "lesson-toggle") // the lesson's first chapter
+	proj.waitClass(t, 10*time.Second, "chapter 1", `document.getElementById("lesson")?.dataset.chapter === "1"`)
+
+	// Phone 3 reaches the server through a link that can drop.
+	wifi := newDropper(t, "127.0.0.1:"+port)
+	phones := []classPage{open("phone 1", studentURL, true), open("phone 2", studentURL, true),
+		open("phone 3", "http://"+classHost+":"+wifi.port()+"/?class#lang=en", true)}
+	proj.waitClass(t, 30*time.Second, "three phones joined", `document.getElementById("class")?.dataset.students === "3"`)
+
+	theta := func() string { return proj.attr(t, "#class", "data-theta") }
+	if theta() == "" {
+		t.Fatal("the projector shows no θ's checksum")
+	}
+	follows := func(chapter string) {
+		t.Helper()
+		for _, p := range phones {
+			p.waitClass(t, 30*time.Second, "chapter "+chapter+" with the projector's θ "+theta(),
+				`document.getElementById("lesson")?.dataset.chapter === "`+chapter+`" && document.getElementById("class")?.dataset.theta === "`+theta()+`" && document.getElementById("class")?.dataset.state === "joined"`)
+		}
+	}
+	follows("1")
+	for _, want := range []string{"2", "3"} {
+		if err := chromedp.Do(proj.ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			t.Fatal(err)
+		}
+		proj.waitClass(t, 10*time.Second, "chapter "+want, `document.getElementById("lesson")?.dataset.chapter === "`+want+`"`)
+		follows(want)
+	}
+	// Back to the first chapter, whose question the class answers.
+	for range 2 {
+		if err := chromedp.Do(proj.ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	follows("1")
+	counts := func() map[string]int {
+		var c map[string]int
+		json.Unmarshal([]byte(proj.attr(t, "#class-answers", "data-counts")), &c)
+		return c
+	}
+	proj.waitClass(t, 10*time.Second, "#class-answers", `!!document.getElementById("class-answers")`)
+	for i, choice := range []string{"0", "1", "1"} {
+		tapChoice(t, phones[i], choice)
+	}
+	proj.waitClass(t, 10*time.Second, `counts {"0":1,"1":2,"2":0}`, `document.getElementById("class-answers")?.dataset.counts === '{"0":1,"1":2,"2":0}'`)
+
+	// Phone 3 goes offline, changes its answer, and comes back.
+	p3 := phones[2]
+	wifi.drop(true)
+	p3.waitClass(t, 15*time.Second, "reconnecting", `document.getElementById("class")?.dataset.state === "reconnecting"`)
+	tapChoice(t, p3, "2")
+	time.Sleep(2 * time.Second) // its requests fail meanwhile
+	if c := counts(); c["2"] != 0 {
+		t.Fatalf("an offline phone's answer was counted: %v", c)
+	}
+	wifi.drop(false)
+	proj.waitClass(t, 30*time.Second, `counts {"0":1,"1":1,"2":1}`, `document.getElementById("class-answers")?.dataset.counts === '{"0":1,"1":1,"2":1}'`)
+	// The teacher reveals the answer with a choice on the projector: every
+	// phone shows it, and takes no more answers.
+	tapChoice(t, proj, "1")
+	for _, p := range phones {
+		p.waitClass(t, 10*time.Second, "the answer revealed", `document.querySelector("[data-predict]")?.dataset.state === "answered" && !document.querySelector("[data-answer]").hidden`)
+	}
+	// It follows again: the next chapter, with the same θ.
+	if err := chromedp.Do(proj.ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	follows("2")
+
+	// Phone 1 goes its own way, and comes back with one button.
+	click(t, phones[0].ctx, "lesson-next")
+	phones[0].waitClass(t, 10*time.Second, "alone in chapter 3", `document.getElementById("class")?.dataset.state === "alone" && document.getElementById("lesson")?.dataset.chapter === "3"`)
+	if err := chromedp.Do(proj.ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	proj.waitClass(t, 10*time.Second, "chapter 1", `document.getElementById("lesson")?.dataset.chapter === "1"`)
+	time.Sleep(time.Second) // a phone alone does not follow
+	if ch := phones[0].attr(t, "#lesson", "data-chapter"); ch != "3" {
+		t.Fatalf("a phone looking around alone followed the projector to chapter %s", ch)
+	}
+	click(t, phones[0].ctx, "class-rejoin")
+	follows("1")
+}
+
+// tapChoice taps a choice of the chapter's question on a phone.
+func tapChoice(t *testing.T, p classPage, choice string) {
+	t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.Click(`[data-predict] [data-choice="`+choice+`"]`)); err != nil {
+		t.Fatalf("%s: tapping choice %s: %v", p.name, choice, err)
+	}
+}
+
+// dropper is a TCP proxy to the class's server that can drop every
+// connection through it and refuse new ones, as a phone's Wi-Fi drops,
+// and let them through again.
+type dropper struct {
+	ln       net.Listener
+	upstream string
+	mu       sync.Mutex
+	down     bool
+	conns    map[net.Conn]struct{}
+}
+
+func newDropper(t *testing.T, upstream string) *dropper {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &dropper{ln: ln, upstream: upstream, conns: map[net.Conn]struct{}{}}
+	t.Cleanup(func() { ln.Close(); d.drop(true) })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go d.serve(c)
+		}
+	}()
+	return d
+}
+
+// port is the proxy's port.
+func (d *dropper) port() string { return strconv.Itoa(d.ln.Addr().(*net.TCPAddr).Port) }
+
+func (d *dropper) serve(c net.Conn) {
+	d.mu.Lock()
+	if d.down {
+		d.mu.Unlock()
+		c.Close()
+		return
+	}
+	up, err := net.Dial("tcp", d.upstream)
+	if err != nil {
+		d.mu.Unlock()
+		c.Close()
+		return
+	}
+	d.conns[c], d.conns[up] = struct{}{}, struct{}{}
+	d.mu.Unlock()
+	go func() { io.Copy(up, c); up.Close() }()
+	io.Copy(c, up)
+	c.Close()
+	d.mu.Lock()
+	delete(d.conns, c)
+	delete(d.conns, up)
+	d.mu.Unlock()
+}
+
+// drop cuts every connection and refuses new ones (on), or lets them
+// through again.
+func (d *dropper) drop(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.down = on
+	if on {
+		for c := range d.conns {
+			c.Close()
+		}
+	}
+}
