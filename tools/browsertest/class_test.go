@@ -26,24 +26,42 @@ import (
 // address, with its key.
 var presenterLine = regexp.MustCompile(`^presenter: (http://127\.0\.0\.1:([0-9]+)/\?class&key=[0-9a-f]{32})$`)
 
-// startClass runs tools/serve -class on a free loopback port and returns
-// the presenter's address and the port.
-func startClass(t *testing.T) (presenter, port string) {
+// classServer is tools/serve -class on a loopback port, which a test can
+// stop and start again on the same port and folder, as a teacher's laptop
+// restarted mid-lesson.
+type classServer struct {
+	t         *testing.T
+	bin, dir  string
+	presenter string // the presenter's address, with its key
+	port      string
+	cmd       *exec.Cmd
+}
+
+// startClass builds tools/serve and runs it with -class on a free
+// loopback port.
+func startClass(t *testing.T) *classServer {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "serve")
-	if out, err := exec.Command("go", "build", "-o", bin, "../serve").CombinedOutput(); err != nil {
+	s := &classServer{t: t, bin: filepath.Join(t.TempDir(), "serve"), dir: t.TempDir()}
+	if out, err := exec.Command("go", "build", "-o", s.bin, "../serve").CombinedOutput(); err != nil {
 		t.Fatalf("building tools/serve: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-class", "-addr", "127.0.0.1:0", "-root", root, "-quiet", "-class-dir", t.TempDir())
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	s.start("127.0.0.1:0")
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *classServer) start(addr string) {
+	t := s.t
+	t.Helper()
+	s.cmd = exec.Command(s.bin, "-class", "-addr", addr, "-root", root, "-quiet", "-class-dir", s.dir)
+	s.cmd.Stderr = os.Stderr
+	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	r := bufio.NewReader(stdout)
 	line, err := r.ReadString('\n')
 	if err != nil {
@@ -53,17 +71,50 @@ func startClass(t *testing.T) (presenter, port string) {
 	if m == nil {
 		t.Fatalf("tools/serve -class printed %q", line)
 	}
+	if s.presenter != "" && m[1] != s.presenter {
+		t.Fatalf("restarted, the server gives the presenter %s, not %s: its folder keeps the key", m[1], s.presenter)
+	}
+	s.presenter, s.port = m[1], m[2]
 	go io.Copy(io.Discard, r)
-	return m[1], m[2]
+}
+
+func (s *classServer) stop() {
+	if s.cmd != nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+		s.cmd = nil
+	}
+}
+
+// restart stops the server and starts it again on the same port and
+// folder.
+func (s *classServer) restart() {
+	s.stop()
+	s.start("127.0.0.1:" + s.port)
 }
 
 // classPage is one page of a class: the projector's or a phone's, each in
 // a browser context of its own (its own storage, so its own phone id) in
 // one browser.
 type classPage struct {
-	name string
-	ctx  context.Context
+	name  string
+	ctx   context.Context
+	close context.CancelFunc // closes its tab
 }
+
+// streamLog keeps the class's streams opened and the events they
+// delivered, the latest last (softmaxStreamLog), for a failure to show.
+const streamLog = `(() => {
+  const E = globalThis.EventSource;
+  const log = (globalThis.softmaxStreamLog = []);
+  globalThis.EventSource = function (u) {
+    log.push("open " + u);
+    const e = new E(u);
+    const add = e.addEventListener.bind(e);
+    e.addEventListener = (n, f) => add(n, (ev) => { log.push(n + " " + ev.data.slice(0, 80)); f(ev); });
+    return e;
+  };
+})();`
 
 // waitClass waits until js, evaluated on the page, is true, and fails
 // with what #class says if it never is.
@@ -73,7 +124,7 @@ func (c classPage) waitClass(t *testing.T, d time.Duration, what, js string) {
 		ok, err := eval[bool](c.ctx, js)
 		return err == nil && ok
 	}) {
-		bar, _ := eval[string](c.ctx, `(() => { const e = document.getElementById("class"); return e ? e.outerHTML : "no #class"; })()`)
+		bar, _ := eval[string](c.ctx, `(() => { const e = document.getElementById("class"); return (e ? e.outerHTML : "no #class") + " events: " + JSON.stringify((globalThis.softmaxStreamLog || []).slice(-12)); })()`)
 		t.Fatalf("%s: %s never came: %s", c.name, what, bar)
 	}
 }
@@ -88,10 +139,12 @@ func (c classPage) attr(t *testing.T, sel, name string) string { return attr(t, 
 // answers (#class-answers); one phone goes offline, changes its answer
 // and comes back: it follows again, and its answer is counted once; the
 // projector reveals the answer on every phone; a phone that went its own
-// way comes back with #class-rejoin.
+// way comes back with #class-rejoin; the server restarts, and the class
+// goes on; the projector's tab closes, and the phones wait for it.
 func TestClassFollowsTheProjector(t *testing.T) {
 	needBrowser(t)
-	presenterURL, port := startClass(t)
+	srv := startClass(t)
+	presenterURL, port := srv.presenter, srv.port
 	studentURL := "http://" + classHost + ":" + port + "/?class#lang=en"
 
 	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100),
@@ -109,6 +162,7 @@ func TestClassFollowsTheProjector(t *testing.T) {
 		ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 		t.Cleanup(cancel)
 		beforeScripts(t, ctx, commandLog)
+		beforeScripts(t, ctx, streamLog)
 		if phone {
 			screen(t, ctx, 390, 844, true)
 		}
@@ -116,7 +170,7 @@ func TestClassFollowsTheProjector(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitState(t, ctx, 90*time.Second, "ready")
-		return classPage{name: name, ctx: ctx}
+		return classPage{name: name, ctx: ctx, close: cancel}
 	}
 
 	proj := open("projector", presenterURL+"#lang=en", false)
@@ -211,6 +265,38 @@ func TestClassFollowsTheProjector(t *testing.T) {
 	}
 	click(t, phones[0].ctx, "class-rejoin")
 	follows("1")
+
+	// The teacher's laptop restarts mid-lesson: every page reconnects by
+	// itself, the projector presents again, and the phones follow it.
+	srv.restart()
+	if err := chromedp.Do(proj.ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	proj.waitClass(t, 30*time.Second, "presenting again", `document.getElementById("class")?.dataset.state === "joined" && document.getElementById("lesson")?.dataset.chapter === "2"`)
+	follows("2")
+
+	// The projector's page is left for another, and comes back: the phones
+	// wait for the teacher meanwhile, and follow again.
+	waiting := func() {
+		t.Helper()
+		for _, p := range phones {
+			p.waitClass(t, 30*time.Second, "waiting for the teacher", `document.getElementById("class")?.dataset.state === "waiting"`)
+		}
+	}
+	if err := chromedp.Do(proj.ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	waiting()
+	if _, err := eval[bool](proj.ctx, `(history.back(), true)`); err != nil { // from the back-forward cache, or loaded again
+		t.Fatal(err)
+	}
+	for _, p := range phones {
+		p.waitClass(t, 30*time.Second, "the teacher back", `document.getElementById("class")?.dataset.state === "joined"`)
+	}
+	// The projector's tab closes: the class stays, and the phones say they
+	// wait for the teacher.
+	proj.close()
+	waiting()
 }
 
 // tapChoice taps a choice of the chapter's question on a phone.

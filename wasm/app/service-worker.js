@@ -97,7 +97,14 @@ async function deletePreviousCaches() {
   );
 }
 
+// The class's requests (tools/serve -class) are live and never cached:
+// the browser makes them itself, so that the event stream is the page's
+// own connection and ends when the page does, not when this worker
+// stops.
+const classPaths = new URL("class/", self.registration.scope).pathname;
+
 self.addEventListener("fetch", (event) => {
+  if (new URL(event.request.url).pathname.startsWith(classPaths)) return;
   event.respondWith(fetchWithCache(event.request));
 });
 

@@ -137,6 +137,27 @@ func OnFragmentChange(f func()) (stop func()) { return onWindow("hashchange", f)
 // function that stops it.
 func OnPageHide(f func()) (stop func()) { return onWindow("pagehide", f) }
 
+// OnPageShow calls f when the page is shown again from the browser's
+// back-forward cache (pageshow with persisted set): the page as it was,
+// its connections closed. It returns a function that stops it.
+func OnPageShow(f func()) (stop func()) {
+	if !app.IsClient {
+		return func() {}
+	}
+	fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+		if len(args) > 0 && args[0].Get("persisted").Truthy() {
+			f()
+		}
+		return nil
+	})
+	w := app.Window()
+	w.Call("addEventListener", "pageshow", fn)
+	return func() {
+		w.Call("removeEventListener", "pageshow", fn)
+		fn.Release()
+	}
+}
+
 // onWindow calls f on every event of this type at the window, and
 // returns a function that stops it.
 func onWindow(event string, f func()) (stop func()) {

@@ -134,6 +134,11 @@ func (r *Room) Mount(ctx app.Context) {
 	Present.Handle(ctx, func(ctx app.Context) { o.look(ctx) })
 	rejoin.Handle(ctx, o.rejoin)
 	o.connect()
+	// A page left for another, which the browser may keep to come back
+	// to, closes its stream: the projector's page then counts as gone.
+	// Shown again, it connects again.
+	o.stopHide = browser.OnPageHide(o.disconnect)
+	o.stopShow = browser.OnPageShow(func() { ctx.Dispatch(func(app.Context) { o.connect() }) })
 	o.stopLook = o.every(lookEvery, func(ctx app.Context) {
 		if !o.look(ctx) {
 			ctx.PreventUpdate()
@@ -144,13 +149,22 @@ func (r *Room) Mount(ctx app.Context) {
 // Dismount stops what Mount started.
 func (r *Room) Dismount() {
 	o := r.o
+	o.disconnect()
 	o.dead = true
+	for _, stop := range []func(){o.stopLook, o.stopHide, o.stopShow} {
+		if stop != nil {
+			stop()
+		}
+	}
+}
+
+// disconnect closes the event stream.
+func (o *owner) disconnect() {
 	if o.stopStream != nil {
 		o.stopStream()
+		o.stopStream = nil
 	}
-	if o.stopLook != nil {
-		o.stopLook()
-	}
+	o.st.Connected = false
 }
 
 // State returns the class as the room knows it, to read.
@@ -170,6 +184,8 @@ type owner struct {
 
 	stopStream func()
 	stopLook   func()
+	stopHide   func()
+	stopShow   func()
 	last       string        // the last event's id
 	reopen     time.Duration // the wait before the stream is opened again
 
@@ -242,7 +258,7 @@ func (o *owner) path(p string, q url.Values) string {
 // the last event the page had (the query parameter last, since a new
 // EventSource cannot send Last-Event-ID).
 func (o *owner) connect() {
-	if o.dead {
+	if o.dead || o.stopStream != nil {
 		return
 	}
 	q := url.Values{"id": {o.phone}}
@@ -270,11 +286,7 @@ func (o *owner) streamState(ctx app.Context, s int) {
 	case browser.StreamReconnecting:
 		o.st.Connected = false
 	case browser.StreamClosed:
-		o.st.Connected = false
-		if o.stopStream != nil {
-			o.stopStream()
-			o.stopStream = nil
-		}
+		o.disconnect()
 		o.ask(ctx)
 	}
 }
