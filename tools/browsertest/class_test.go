@@ -30,7 +30,7 @@ var presenterLine = regexp.MustCompile(`^presenter: (http://127\.0\.0\.1:([0-9]+
 // stop and start again on the same port and folder, as a teacher's laptop
 // restarted mid-lesson.
 type classServer struct {
-	t         *testing.T
+	t         testing.TB
 	bin, dir  string
 	presenter string // the presenter's address, with its key
 	port      string
@@ -39,7 +39,7 @@ type classServer struct {
 
 // startClass builds tools/serve and runs it with -class on a free
 // loopback port.
-func startClass(t *testing.T) *classServer {
+func startClass(t testing.TB) *classServer {
 	t.Helper()
 	s := &classServer{t: t, bin: filepath.Join(t.TempDir(), "serve"), dir: t.TempDir()}
 	if out, err := exec.Command("go", "build", "-o", s.bin, "../serve").CombinedOutput(); err != nil {
@@ -118,7 +118,7 @@ const streamLog = `(() => {
 
 // waitClass waits until js, evaluated on the page, is true, and fails
 // with what #class says if it never is.
-func (c classPage) waitClass(t *testing.T, d time.Duration, what, js string) {
+func (c classPage) waitClass(t testing.TB, d time.Duration, what, js string) {
 	t.Helper()
 	if !eventually(d, func() bool {
 		ok, err := eval[bool](c.ctx, js)
@@ -129,7 +129,41 @@ func (c classPage) waitClass(t *testing.T, d time.Duration, what, js string) {
 	}
 }
 
-func (c classPage) attr(t *testing.T, sel, name string) string { return attr(t, c.ctx, sel, name) }
+func (c classPage) attr(t testing.TB, sel, name string) string { return attr(t, c.ctx, sel, name) }
+
+// classBrowser starts one browser for a class's pages, which resolves
+// classHost to loopback, and returns how to open a page in it: each in a
+// browser context of its own, a phone's on a phone's screen with touch,
+// once ready.
+func classBrowser(t testing.TB) func(name, url string, phone bool) classPage {
+	t.Helper()
+	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100),
+		chromedp.Flag("host-resolver-rules", "MAP "+classHost+" 127.0.0.1"))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	bctx, cancelT := context.WithTimeout(bctx, 5*time.Minute)
+	h := &browserHandle{}
+	openBrowsers.Add(1)
+	t.Cleanup(func() { cancelT(); cancelB(); cancelA(); h.close() })
+	if err := chromedp.Do(bctx); err != nil { // the browser starts
+		t.Fatal(err)
+	}
+	return func(name, url string, phone bool) classPage {
+		t.Helper()
+		ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		beforeScripts(t, ctx, commandLog)
+		beforeScripts(t, ctx, streamLog)
+		if phone {
+			screen(t, ctx, 390, 844, true)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		waitState(t, ctx, 90*time.Second, "ready")
+		return classPage{name: name, ctx: ctx, close: cancel}
+	}
+}
 
 // TestClassFollowsTheProjector is a class: the projector's page (the
 // presenter's address, with its key) and three phones (touch, a phone's
@@ -147,31 +181,7 @@ func TestClassFollowsTheProjector(t *testing.T) {
 	presenterURL, port := srv.presenter, srv.port
 	studentURL := "http://" + classHost + ":" + port + "/?class#lang=en"
 
-	opts := append(headless.Options(chrome, t.TempDir()), chromedp.WindowSize(1400, 1100),
-		chromedp.Flag("host-resolver-rules", "MAP "+classHost+" 127.0.0.1"))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	bctx, cancelT := context.WithTimeout(bctx, 5*time.Minute)
-	h := &browserHandle{}
-	openBrowsers.Add(1)
-	t.Cleanup(func() { cancelT(); cancelB(); cancelA(); h.close() })
-	if err := chromedp.Do(bctx); err != nil { // the browser starts
-		t.Fatal(err)
-	}
-	open := func(name, url string, phone bool) classPage {
-		ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-		t.Cleanup(cancel)
-		beforeScripts(t, ctx, commandLog)
-		beforeScripts(t, ctx, streamLog)
-		if phone {
-			screen(t, ctx, 390, 844, true)
-		}
-		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-			t.Fatal(err)
-		}
-		waitState(t, ctx, 90*time.Second, "ready")
-		return classPage{name: name, ctx: ctx, close: cancel}
-	}
+	open := classBrowser(t)
 
 	proj := open("projector", presenterURL+"#lang=en", false)
 	proj.waitClass(t, 30*time.Second, "presenting", `document.getElementById("class")?.dataset.role === "presenter" && document.getElementById("class")?.dataset.state === "joined"`)

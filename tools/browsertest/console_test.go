@@ -162,19 +162,7 @@ func TestConsoleStaysClean(t *testing.T) {
 	serverCheck("reload")
 
 	srv.stop()
-	offline := true
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			EmulateOfflineServiceWorker: &offline,
-			MatchedNetworkConditions:    []*network.Conditions{{Offline: true}},
-		})
-		if err != nil {
-			return err
-		}
-		_, err = cdp.Call(ctx, tg, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
-		return err
-	}))
-	if err != nil {
+	if err := emulateNetwork(ctx, conditions{Offline: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {

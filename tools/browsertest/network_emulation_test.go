@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -65,19 +63,7 @@ func BenchmarkPageReadyEmulated(b *testing.B) {
 // latencyMS and mbit megabits per second each way.
 func emulate(tb testing.TB, ctx context.Context, latencyMS, mbit float64) {
 	tb.Helper()
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{
-				Latency:            latencyMS,
-				DownloadThroughput: mbit * 1e6 / 8,
-				UploadThroughput:   mbit * 1e6 / 8,
-			}},
-		})
-		return err
-	})); err != nil {
+	if err := emulateNetwork(ctx, conditions{LatencyMS: latencyMS, DownloadThroughput: mbit * 1e6 / 8, UploadThroughput: mbit * 1e6 / 8}); err != nil {
 		tb.Fatalf("emulating %v ms, %v Mbit/s: %v", latencyMS, mbit, err)
 	}
 }
