@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -124,7 +125,7 @@ func (c classPage) waitClass(t testing.TB, d time.Duration, what, js string) {
 		ok, err := eval[bool](c.ctx, js)
 		return err == nil && ok
 	}) {
-		bar, _ := eval[string](c.ctx, `(() => { const e = document.getElementById("class"); return (e ? e.outerHTML : "no #class") + " events: " + JSON.stringify((globalThis.softmaxStreamLog || []).slice(-12)); })()`)
+		bar, _ := eval[string](c.ctx, `(() => { const e = document.getElementById("class"); return (e ? e.outerHTML : "no #class") + " " + (document.getElementById("class-pad-panel")?.innerText || "").replace(/\s+/g, " ") + " events: " + JSON.stringify((globalThis.softmaxStreamLog || []).slice(-12)); })()`)
 		t.Fatalf("%s: %s never came: %s", c.name, what, bar)
 	}
 }
@@ -386,4 +387,91 @@ func (d *dropper) drop(on bool) {
 			c.Close()
 		}
 	}
+}
+
+// TestClassDigits is the class's own digits: three phones (touch, a
+// phone's screen) each draw a digit with a finger, label it and send it;
+// the projector's #class-digits counts them and reads them with its
+// model (data-label, data-predicted on each); a confusion cell opens its
+// drawings; the teacher removes one; and training on the class's digits
+// makes them the instrument's my digits.
+func TestClassDigits(t *testing.T) {
+	needBrowser(t)
+	srv := startClass(t)
+	open := classBrowser(t)
+	proj := open("projector", srv.presenter+"#lang=en&epochs=1", false)
+	proj.waitClass(t, 30*time.Second, "presenting", `document.getElementById("class")?.dataset.state === "joined"`)
+	click(t, proj.ctx, "train")
+	waitState(t, proj.ctx, 90*time.Second, "done")
+	student := "http://" + classHost + ":" + srv.port + "/?class#lang=en"
+	sent := []struct {
+		label   string
+		strokes [][][2]float64
+	}{{"2", strokeTwo}, {"3", strokeThree}, {"6", strokeSix}}
+	for i, s := range sent {
+		p := open(fmt.Sprintf("phone %d", i+1), student, true)
+		p.waitClass(t, 30*time.Second, "following", `document.getElementById("class")?.dataset.state === "joined"`)
+		drawWithFingerOn(t, p.ctx, "class-pad", s.strokes...)
+		p.waitClass(t, 10*time.Second, "ink read by the projector's model", `document.getElementById("class-pad")?.dataset.read !== "-1"`)
+		click(t, p.ctx, "class-label-"+s.label)
+		p.waitClass(t, 10*time.Second, "label "+s.label+" chosen", `document.getElementById("class-label-`+s.label+`")?.getAttribute("aria-pressed") === "true" && !document.getElementById("class-send").disabled`)
+		click(t, p.ctx, "class-send")
+		p.waitClass(t, 10*time.Second, "sent", `document.getElementById("class-send")?.dataset.state === "sent"`)
+	}
+	proj.waitClass(t, 10*time.Second, "three drawings", `document.getElementById("class-digits")?.dataset.count === "3"`)
+	type drawing struct{ N, Label, Predicted string }
+	drawings := func() []drawing {
+		s, err := eval[string](proj.ctx, `JSON.stringify([...document.querySelectorAll("#class-drawings [data-n]")].map(e => ({N: e.dataset.n, Label: e.dataset.label, Predicted: e.dataset.predicted})))`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ds []drawing
+		json.Unmarshal([]byte(s), &ds)
+		return ds
+	}
+	ds := drawings()
+	labels := map[string]bool{}
+	right := 0
+	for _, d := range ds {
+		labels[d.Label] = true
+		if d.Predicted < "0" || d.Predicted > "9" {
+			t.Errorf("drawing %s was not read: data-predicted %q", d.N, d.Predicted)
+		}
+		if d.Predicted == d.Label {
+			right++
+		}
+	}
+	if len(ds) != 3 || !labels["2"] || !labels["3"] || !labels["6"] {
+		t.Fatalf("the projector shows %+v, want the three drawings labelled 2, 3 and 6", ds)
+	}
+	if acc := proj.attr(t, "#class-digits", "data-accuracy"); acc != strconv.FormatFloat(float64(right)/3, 'g', -1, 64) {
+		t.Errorf("data-accuracy %s, want %d/3 (the drawings read right)", acc, right)
+	}
+	// A confusion cell opens its drawings.
+	d := ds[0]
+	cell := `#class-confusion td[data-true="` + d.Label + `"][data-predicted="` + d.Predicted + `"] button`
+	if err := chromedp.Do(proj.ctx, chromedp.Click(cell)); err != nil {
+		t.Fatal(err)
+	}
+	proj.waitClass(t, 10*time.Second, "the cell's drawings", `document.getElementById("class-drawings")?.dataset.cell === "`+d.Label+","+d.Predicted+`"`)
+	for _, o := range drawings() {
+		if o.Label != d.Label || o.Predicted != d.Predicted {
+			t.Errorf("cell %s,%s shows drawing %+v", d.Label, d.Predicted, o)
+		}
+	}
+	click(t, proj.ctx, "class-all")
+	// The teacher removes one.
+	if err := chromedp.Do(proj.ctx, chromedp.Click(`[data-remove="`+d.N+`"]`)); err != nil {
+		t.Fatal(err)
+	}
+	proj.waitClass(t, 10*time.Second, "two drawings", `document.getElementById("class-digits")?.dataset.count === "2"`)
+	for _, o := range drawings() {
+		if o.N == d.N {
+			t.Errorf("drawing %s is still shown after its removal", d.N)
+		}
+	}
+	// Train on them: they become my digits.
+	click(t, proj.ctx, "class-train")
+	proj.waitClass(t, 10*time.Second, "two of my digits", `document.getElementById("my-digits")?.dataset.count === "2"`)
+	proj.waitClass(t, 10*time.Second, "what training on them changes", `(document.getElementById("class-trained")?.textContent || "").startsWith("Before training on the class's digits")`)
 }

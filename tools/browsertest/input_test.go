@@ -87,10 +87,17 @@ func drawWithMouse(t *testing.T, ctx context.Context, strokes ...[][2]float64) {
 // drawWithFinger does the same with touch events, as a finger on a tablet.
 func drawWithFinger(t *testing.T, ctx context.Context, strokes ...[][2]float64) {
 	t.Helper()
+	drawWithFingerOn(t, ctx, "draw-pad", strokes...)
+}
+
+// drawWithFingerOn draws with a finger on the 280×280 pad whose canvas
+// has the id.
+func drawWithFingerOn(t *testing.T, ctx context.Context, id string, strokes ...[][2]float64) {
+	t.Helper()
 	if err := send(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
 		t.Fatalf("enabling touch: %v", err)
 	}
-	r := padRect(t, ctx)
+	r := viewRect(t, ctx, id, false)
 	touch := func(typ input.DispatchTouchEventType, p *[2]float64) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			params := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}

@@ -31,6 +31,7 @@ func (p *page) handleClass(ctx app.Context) {
 	}
 	classroom.Follow.Handle(ctx, p.followClass)
 	classroom.Theta.Handle(ctx, digits.Follow.Post)
+	classroom.TrainOn.Handle(ctx, digits.SetMyDigits.Post)
 	lessonview.ClassChoice.Handle(ctx, func(ctx app.Context, a lessonview.Answer) {
 		classroom.Answer.Post(ctx, classroom.Choice{Question: a.Chapter, Choice: a.Choice})
 	})
@@ -99,4 +100,15 @@ func (p *page) lessonClass() lessonview.Class {
 		c.Role = lessonview.Student
 	}
 	return c
+}
+
+// classPanels are the class's panels under the lesson or the instrument:
+// a phone's pad, the projector's digits of the class.
+func (p *page) classPanels(d digits.View) []app.UI {
+	if p.class == nil {
+		return nil
+	}
+	v := d.Views()
+	s := d.State()
+	return []app.UI{p.class.Pad(p.lang, v.Model), p.class.Digits(p.lang, v.Model, v.Deskew, s.TestAccuracy())}
 }

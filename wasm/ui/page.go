@@ -147,6 +147,7 @@ func (p *page) Render() app.UI {
 			}),
 		}, d.Header(l)...), p.class.Bar(l, d.Views().Model), p.notices(), p.askLink(), d.Notice(l))...),
 		body,
+		app.If(p.class != nil, func() app.UI { return app.Div().Class("class-panels").Body(p.classPanels(d)...) }),
 		app.Footer().Class("foot").Body(append([]app.UI{app.P().Text(l.T("app.foot"))}, d.Footer(l)...)...),
 	)
 }

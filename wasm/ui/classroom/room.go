@@ -25,6 +25,7 @@ import (
 	"softmaxdemo/core/class"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/ui/browser"
+	"softmaxdemo/wasm/ui/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -79,7 +80,7 @@ type Room struct{ o *owner }
 
 // events are the stream's events the room listens to.
 var events = []string{class.EventHello, class.EventState, class.EventTeacher, class.EventTheta,
-	class.EventQuestion, class.EventCounts, class.EventJoined}
+	class.EventQuestion, class.EventCounts, class.EventJoined, class.EventDrawing, class.EventRemoved, class.EventFault}
 
 // Open returns the room of the class the page's address asks for (query:
 // its query, without "?"), or nil if it asks for none. shown says what
@@ -94,7 +95,7 @@ func open(query string, shown func() Shown, n net, s storage) *Room {
 	if err != nil || !q.Has("class") {
 		return nil
 	}
-	o := &owner{net: n, store: s, shown: shown, st: &State{}}
+	o := &owner{net: n, store: s, shown: shown, st: &State{Cell: [2]int{-1, -1}}}
 	if k := q.Get("key"); k != "" {
 		s.TabSet(keyStorage, k)
 		q.Del("key")
@@ -133,6 +134,11 @@ func (r *Room) Mount(ctx app.Context) {
 	Leave.Handle(ctx, o.leave)
 	Present.Handle(ctx, func(ctx app.Context) { o.look(ctx) })
 	rejoin.Handle(ctx, o.rejoin)
+	sendDrawing.Handle(ctx, o.sendDrawing)
+	removeDrawing.Handle(ctx, o.removeDrawing)
+	openCell.Handle(ctx, func(_ app.Context, c [2]int) { o.st.Cell = c })
+	trainOnThem.Handle(ctx, o.trainOn)
+	uploadDigits.Handle(ctx, o.upload)
 	o.connect()
 	// A page left for another, which the browser may keep to come back
 	// to, closes its stream: the projector's page then counts as gone.
@@ -205,6 +211,9 @@ type owner struct {
 	sum      string // data-theta: the checksum of sumOf
 	sumOf    *softmax.Model[float32]
 	gotHello bool
+
+	reading reading // the class's digits as the projector's model reads them
+	before  *before // what they were read as when the teacher trained on them
 }
 
 // after calls f on go-app's goroutine after d, unless the room is gone.
@@ -370,6 +379,7 @@ func (o *owner) hello(ctx app.Context, h class.Hello) {
 			o.sentModel = nil
 		}
 		o.look(ctx)
+		o.fetchDigits(ctx)
 	case class.RoleStudent:
 		if q.ID != "" && !q.Revealed && h.Mine == "" && mine != "" {
 			o.st.choose(q.ID, mine)
@@ -498,6 +508,14 @@ func (o *owner) pump(ctx app.Context) {
 			if refused != nil {
 				o.st.Refused = refused
 			}
+			if m.Path == drawingPath && again == 0 {
+				if refused == nil {
+					o.st.Sent++
+					o.st.Drawing = "sent"
+				} else {
+					o.st.Drawing = ""
+				}
+			}
 			if again > 0 {
 				o.after(again, o.pump)
 				ctx.PreventUpdate()
@@ -532,4 +550,123 @@ func (o *owner) checksum(m *softmax.Model[float32]) string {
 		o.sumOf, o.sum = m, class.Checksum(m)
 	}
 	return o.sum
+}
+
+// drawingPath is where a phone sends a drawing.
+const drawingPath = "/class/drawing"
+
+// sendDrawing queues a phone's drawing, with the next Seq.
+func (o *owner) sendDrawing(ctx app.Context, d drawn) {
+	id, err := class.ParsePhoneID(o.phone)
+	if err != nil || o.st.Role != class.RoleStudent {
+		return
+	}
+	dr := &class.Drawing{Phone: id, Seq: o.nextSeq(), Label: d.Label, Pixels: d.Pixels}
+	o.st.Refused, o.st.Drawing = nil, "sending"
+	o.out.add(message{Path: drawingPath, Body: dr.Encode()})
+	o.pump(ctx)
+}
+
+// fetchDigits fetches the class's drawings, all of them, after a Hello:
+// the events since bring the rest.
+func (o *owner) fetchDigits(ctx app.Context) {
+	o.net.request("GET", o.path("/class/drawings", url.Values{"after": {"0"}}), "", nil, func(r browser.Response) {
+		o.ctx.Dispatch(func(ctx app.Context) {
+			if r.Err != "" || r.Status != 200 {
+				o.after(time.Second, o.fetchDigits)
+				ctx.PreventUpdate()
+				return
+			}
+			ds, err := class.DecodeDigitList(r.Body)
+			if err != nil {
+				o.st.Fault = err.Error()
+				return
+			}
+			o.st.Digits = o.st.Digits[:0]
+			o.st.addDigits(ds...)
+		})
+	})
+}
+
+// removeDrawing asks the server to remove drawing n; its event removes
+// it from the list.
+func (o *owner) removeDrawing(ctx app.Context, n uint32) {
+	o.net.request("DELETE", o.path("/class/drawings/"+strconv.FormatUint(uint64(n), 10), nil), "", nil, func(r browser.Response) {
+		o.ctx.Dispatch(func(ctx app.Context) {
+			if r.Err == "" && r.Status >= 200 && r.Status < 300 {
+				o.st.removeDigit(n) // at once, whether or not the event came first
+			}
+		})
+	})
+	ctx.PreventUpdate()
+}
+
+// trainOn makes the class's digits my digits, to train on, and notes
+// what they were read as before.
+func (o *owner) trainOn(ctx app.Context) {
+	if len(o.st.Digits) == 0 {
+		return
+	}
+	b := &before{test: -1, class: -1}
+	if rd := o.reading; rd.predicted != nil && len(rd.predicted) > 0 && rd.model != nil {
+		b.class = float64(rd.right) / float64(len(rd.predicted))
+	}
+	o.before = b
+	TrainOn.Post(ctx, o.st.samples(maxTrainOn))
+}
+
+// maxTrainOn is at most how many of the class's digits become my digits
+// (modelfile.MaxDigits).
+const maxTrainOn = 1000
+
+// onUpload reads a saved set of the class's digits (.npz) chosen in
+// #class-upload.
+func (o *owner) onUpload(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	f := browser.FileOf(files.Index(0))
+	f.Read(func(b []byte, err error) {
+		o.ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				o.st.Fault = err.Error()
+				return
+			}
+			uploadDigits.Post(ctx, b)
+		})
+	})
+}
+
+// upload adds a saved set to the class (all or none); the server says
+// each drawing added.
+func (o *owner) upload(ctx app.Context, b []byte) {
+	o.net.request("POST", o.path("/class/digits.npz", nil), "application/octet-stream", b, func(r browser.Response) {
+		o.ctx.Dispatch(func(ctx app.Context) {
+			if r.Err != "" {
+				o.st.Refused = &class.Refusal{Message: r.Err}
+				return
+			}
+			if r.Status < 200 || r.Status >= 300 {
+				o.st.Refused = class.DecodeRefusal(r.Status, r.RetryAfter, r.Body)
+				return
+			}
+			o.fetchDigits(ctx)
+		})
+	})
+}
+
+// Pad is a phone's pad (#class-pad), which sends drawings to the class,
+// read by m, the model the phone shows. Nil unless the page is a phone
+// of a class.
+func (r *Room) Pad(l i18n.Lang, m *softmax.Model[float32]) app.UI {
+	if r == nil || r.o.st.Role != class.RoleStudent {
+		return nil
+	}
+	st := r.o.st
+	reason := ""
+	if st.Refused != nil && st.Drawing == "" {
+		reason = st.Refused.Message
+	}
+	return &pad{ILang: l, IModel: m, ISent: st.Sent, IMax: st.MaxSent, IState: st.Drawing, IReason: reason}
 }

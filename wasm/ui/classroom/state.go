@@ -29,6 +29,20 @@ type State struct {
 	Mine      map[string]string  // phone: its choice in each question, by the question's id
 	Refused   *class.Refusal     // the last request the server refused for good, or a full class
 	Gone      bool               // the server was reached once and is no longer (shown while reconnecting)
+
+	// A phone's drawings: how many the class took, at most how many, and
+	// the last one's way ("sending", "sent").
+	Sent, MaxSent int
+	Drawing       string
+
+	// The projector's: the class's drawings in their numbers' order,
+	// a version that grows when they change, the confusion cell whose
+	// drawings are shown ({-1, -1}: all), and why the file of drawings
+	// is not written ("" when it is).
+	Digits        []*class.Digit
+	DigitsVersion int
+	Cell          [2]int
+	Fault         string
 }
 
 // Phase returns #class's data-state.
@@ -56,6 +70,7 @@ func (s *State) Hello(h class.Hello) {
 	if s.Role == class.RolePresenter {
 		s.Teacher = true
 	}
+	s.Sent, s.MaxSent, s.Fault = h.Sent, h.MaxSent, h.Fault
 	if h.Poll.Question.ID != "" && h.Mine != "" {
 		s.choose(h.Poll.Question.ID, h.Mine)
 	}
@@ -81,6 +96,12 @@ func (s *State) Apply(e class.Event) {
 		}
 	case class.Joined:
 		s.Joined = e.N
+	case *class.Digit:
+		s.addDigits(e)
+	case class.Removed:
+		s.removeDigit(e.N)
+	case class.Fault:
+		s.Fault = e.Message
 	}
 }
 

@@ -2,6 +2,7 @@ package digits
 
 import (
 	"softmaxdemo/core/softmax"
+	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/chart"
 	"softmaxdemo/wasm/ui/digits/store"
 	"softmaxdemo/wasm/ui/i18n"
@@ -37,6 +38,10 @@ var (
 	// Follow makes the model the one the panels show, without a run: a
 	// phone of a class shows the projector's θ (store.State.Follow).
 	Follow = kit.Action[*softmax.Model[float32]]{Name: "digits/follow"}
+	// SetMyDigits makes the drawings my digits, in place of any before
+	// (at most modelfile.MaxDigits: the latest), as the class's digits
+	// become them to train on; their share of each batch stays as chosen.
+	SetMyDigits = kit.Action[protocol.Samples]{Name: "digits/set-my-digits"}
 	// Show is what a chapter needs on entering it.
 	Show = kit.Action[Shown]{Name: "digits/show"}
 	// ComputeHessian pauses the run in training and asks the worker for

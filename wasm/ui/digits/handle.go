@@ -65,6 +65,7 @@ func (o *owner) handle(ctx app.Context) {
 	Fresh.Handle(ctx, o.fresh)
 	UseModel.Handle(ctx, o.useModel)
 	Follow.Handle(ctx, o.follow)
+	SetMyDigits.Handle(ctx, o.files.setClassDigits)
 	Show.Handle(ctx, o.show)
 	ApplyInspected.Handle(ctx, func(ctx app.Context) {
 		if e := st.Inspect; e != nil {

@@ -71,6 +71,20 @@ func (k *keeper) myDigitsRate(_ app.Context, r string) {
 	}
 }
 
+// setClassDigits makes the drawings my digits (SetMyDigits): the
+// latest modelfile.MaxDigits of them.
+func (k *keeper) setClassDigits(_ app.Context, m protocol.Samples) {
+	n := len(m.Labels)
+	if n == 0 || len(m.Pixels) != n*dataset.Pixels {
+		return
+	}
+	if n > modelfile.MaxDigits {
+		m.Labels, m.Pixels = m.Labels[n-modelfile.MaxDigits:], m.Pixels[(n-modelfile.MaxDigits)*dataset.Pixels:]
+	}
+	k.st.Files.DigitsSaid(i18n.Msg{}, "")
+	k.setMyDigits(m)
+}
+
 // setMyDigits replaces my digits, tells the worker and keeps them.
 func (k *keeper) setMyDigits(m protocol.Samples) {
 	f := &k.st.Files
