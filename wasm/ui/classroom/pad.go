@@ -103,7 +103,7 @@ func (p *pad) Render() app.UI {
 			app.Div().Class("label-buttons").Attr("role", "group").Aria("label", l.T("class.padLabel")).Body(
 				app.Span().Class("note").Text(l.T("class.padLabel")),
 				app.Range(make([]struct{}, 10)).Slice(func(i int) app.UI {
-					return app.Button().ID("class-label-" + strconv.Itoa(i)).Text(strconv.Itoa(i)).
+					return app.Button().ID("class-label-"+strconv.Itoa(i)).Text(strconv.Itoa(i)).
 						Aria("pressed", strconv.FormatBool(p.label == i)).
 						OnClick(func(ctx app.Context, e app.Event) { p.label = i })
 				}),
