@@ -65,6 +65,7 @@
 //	POST   /class/digits.npz    .npz         → Ack with the last number: a saved set added, all or none
 //	GET    /class/digits-images-idx3-ubyte   → their images as MNIST's IDX (core/dataset)
 //	GET    /class/digits-labels-idx1-ubyte   → their labels as IDX
+//	GET    /class/address                    → the students' address (text/plain), for the projector's QR code
 //
 // JSON bodies are sent as application/json, binary ones as
 // application/octet-stream (another type is 415); a phone's body is at

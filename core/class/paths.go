@@ -17,4 +17,5 @@ const (
 	PathDigitsNPZ    = "/class/digits.npz"               // GET (presenter): the drawings for NumPy; POST: add a saved set
 	PathDigitsImages = "/class/digits-images-idx3-ubyte" // GET (presenter): the drawings' images as IDX
 	PathDigitsLabels = "/class/digits-labels-idx1-ubyte" // GET (presenter): their labels as IDX
+	PathAddress      = "/class/address"                  // GET (presenter): the students' address, as the server printed it
 )

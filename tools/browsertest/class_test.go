@@ -34,6 +34,7 @@ type classServer struct {
 	t         testing.TB
 	bin, dir  string
 	presenter string // the presenter's address, with its key
+	students  string // the students' address
 	port      string
 	cmd       *exec.Cmd
 }
@@ -76,6 +77,11 @@ func (s *classServer) start(addr string) {
 		t.Fatalf("restarted, the server gives the presenter %s, not %s: its folder keeps the key", m[1], s.presenter)
 	}
 	s.presenter, s.port = m[1], m[2]
+	line, err = r.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "students: ") {
+		t.Fatalf("tools/serve -class printed %q after the presenter's line (%v)", line, err)
+	}
+	s.students = strings.TrimSpace(strings.TrimPrefix(line, "students: "))
 	go io.Copy(io.Discard, r)
 }
 
@@ -196,6 +202,13 @@ func TestClassFollowsTheProjector(t *testing.T) {
 
 	click(t, proj.ctx, "lesson-toggle") // the lesson's first chapter
 	proj.waitClass(t, 10*time.Second, "chapter 1", `document.getElementById("lesson")?.dataset.chapter === "1"`)
+	// The projector's QR code carries the students' address, not its own
+	// (loopback, and its key).
+	click(t, proj.ctx, "lesson-qr-show")
+	if link := waitAttr(t, proj.ctx, 10*time.Second, "#lesson-qr", "data-link", func(v string) bool { return v != "" && v != "<missing>" }); !strings.HasPrefix(link, srv.students+"#") || strings.Contains(link, "key=") {
+		t.Errorf("the projector's QR code carries %s, want the students' address %s with the chapter's fragment", link, srv.students)
+	}
+	click(t, proj.ctx, "lesson-qr-close")
 
 	// Phone 3 reaches the server through a link that can drop.
 	wifi := newDropper(t, "127.0.0.1:"+port)
@@ -460,6 +473,7 @@ func TestClassDigits(t *testing.T) {
 		}
 	}
 	click(t, proj.ctx, "class-all")
+	proj.waitClass(t, 10*time.Second, "every drawing", `!document.getElementById("class-drawings")?.dataset.cell && document.querySelectorAll("#class-drawings [data-n]").length === 3`)
 	// The teacher removes one.
 	if err := chromedp.Do(proj.ctx, chromedp.Click(`[data-remove="`+d.N+`"]`)); err != nil {
 		t.Fatal(err)

@@ -179,13 +179,13 @@ func privatePrefix(root, dir string) string {
 
 // printClass writes the class's two lines, the presenter's address with
 // its key and the students', then what writeClass writes for the
-// students' address.
-func printClass(stdout, stderr io.Writer, flagAddr string, bound net.Addr, key, dir string) error {
+// students' address, and returns the students' address.
+func printClass(stdout, stderr io.Writer, flagAddr string, bound net.Addr, key, dir string) (students string, err error) {
 	lan, err := lanAddresses()
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: listing this machine's addresses: %v\n", err)
 	}
-	students := classURL(flagAddr, bound, lan) + "?class"
+	students = classURL(flagAddr, bound, lan) + "?class"
 	if len(lan) == 0 {
 		fmt.Fprintln(stderr, "serve: this machine has no address on a local network: is it on the room's Wi-Fi?")
 	}
@@ -197,9 +197,9 @@ func printClass(stdout, stderr io.Writer, flagAddr string, bound net.Addr, key, 
 	}
 	presenter := siteURL(flagAddr, bound) + "?class&key=" + key
 	if _, err := fmt.Fprintf(stdout, "presenter: %s\nstudents: %s\n", presenter, students); err != nil {
-		return fmt.Errorf("writing the addresses: %w", err)
+		return "", fmt.Errorf("writing the addresses: %w", err)
 	}
-	return writeClass(stdout, students, others, dir)
+	return students, writeClass(stdout, students, others, dir)
 }
 
 // writeClass writes what a teacher needs to let a class open the page:

@@ -97,6 +97,10 @@ func TestClass(t *testing.T) {
 		t.Errorf("the key's file: %v, %v; want mode 0600", fi.Mode(), err)
 	}
 
+	if got := fetchBody(t, strings.TrimSuffix(base, "/")+"/class/address?key="+key); got != students {
+		t.Errorf("GET /class/address = %q, want the students' address %q", got, students)
+	}
+
 	for _, tt := range []struct {
 		path, encoding string
 		status         int
@@ -112,6 +116,8 @@ func TestClass(t *testing.T) {
 		{"/class/theta", "", http.StatusNotFound, "application/json"},         // no θ yet
 		{"/class/digits.npz", "", http.StatusForbidden, "application/json"},   // without the key
 		{"/class/digits.npz?key=" + key, "", http.StatusOK, "application/octet-stream"},
+		{"/class/address", "", http.StatusForbidden, "application/json"},
+		{"/class/address?key=" + key, "", http.StatusOK, "text/plain; charset=utf-8"},
 	} {
 		req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(base, "/")+tt.path, nil)
 		if tt.encoding != "" {
@@ -356,4 +362,19 @@ func TestClassURL(t *testing.T) {
 			t.Errorf("classURL(%q, %v) = %q, want %q", tt.flag, tt.bound, got, tt.want)
 		}
 	}
+}
+
+// fetchBody returns the body of a GET of u, failing unless it is a 200.
+func fetchBody(t *testing.T, u string) string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %s", u, resp.Status, b)
+	}
+	return string(b)
 }

@@ -161,10 +161,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if hub != nil {
 		srv.RegisterOnShutdown(hub.EndStreams)
-		if err := printClass(stdout, stderr, *addr, ln.Addr(), cf.key.String(), cf.dir); err != nil {
+		students, err := printClass(stdout, stderr, *addr, ln.Addr(), cf.key.String(), cf.dir)
+		if err != nil {
 			ln.Close()
 			return err
 		}
+		hub.SetStudents(students)
 	} else if _, err := fmt.Fprintf(stdout, "serving %s at %s\n", dir, siteURL(*addr, ln.Addr())); err != nil {
 		ln.Close()
 		return fmt.Errorf("writing url: %w", err)

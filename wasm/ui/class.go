@@ -92,7 +92,7 @@ func (p *page) lessonClass() lessonview.Class {
 	c := lessonview.Class{Question: st.Poll.Question.ID, Revealed: st.Poll.Question.Revealed, Counts: st.Counts(), Mine: st.MineIn(st.Poll.Question.ID)}
 	switch st.Role {
 	case class.RolePresenter:
-		c.Role = lessonview.Presenter
+		c.Role, c.Address = lessonview.Presenter, st.Address
 	case class.RoleStudent:
 		if !st.Following() {
 			return lessonview.Class{} // alone: the phone's own lesson

@@ -135,7 +135,7 @@ func (p *page) Render() app.UI {
 	} else {
 		body = d.Grid(l, planepanel.New().Lang(l).Pace(d.Settings().Fields.Pace).Worker(p.plane))
 	}
-	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Class(map[bool]string{true: "lesson-on"}[inLesson]).Attr("lang", l.Tag()).Body(
+	return app.Div().Class("page").Class(map[bool]string{true: "present"}[p.present]).Class(map[bool]string{true: "lesson-on"}[inLesson]).Class(map[bool]string{true: "in-class"}[p.class != nil]).Attr("lang", l.Tag()).Body(
 		app.Header().Class("top").Body(append(append([]app.UI{
 			p.titleRow(),
 			app.P().Class("lede").Body(kit.Rich(l.T("app.lede"))...),

@@ -58,6 +58,7 @@ type Hub struct {
 	wg        sync.WaitGroup // the hub's own goroutines
 
 	mu          sync.Mutex
+	students    string // the students' address (SetStudents)
 	phones      map[class.PhoneID]*phone
 	presenters  int         // presenter streams open
 	teacherHere bool        // as last announced
@@ -164,6 +165,7 @@ func (h *Hub) start() {
 	m.HandleFunc("POST "+class.PathDigitsNPZ, h.presenter(h.postNPZ))
 	m.HandleFunc("GET "+class.PathDigitsImages, h.presenter(h.getIDX))
 	m.HandleFunc("GET "+class.PathDigitsLabels, h.presenter(h.getIDX))
+	m.HandleFunc("GET "+class.PathAddress, h.presenter(h.getAddress))
 	known := map[string]bool{}
 	for _, p := range []string{class.PathEvents, class.PathJoin, class.PathAnswer, class.PathDrawing, class.PathLine,
 		class.PathTheta, class.PathState, class.PathQuestion, class.PathLines, class.PathDrawings,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -318,4 +319,26 @@ func (h *Hub) postNPZ(w http.ResponseWriter, r *http.Request) {
 		h.keep(&drawing{n: h.digits.last + 1, label: s.Labels[i], pixels: px})
 	}
 	reply(w, class.Ack{Drawing: h.digits.last}.Encode())
+}
+
+// SetStudents says the students' address the server printed, which the
+// projector's page shows as its QR code (GET /class/address).
+func (h *Hub) SetStudents(u string) {
+	h.mu.Lock()
+	h.students = u
+	h.mu.Unlock()
+}
+
+// getAddress answers the students' address, 404 before SetStudents.
+func (h *Hub) getAddress(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	u := h.students
+	h.mu.Unlock()
+	if u == "" {
+		refuse(w, &class.Refusal{Status: http.StatusNotFound, Code: class.CodeNotFound, Message: "the server has said no students' address"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, u)
 }

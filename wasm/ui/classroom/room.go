@@ -380,6 +380,7 @@ func (o *owner) hello(ctx app.Context, h class.Hello) {
 		}
 		o.look(ctx)
 		o.fetchDigits(ctx)
+		o.fetchAddress(ctx)
 	case class.RoleStudent:
 		if q.ID != "" && !q.Revealed && h.Mine == "" && mine != "" {
 			o.st.choose(q.ID, mine)
@@ -669,4 +670,21 @@ func (r *Room) Pad(l i18n.Lang, m *softmax.Model[float32]) app.UI {
 		reason = st.Refused.Message
 	}
 	return &pad{ILang: l, IModel: m, ISent: st.Sent, IMax: st.MaxSent, IState: st.Drawing, IReason: reason}
+}
+
+// fetchAddress fetches the students' address, for the projector's QR
+// code; without it the code carries the page's own link.
+func (o *owner) fetchAddress(ctx app.Context) {
+	if o.st.Address != "" {
+		return
+	}
+	o.net.request("GET", o.path(class.PathAddress, nil), "", nil, func(r browser.Response) {
+		o.ctx.Dispatch(func(ctx app.Context) {
+			if r.Err == "" && r.Status == 200 && len(r.Body) < 512 {
+				if u, err := url.Parse(string(r.Body)); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+					o.st.Address = u.String()
+				}
+			}
+		})
+	})
 }

@@ -43,6 +43,7 @@ type State struct {
 	DigitsVersion int
 	Cell          [2]int
 	Fault         string
+	Address       string // the students' address, as the server printed it
 }
 
 // Phase returns #class's data-state.

@@ -74,10 +74,14 @@ func (v *Lesson) qrOverlay() app.UI {
 	)
 }
 
-// qr returns the QR code of the page's link, made again only when the
-// link changes.
+// qr returns the QR code of the page's link (on a class's projector,
+// the students' address with the link's fragment), made again only when
+// the link changes.
 func (v *Lesson) qr() string {
 	href := browser.Href()
+	if v.IClass.Address != "" && href != "" {
+		href = v.IClass.Address + browser.Fragment() // the class's phones open the students' address
+	}
 	if href == "" || href == v.qrFor {
 		return v.qrSVG
 	}

@@ -57,6 +57,7 @@ type Class struct {
 	Revealed bool        // the projector revealed it
 	Counts   map[int]int // presenter, or once revealed: how many chose each choice
 	Mine     int         // phone: its choice in the open question, −1 for none
+	Address  string      // projector: the students' address, which the QR code carries
 }
 
 // ClassRole is a page's part in a class.
