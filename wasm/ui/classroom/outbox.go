@@ -15,8 +15,10 @@ const (
 )
 
 // A message is a phone's request that must reach the server once: its
-// path and its body (with its Seq, core/class). Question is an answer's
-// question: a newer answer to it replaces one not yet sent.
+// path and its body (with its Seq, core/class). Question keys the
+// messages of which only the latest counts (an answer's question, or
+// "line" for the phone's line in the plane): a newer one replaces one
+// not yet sent.
 type message struct {
 	Path     string
 	Body     []byte

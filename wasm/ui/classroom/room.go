@@ -19,6 +19,7 @@ package classroom
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -80,7 +81,8 @@ type Room struct{ o *owner }
 
 // events are the stream's events the room listens to.
 var events = []string{class.EventHello, class.EventState, class.EventTeacher, class.EventTheta,
-	class.EventQuestion, class.EventCounts, class.EventJoined, class.EventDrawing, class.EventRemoved, class.EventFault}
+	class.EventQuestion, class.EventCounts, class.EventJoined, class.EventDrawing, class.EventRemoved, class.EventFault,
+	class.EventLine, class.EventCleared}
 
 // Open returns the room of the class the page's address asks for (query:
 // its query, without "?"), or nil if it asks for none. shown says what
@@ -139,6 +141,8 @@ func (r *Room) Mount(ctx app.Context) {
 	openCell.Handle(ctx, func(_ app.Context, c [2]int) { o.st.Cell = c })
 	trainOnThem.Handle(ctx, o.trainOn)
 	uploadDigits.Handle(ctx, o.upload)
+	SendLine.Handle(ctx, o.sendLine)
+	ClearLines.Handle(ctx, o.clearLines)
 	o.connect()
 	// A page left for another, which the browser may keep to come back
 	// to, closes its stream: the projector's page then counts as gone.
@@ -173,8 +177,8 @@ func (o *owner) disconnect() {
 	o.st.Connected = false
 }
 
-// State returns the class as the room knows it, to read.
-func (r *Room) State() State { return *r.o.st }
+// State returns the class as the room knows it, to read, not to change.
+func (r *Room) State() *State { return r.o.st }
 
 // owner is the room's owner (package comment).
 type owner struct {
@@ -360,6 +364,8 @@ func (o *owner) event(ctx app.Context, name, id, data string) {
 		ctx.PreventUpdate()
 	case class.Poll:
 		o.look(ctx)
+	case class.LineOf, class.Cleared:
+		Lines.Post(ctx, slices.Clone(o.st.Lines))
 	}
 }
 
@@ -372,11 +378,15 @@ func (o *owner) hello(ctx app.Context, h class.Hello) {
 	mine := o.st.Mine[q.ID]
 	o.gotHello = true
 	o.st.Hello(h)
+	Joined.Post(ctx, h.Role)
+	if h.Role == class.RolePresenter {
+		Lines.Post(ctx, slices.Clone(o.st.Lines))
+	}
 	switch h.Role {
 	case class.RolePresenter:
 		o.sentState, o.sentQuestion = h.State, h.Poll.Question
-		if o.sumOf == nil || class.Checksum(o.sumOf) != h.Theta.Checksum {
-			o.sentModel = nil
+		if o.sentModel == nil || class.Checksum(o.sentModel) != h.Theta.Checksum {
+			o.sentModel, o.sentAt = nil, time.Time{} // sent again at once
 		}
 		o.look(ctx)
 		o.fetchDigits(ctx)
@@ -508,6 +518,9 @@ func (o *owner) pump(ctx app.Context) {
 			again, refused := o.out.done(r)
 			if refused != nil {
 				o.st.Refused = refused
+			}
+			if m.Path == linePath && again == 0 && refused == nil {
+				LineTaken.Post(ctx)
 			}
 			if m.Path == drawingPath && again == 0 {
 				if refused == nil {
@@ -687,4 +700,29 @@ func (o *owner) fetchAddress(ctx app.Context) {
 			}
 		})
 	})
+}
+
+// linePath is where a phone sends its line in the plane.
+const linePath = "/class/line"
+
+// sendLine queues a phone's line in the plane, with the next Seq: a
+// newer one replaces one not yet on its way.
+func (o *owner) sendLine(ctx app.Context, pl class.PlaneLine) {
+	id, err := class.ParsePhoneID(o.phone)
+	if err != nil || o.st.Role != class.RoleStudent || pl.Validate() != nil {
+		return
+	}
+	l := class.Line{Phone: id, Seq: o.nextSeq(), Line: pl}
+	o.out.add(message{Path: linePath, Body: l.Encode(), Question: "line"})
+	o.pump(ctx)
+}
+
+// clearLines asks the server to forget the class's lines; its event
+// clears them.
+func (o *owner) clearLines(ctx app.Context) {
+	if o.st.Role != class.RolePresenter {
+		return
+	}
+	o.net.request("DELETE", o.path(class.PathLines, nil), "", nil, func(browser.Response) {})
+	ctx.PreventUpdate()
 }

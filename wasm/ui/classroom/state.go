@@ -1,6 +1,7 @@
 package classroom
 
 import (
+	"slices"
 	"strconv"
 
 	"softmaxdemo/core/class"
@@ -44,6 +45,9 @@ type State struct {
 	Cell          [2]int
 	Fault         string
 	Address       string // the students' address, as the server printed it
+
+	// The projector's: every phone's latest line in the plane, by slot.
+	Lines []class.LineOf
 }
 
 // Phase returns #class's data-state.
@@ -71,7 +75,7 @@ func (s *State) Hello(h class.Hello) {
 	if s.Role == class.RolePresenter {
 		s.Teacher = true
 	}
-	s.Sent, s.MaxSent, s.Fault = h.Sent, h.MaxSent, h.Fault
+	s.Sent, s.MaxSent, s.Fault, s.Lines = h.Sent, h.MaxSent, h.Fault, h.Lines
 	if h.Poll.Question.ID != "" && h.Mine != "" {
 		s.choose(h.Poll.Question.ID, h.Mine)
 	}
@@ -103,6 +107,15 @@ func (s *State) Apply(e class.Event) {
 		s.removeDigit(e.N)
 	case class.Fault:
 		s.Fault = e.Message
+	case class.LineOf:
+		i := slices.IndexFunc(s.Lines, func(l class.LineOf) bool { return l.Slot == e.Slot })
+		if i < 0 {
+			s.Lines = append(s.Lines, e)
+		} else {
+			s.Lines[i] = e
+		}
+	case class.Cleared:
+		s.Lines = nil
 	}
 }
 
