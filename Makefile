@@ -278,10 +278,13 @@ go-app-patch:
 ## reaching 60 phones (p99), 60 answers counted on the presenter's stream,
 ## 600 drawings from 60 phones on it, the server's memory with 100 joined
 ## and with 5,000 drawings (heap in use, RSS) and its CPU at rest with 60
-## joined over 30 s (getrusage); five runs of each
-bench-class:
+## joined over 30 s (getrusage); five runs of each; then a real phone's
+## page (4× CPU, slow 4G) following the projector's chapter changes in
+## Chromium, through tools/serve -class
+bench-class: site
 	$(GO) test -run '^$$' -bench 'ClassChapterChange|ClassAnswers|ClassDrawings' -benchtime 20x -count 5 ./tools/serve/classhub/
 	$(GO) test -run '^$$' -bench 'ClassMemory|ClassCPU' -benchtime 1x -count 5 ./tools/serve/classhub/
+	$(GO) test -run '^$$' -bench ClassPhoneFollows -benchtime 10x ./tools/browsertest/
 
 ## bench: native benchmarks of the kernels, the trainer and the decoder
 bench:
