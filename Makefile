@@ -104,7 +104,7 @@ test: lint lint-workflows mnist-idx site test-go test-wasm fuzz test-browser
 ## lint: gofmt, go vet and staticcheck, natively over every package and as
 ## js/wasm over the packages that build for the browser; core imports
 ## neither syscall/js nor go-app; the page's rooms (wasm/ui/digits,
-## lessonview, planepanel) import no other room, and kit imports none. staticcheck is fetched by version through
+## lessonview, planepanel, classroom) import no other room, and kit imports none. staticcheck is fetched by version through
 ## the Go module proxy, so a fresh machine needs nothing installed; under
 ## core/ and wasm/ it also holds doc comments to Go's conventions (ST1000,
 ## ST1020–ST1022: core/staticcheck.conf, wasm/staticcheck.conf).
@@ -122,9 +122,9 @@ lint:
 	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKGS)
 	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E 'syscall/js|go-app' || true); \
 	 if [ -n "$$bad" ]; then echo "core must not import syscall/js or go-app:"; echo "$$bad"; exit 1; fi
-	@for r in digits lessonview planepanel kit; do \
+	@for r in digits lessonview planepanel classroom kit; do \
 	  deps=$$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ui/$$r/...) || exit 1; \
-	  bad=$$(echo "$$deps" | grep -E '/wasm/ui/(digits|lessonview|planepanel)(/|$$)' | grep -v "/wasm/ui/$$r\(/\|$$\)" || true); \
+	  bad=$$(echo "$$deps" | grep -E '/wasm/ui/(digits|lessonview|planepanel|classroom)(/|$$)' | grep -v "/wasm/ui/$$r\(/\|$$\)" || true); \
 	  if [ -n "$$bad" ]; then echo "wasm/ui/$$r must not import another room:"; echo "$$bad"; exit 1; fi; \
 	done
 	$(GO) run $(STATICCHECK) ./...

@@ -622,7 +622,7 @@ func (o *owner) trainOn(ctx app.Context) {
 		return
 	}
 	b := &before{test: -1, class: -1}
-	if rd := o.reading; rd.predicted != nil && len(rd.predicted) > 0 && rd.model != nil {
+	if rd := o.reading; len(rd.predicted) > 0 && rd.model != nil {
 		b.class = float64(rd.right) / float64(len(rd.predicted))
 	}
 	o.before = b
