@@ -52,6 +52,7 @@ var (
 	typeTheta   = kit.Action[store.ThetaTyped]{Name: "plane/theta"}
 	dragLine    = kit.Action[dragTo]{Name: "plane/drag"} // the boundary held dragged
 	askGrid     = kit.Action[int]{Name: "plane/grid"}    // the regions' cells a side the canvas wants
+	sendMine    = kit.Signal{Name: "plane/send"}         // a student sends the line shown (SendLine)
 )
 
 // option is a choice among the settings: which ("bias" or "pin"), and on
@@ -110,12 +111,13 @@ var (
 // PlaneLine.Validate passes.
 var SendLine = kit.Action[class.PlaneLine]{Name: "plane/send-line"}
 
-// Part is the plane's part in a class.
-type Part int
+// Part is the plane's part in a class: None (the zero value: the plane
+// shows nothing of a class), Student or Presenter.
+type Part = store.Part
 
 // The parts: outside a class, a student's phone, the presenter's page.
 const (
-	None Part = iota
-	Student
-	Presenter
+	None      = store.None
+	Student   = store.Student
+	Presenter = store.Presenter
 )

@@ -76,6 +76,7 @@ func (r *room) OnInit() { r.o.reset(r.IView) }
 func (r *room) OnMount(ctx app.Context) {
 	claimKeys()
 	r.o.handle(ctx)
+	AskClass.Post(ctx) // the class's part and lines, posted before the room was mounted
 	if w := r.IWorker; w != nil {
 		r.o.w = w
 		w.attach(&r.o, ctx)

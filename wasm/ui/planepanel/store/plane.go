@@ -12,6 +12,7 @@
 package store
 
 import (
+	"softmaxdemo/core/class"
 	"softmaxdemo/core/plane"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/planework"
@@ -66,6 +67,7 @@ type Snapshot struct {
 	Add     int     // the class a click adds
 	Typed   Typed   // #plane-theta's fields as typed
 	Hand    int     // the last θ by hand the worker has answered
+	Class   Class   // the plane's part in a class (class.go)
 }
 
 // Picture is the regions of a frame as the worker drew them: an N×N RGBA
@@ -93,6 +95,7 @@ type Plane struct {
 	asked   float64        // when the last command that asks for a scene was queued, ms
 	hand    hand
 	run     runs
+	lines   []class.LineOf // the class's lines, as the page gave them
 	out     []protocol.Msg
 }
 
@@ -117,10 +120,12 @@ func (p *Plane) send(m protocol.Msg) { p.out = append(p.out, m) }
 // new set-up's first frame.
 func (p *Plane) Reset(s Start) {
 	d, _ := plane.Generate(s.Data, s.K, planework.Seed)
-	*p = Plane{pace: p.pace, start: s, setup: -1, s: Snapshot{
+	part, lines := p.s.Class.Part, p.lines
+	*p = Plane{pace: p.pace, start: s, setup: -1, lines: lines, s: Snapshot{
 		State: Ready, Name: s.Data, Data: d, Settings: s.Settings, Fields: FieldsOf(s.Settings),
-		Building: true, Picture: p.s.Picture,
+		Building: true, Picture: p.s.Picture, Class: Class{Part: part, Send: SendIdle},
 	}}
+	p.judge()
 }
 
 // SetUp asks the worker for the start, as set-up id (the events of any
