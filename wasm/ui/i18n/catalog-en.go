@@ -633,6 +633,16 @@ var CatalogEN = map[string]string{
 	"plane.theta.notFinite": "“%s” is not a finite number: type one from −100 to 100.",
 	"plane.theta.tooBig":    "%s is beyond ±100: type a number from −100 to 100. A weight of 100 already takes a probability from 1 to 99 in a hundred within a tenth of a unit.",
 	"plane.theta.kept":      "θ keeps its last good value.",
+	"plane.send":            "Send my line to the class",
+	"plane.send.sending":    "Sending…",
+	"plane.send.sent":       "Sent ✓",
+	"plane.send.changed":    "Your line has changed since you sent it.",
+	"plane.send.beyond":     "%s is %s, beyond ±100: a line sent to the class has every number from −100 to 100. Set it by hand within that range, then send it.",
+	"plane.class.canvas":    "The class's lines over the plane's points, each coloured by its J: green the lowest, red the highest.",
+	"plane.class.none":      "No lines from the class yet.",
+	"plane.class.summary":   "%d lines from the class: the best has J = %s, the worst J = %s.",
+	"plane.class.other":     "%d lines not drawn: they have another number of classes than this plane.",
+	"plane.class.line":      "Line %d: J = %s",
 
 	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "The same model on points in the plane",

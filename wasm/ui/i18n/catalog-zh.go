@@ -633,6 +633,16 @@ var CatalogZH = map[string]string{
 	"plane.theta.notFinite": "“%s”不是有限的数：请输入 −100 到 100 之间的数。",
 	"plane.theta.tooBig":    "%s 超出了 ±100：请输入 −100 到 100 之间的数。权重为 100 时，概率在十分之一个单位之内就从百分之一变到百分之九十九了。",
 	"plane.theta.kept":      "θ 保持上一个有效值。",
+	"plane.send":            "把我的直线发给全班",
+	"plane.send.sending":    "正在发送…",
+	"plane.send.sent":       "已发送 ✓",
+	"plane.send.changed":    "发送之后，你的直线又改动过了。",
+	"plane.send.beyond":     "%s 是 %s，超出了 ±100：发给全班的直线，每个数都要在 −100 到 100 之间。请先手动把它调到这个范围内，再发送。",
+	"plane.class.canvas":    "全班同学的直线画在平面的点上，颜色表示各自的 J：绿色最低，红色最高。",
+	"plane.class.none":      "还没有同学发来直线。",
+	"plane.class.summary":   "全班发来 %d 条直线：最好的 J = %s，最差的 J = %s。",
+	"plane.class.other":     "有 %d 条直线没有画出：它们的类别数和这个平面不同。",
+	"plane.class.line":      "第 %d 条直线：J = %s",
 
 	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "同一个模型，用在平面上的点",

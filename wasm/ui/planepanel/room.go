@@ -124,7 +124,7 @@ func (r *room) OnDismount() {
 // Render lays out the view shown.
 func (r *room) Render() app.UI {
 	s := r.o.st.Snapshot()
-	l := layout{lang: r.ILang, view: r.IView, s: s, live: liveOf(s, nil)}
+	l := layout{lang: r.ILang, view: r.IView, s: s, live: liveOf(s, r.o.st.Base())}
 	switch r.IView {
 	case Regions:
 		return l.regionsView()
