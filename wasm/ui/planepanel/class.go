@@ -180,4 +180,3 @@ func jColor(lines []store.ClassLine, i int) string {
 	}
 	return fmt.Sprintf("rgb(%d, %d, %d)", rgb[0], rgb[1], rgb[2])
 }
-
