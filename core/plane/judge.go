@@ -12,11 +12,12 @@ import (
 // it, by the same code (a Lab's Status is its Judge's Loss), so that a
 // line a class sends is given the J the plane would show for it.
 type Judge struct {
-	set Settings
-	k   int
-	x64 *softmax.Examples[float64]
-	all []int32                 // every position
-	m64 *softmax.Model[float64] // the model in float64
+	data Data
+	set  Settings
+	k    int
+	x64  *softmax.Examples[float64]
+	all  []int32                 // every position
+	m64  *softmax.Model[float64] // the model in float64
 }
 
 // NewJudge returns a Judge for d with s. It returns an *InputError if d
@@ -34,7 +35,7 @@ func NewJudge(d Data, s Settings) (*Judge, error) {
 }
 
 func newJudge(d Data, s Settings) *Judge {
-	return &Judge{set: s, k: d.K, x64: Examples[float64](d), all: train.Positions(len(d.Points)), m64: softmax.NewClasses[float64](2, d.K)}
+	return &Judge{data: d, set: s, k: d.K, x64: Examples[float64](d), all: train.Positions(len(d.Points)), m64: softmax.NewClasses[float64](2, d.K)}
 }
 
 // K is the number of classes of the data the Judge evaluates on.
@@ -74,4 +75,28 @@ func (j *Judge) Take(w, b []float32) (*softmax.Model[float32], error) {
 func (j *Judge) Loss(m *softmax.Model[float32]) float64 {
 	softmax.Convert(j.m64, m)
 	return softmax.Loss(j.m64, j.x64, j.all, j.set.Objective())
+}
+
+// Descend returns the path of gradient descent from m (2 features, the
+// data's K classes) on the Judge's data and settings: the Scene's
+// gradient-descent path (core/train's Trainer with B = m, at the
+// settings' α and λ, for their steps, stopped by Verdict) from m as the
+// plane takes it by hand (Take). Its Points are class 1's two weights,
+// the exact surface's coordinates (Settings.Exact).
+func (j *Judge) Descend(m *softmax.Model[float32]) (*Path, error) {
+	from, err := j.Take(m.W, m.B)
+	if err != nil {
+		return nil, err
+	}
+	k := j.k
+	project := func(t []float64) [2]float64 { return [2]float64{t[1], t[k+1]} }
+	x32 := Examples[float32](j.data)
+	f := newObjective(j.x64, j.set.Objective(), k)
+	d, err := newDescent(GD, x32, f, j.set, flat32(from), project)
+	if err != nil {
+		return nil, err
+	}
+	for d.p.Stop == Running && !d.step() {
+	}
+	return &d.p, nil
 }

@@ -2,9 +2,12 @@ package plane
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"softmaxdemo/core/softmax"
 )
 
 // TestJudgeGivesTheLabsJ: for θs set by hand under each pin and bias, a
@@ -69,5 +72,40 @@ func TestJudgeGivesTheLabsJ(t *testing.T) {
 	}
 	if _, err := NewJudge(Data{K: 2}, Defaults()); err == nil {
 		t.Error("a Judge of no points")
+	}
+}
+
+// TestDescendIsTheScenesGradientDescent: in the exact case, the path a
+// Judge descends from a line is the Scene's gradient-descent path from
+// the start at that line, step for step, and ends where it ends.
+func TestDescendIsTheScenesGradientDescent(t *testing.T) {
+	d, err := Generate("overlap", 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range [][2]float64{{-2, 2}, {3, -1.5}} {
+		s := Defaults()
+		s.Start = start
+		sc, err := Build(d, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := NewJudge(d, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := softmax.NewClasses[float32](2, 2)
+		m.W[1], m.W[3] = float32(start[0]), float32(start[1])
+		p, err := j.Descend(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gd := sc.Paths[GD]
+		if p.Steps != gd.Steps || p.Stop != gd.Stop || !slices.Equal(p.Loss, gd.Loss) || !slices.Equal(p.Points[len(p.Points)-1][:], gd.Points[len(gd.Points)-1][:]) {
+			t.Errorf("from %v: %d steps (%v) to J = %v, the Scene's %d (%v) to %v", start, p.Steps, p.Stop, p.Loss[len(p.Loss)-1], gd.Steps, gd.Stop, gd.Loss[len(gd.Loss)-1])
+		}
+		if p.Loss[0] != j.Loss(m) && math.Abs(p.Loss[0]-j.Loss(m)) > 1e-12 {
+			t.Errorf("the path starts at J = %v, the line's is %v", p.Loss[0], j.Loss(m))
+		}
 	}
 }
