@@ -643,6 +643,9 @@ var CatalogEN = map[string]string{
 	"plane.class.summary":   "%d lines from the class: the best has J = %s, the worst J = %s.",
 	"plane.class.other":     "%d lines not drawn: they have another number of classes than this plane.",
 	"plane.class.line":      "Line %d: J = %s",
+	"plane.class.descend":   "Descend from the best and the worst line",
+	"plane.class.fromBest":  "From the best line (%d): gradient descent takes J from %s to %s in %d steps (dashed).",
+	"plane.class.fromWorst": "From the worst line (%d): gradient descent takes J from %s to %s in %d steps (dashed).",
 
 	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "The same model on points in the plane",

@@ -643,6 +643,9 @@ var CatalogZH = map[string]string{
 	"plane.class.summary":   "全班发来 %d 条直线：最好的 J = %s，最差的 J = %s。",
 	"plane.class.other":     "有 %d 条直线没有画出：它们的类别数和这个平面不同。",
 	"plane.class.line":      "第 %d 条直线：J = %s",
+	"plane.class.descend":   "从最好和最差的直线出发做梯度下降",
+	"plane.class.fromBest":  "从最好的直线（第 %d 条）出发：梯度下降用 %[4]d 步把 J 从 %[2]s 降到 %[3]s（虚线）。",
+	"plane.class.fromWorst": "从最差的直线（第 %d 条）出发：梯度下降用 %[4]d 步把 J 从 %[2]s 降到 %[3]s（虚线）。",
 
 	// The plane's pictures in the lesson's chapters (planepanel/view.go, layout.go).
 	"plane.lesson.regions":      "同一个模型，用在平面上的点",

@@ -53,6 +53,7 @@ var (
 	dragLine    = kit.Action[dragTo]{Name: "plane/drag"} // the boundary held dragged
 	askGrid     = kit.Action[int]{Name: "plane/grid"}    // the regions' cells a side the canvas wants
 	sendMine    = kit.Signal{Name: "plane/send"}         // a student sends the line shown (SendLine)
+	descend     = kit.Signal{Name: "plane/descend"}      // gradient descent from the class's best and worst lines
 )
 
 // option is a choice among the settings: which ("bias" or "pin"), and on

@@ -82,7 +82,11 @@ func (v *sendLine) Render() app.UI {
 // data-other the lines not drawn (of another K than the plane's). For a
 // test or a screen reader, #plane-class-lines lists the lines best first
 // (data-slot, data-j), and #plane-class-summary says the best and worst J
-// (data-best, data-worst).
+// (data-best, data-worst). #plane-class-descend runs gradient descent
+// from the best line and from the worst, and the picture draws where
+// each ends (dashed); #plane-class-descents says it (data-slot,
+// data-from: best or worst, data-start-j, data-end-j, data-steps,
+// data-stop).
 type classPicture struct {
 	app.Compo
 
@@ -128,6 +132,12 @@ func (v *classPicture) Render() app.UI {
 			app.If(c.Other > 0, func() app.UI {
 				return app.P().Class("note").Text(l.T("plane.class.other", c.Other))
 			}),
+			app.Button().ID("plane-class-descend").Class("plane-class-descend").Type("button").Disabled(len(lines) == 0).
+				OnClick(func(ctx app.Context, e app.Event) {
+					ctx.PreventUpdate() // the owner's answer renders
+					descend.Post(ctx)
+				}).Text(l.T("plane.class.descend")),
+			v.descents(),
 			app.Ol().ID("plane-class-lines").Class("sr-only").Body(app.Range(lines).Slice(func(i int) app.UI {
 				x := lines[i]
 				return app.Li().Attr("data-slot", x.Slot).Attr("data-j", kit.Exact64(x.J)).
@@ -135,6 +145,23 @@ func (v *classPicture) Render() app.UI {
 			})),
 		),
 	)
+}
+
+// descents is #plane-class-descents: where gradient descent from the
+// best and the worst line ends.
+func (v *classPicture) descents() app.UI {
+	l, ds := v.ILang, v.IClass.Descents
+	return app.Ul().ID("plane-class-descents").Class("plane-class-descents").Attr("aria-live", "polite").Body(
+		app.Range(ds).Slice(func(i int) app.UI {
+			d := ds[i]
+			from, key := "worst", "plane.class.fromWorst"
+			if d.Best {
+				from, key = "best", "plane.class.fromBest"
+			}
+			return app.Li().Attr("data-slot", d.Slot).Attr("data-from", from).Attr("data-start-j", kit.Exact64(d.From)).
+				Attr("data-end-j", kit.Exact64(d.To)).Attr("data-steps", d.Steps).Attr("data-stop", d.Stop.String()).
+				Text(l.T(key, d.Slot, i18n.Loss(d.From), i18n.Loss(d.To), d.Steps))
+		}))
 }
 
 // draw paints the data's points, and each line's boundaries over them,
@@ -159,6 +186,13 @@ func (v *classPicture) draw() {
 			hp.Call("segments", c, paint.Points(&v.buf, segs), len(segs), jColor(lines, i), 2.5*ratio)
 		}
 	}
+	c.Call("setLineDash", app.ValueOf([]any{6 * ratio, 4 * ratio}))
+	for _, d := range v.IClass.Descents {
+		if segs := f.Segments(plane.Boundaries(d.End)); len(segs) > 0 {
+			hp.Call("segments", c, paint.Points(&v.buf, segs), len(segs), planeview.PathColors[plane.GD], 3*ratio)
+		}
+	}
+	c.Call("setLineDash", app.ValueOf([]any{}))
 }
 
 // jColor is line i's colour among lines (best first): green for the

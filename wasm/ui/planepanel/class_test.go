@@ -237,3 +237,51 @@ func attrIn(h, name string) string {
 	v := h[i+len(name)+3:]
 	return v[:strings.IndexByte(v, '"')]
 }
+
+// TestPresenterDescendsFromTheBestAndTheWorstLine: the presenter's
+// button runs gradient descent from the best line and from the worst;
+// each ends where the loss surface's gradient-descent path from that
+// line ends (core/plane's Scene, computed here), lower than it started;
+// new lines forget them.
+func TestPresenterDescendsFromTheBestAndTheWorstLine(t *testing.T) {
+	g, _ := handRig(t, i18n.ZH, Presenter)
+	lines := []class.LineOf{
+		{Slot: 1, Line: class.PlaneLine{K: 2, W: []float32{0, -2, 0, 2}, B: []float32{0, 0}}},
+		{Slot: 2, Line: class.PlaneLine{K: 2, W: []float32{0, 1.5, 0, 0.25}, B: []float32{0, 0}}},
+		{Slot: 3, Line: class.PlaneLine{K: 2, W: []float32{0, 4, 0, -3}, B: []float32{0, 0}}},
+	}
+	do(g, ClassLines, lines)
+	signal(g, descend)
+	s := g.snap()
+	ds, ls := s.Class.Descents, s.Class.Lines
+	if len(ds) != 2 || !ds[0].Best || ds[0].Slot != ls[0].Slot || ds[1].Best || ds[1].Slot != ls[2].Slot {
+		t.Fatalf("descents %+v from lines %+v", ds, ls)
+	}
+	h := g.html()
+	for i, d := range ds {
+		var l class.PlaneLine
+		for _, x := range lines {
+			if x.Slot == d.Slot {
+				l = x.Line
+			}
+		}
+		set := s.Settings
+		set.Start = [2]float64{float64(l.W[1]), float64(l.W[3])}
+		sc, err := plane.Build(s.Data, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gd := sc.Paths[plane.GD]
+		if d.To != gd.Loss[len(gd.Loss)-1] || d.Steps != gd.Steps || !(d.To < d.From) || d.From != ls[map[bool]int{true: 0, false: 2}[d.Best]].J {
+			t.Errorf("from line %d: J %v → %v in %d steps; the surface's path ends at %v in %d", d.Slot, d.From, d.To, d.Steps, gd.Loss[len(gd.Loss)-1], gd.Steps)
+		}
+		item := strings.Split(h[strings.Index(h, `id="plane-class-descents"`):], "<li")[i+1]
+		if attrIn(item, "data-end-j") != strconv.FormatFloat(d.To, 'g', -1, 64) || attrIn(item, "data-from") != map[bool]string{true: "best", false: "worst"}[d.Best] {
+			t.Errorf("#plane-class-descents item %d: %s", i, item)
+		}
+	}
+	do(g, ClassLines, lines[:2])
+	if len(g.snap().Class.Descents) != 0 {
+		t.Error("the worst line gone, its descent stays")
+	}
+}

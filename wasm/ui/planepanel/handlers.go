@@ -35,6 +35,13 @@ func (o *owner) handle(ctx app.Context) {
 	ClassLines.Handle(ctx, o.classLines)
 	LineDelivered.Handle(ctx, o.lineDelivered)
 	sendMine.Handle(ctx, o.sendMine)
+	descend.Handle(ctx, o.descend)
+}
+
+// descend runs gradient descent from the class's best and worst lines.
+func (o *owner) descend(ctx app.Context) {
+	o.st.Descend()
+	o.after(ctx, true)
 }
 
 // classPart sets the plane's part in a class.

@@ -51,6 +51,22 @@ type Class struct {
 	// plane's, or given when the plane had no data to judge them on.
 	Lines []ClassLine
 	Other int
+	// Descents are gradient descent from the best line and from the
+	// worst, once asked for (Descend), until the lines or the data change.
+	Descents []Descent
+}
+
+// A Descent is the path of gradient descent from a line of the class
+// (plane.Judge.Descend): the line's slot, whether it is the best or the
+// worst, J where it starts (the line's) and ends, its steps, why it stopped, and the
+// model it ends at.
+type Descent struct {
+	Slot     int
+	Best     bool
+	From, To float64
+	Steps    int
+	Stop     plane.PathStop
+	End      *softmax.Model[float32]
 }
 
 // A ClassLine is a student's line as the presenter's plane shows it: its
@@ -86,7 +102,13 @@ func (p *Plane) SetLines(lines []class.LineOf) {
 // first; the lines of another K than the plane's are counted, not drawn.
 func (p *Plane) judge() {
 	c := &p.s.Class
+	was := c.Lines
 	c.Lines, c.Other = nil, 0
+	defer func() {
+		if !sameEnds(was, c.Lines) {
+			c.Descents = nil // of other lines, or on other data
+		}
+	}()
 	if c.Part != Presenter {
 		return
 	}
@@ -165,4 +187,49 @@ func symbol(q Param) string {
 		return "b" + c
 	}
 	return "θ" + c + "," + q.Of
+}
+
+// sameEnds reports whether a and b have the same best and worst line,
+// with the same J.
+func sameEnds(a, b []ClassLine) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return a[0].Slot == b[0].Slot && a[0].J == b[0].J && a[len(a)-1].Slot == b[len(b)-1].Slot && a[len(a)-1].J == b[len(b)-1].J
+}
+
+// Descend runs gradient descent from the best of the class's lines and
+// from the worst (one, if they are the same), on the plane's data and
+// settings: the Scene's gradient-descent path, computed at once.
+func (p *Plane) Descend() {
+	c := &p.s.Class
+	c.Descents = nil
+	if c.Part != Presenter || len(c.Lines) == 0 {
+		return
+	}
+	j, err := plane.NewJudge(p.s.Data, p.s.Settings)
+	if err != nil {
+		return
+	}
+	ends := []ClassLine{c.Lines[0]}
+	if n := len(c.Lines); n > 1 {
+		ends = append(ends, c.Lines[n-1])
+	}
+	for i, l := range ends {
+		path, err := j.Descend(l.Model)
+		if err != nil {
+			continue
+		}
+		last := len(path.Loss) - 1
+		end := softmax.NewClasses[float32](2, j.K())
+		th := path.Theta[last]
+		for i := range end.W {
+			end.W[i] = float32(th[i])
+		}
+		for i := range end.B {
+			end.B[i] = float32(th[len(end.W)+i])
+		}
+		c.Descents = append(c.Descents, Descent{Slot: l.Slot, Best: i == 0, From: l.J, To: path.Loss[last],
+			Steps: path.Steps, Stop: path.Stop, End: end})
+	}
 }
