@@ -285,3 +285,22 @@ func TestPresenterDescendsFromTheBestAndTheWorstLine(t *testing.T) {
 		t.Error("the worst line gone, its descent stays")
 	}
 }
+
+// TestPresenterSurfaceShowsTheClassLines: on the loss surface of K = 2,
+// the presenter's class's lines are dots; a student's surface has none.
+func TestPresenterSurfaceShowsTheClassLines(t *testing.T) {
+	lines := []class.LineOf{
+		{Slot: 1, Line: class.PlaneLine{K: 2, W: []float32{0, -2, 0, 2}, B: []float32{0, 0}}},
+		{Slot: 2, Line: class.PlaneLine{K: 2, W: []float32{0, 1.5, 0, 0.25}, B: []float32{0, 0}}},
+	}
+	for _, part := range []Part{Student, Presenter} {
+		g := newRig(t, New().Lang(i18n.EN).View(Surface)).withWorker().setUp()
+		do(g, ClassPart, part)
+		do(g, ClassLines, lines)
+		g.pump(settled)
+		want := map[Part]string{Student: "0", Presenter: "2"}[part]
+		if v, _ := attrOf(g.html(), "plane-surface", "data-class-lines"); v != want {
+			t.Errorf("part %d: #plane-surface has data-class-lines %q, want %s", part, v, want)
+		}
+	}
+}

@@ -133,5 +133,5 @@ func (l layout) theta() app.UI {
 func (l layout) surface() app.UI {
 	s := l.s
 	return &surfaceCanvas{ILang: l.lang, IView: l.view, IScene: s.Scene, IStart: s.Settings.Start,
-		IBuilding: s.Building, IScenes: s.Scenes, IBuildMS: s.BuildMS, ISum: s.SceneSum}
+		IBuilding: s.Building, IScenes: s.Scenes, IBuildMS: s.BuildMS, ISum: s.SceneSum, IClass: s.Class.Lines}
 }
