@@ -13,6 +13,16 @@
 // without the room rendering (live.go). The page talks to the room by
 // actions too: AddPsi, AlphaAbove and StartRun ask, Ended tells. It
 // imports none of the page's other rooms.
+//
+// In a class (core/class), the page tells the room its part (ClassPart:
+// None, the zero value, shows nothing of a class) and gives the
+// presenter's room the class's lines (ClassLines) and a student's the
+// news that its line was taken (LineDelivered); a room mounted asks for
+// both again (AskClass). In the Hand view a student's #plane-send tells
+// the page the line shown (SendLine), and the presenter's #plane-class
+// draws every line with its J on the plane's data (core/plane's Judge,
+// the code of the plane's own J) and descends from the best and the
+// worst; the loss surface of K = 2 shows the lines as dots (class.go).
 package planepanel
 
 import (

@@ -2,7 +2,8 @@
 // plane's worker last said (its data, settings, state, the live model's
 // status and latest frame, the scene), and what is the page's alone (the
 // number fields as typed, the class a click adds, θ by hand, the runs of
-// gradient descent it has seen start and end).
+// gradient descent it has seen start and end, its part in a class and
+// the class's lines, judged on its data).
 //
 // The plane's owner (wasm/ui/planepanel) changes it only through Plane's
 // methods, on go-app's goroutine, and its views read a Snapshot of it.
