@@ -27,6 +27,9 @@
 //     largest eigenvectors of H at θ*), and the paths are projected onto
 //     it. A Builder computes a Scene in small units of work, so that a
 //     page can spread it over frames.
+//   - Judge: J of a θ set by hand (a line a class sends) as the Lab would
+//     show it, by the code of the Lab's own J, and gradient descent from
+//     it by the Scene's gradient-descent path.
 //
 // The view is the square [−Extent, Extent]² of x; the surface's window is
 // chosen to hold the start, the minimum and the paths (Window).

@@ -18,10 +18,8 @@ type Lab struct {
 	data Data
 	set  Settings
 	x32  *softmax.Examples[float32]
-	x64  *softmax.Examples[float64]
 	tr   *train.Trainer
-	all  []int32                 // every position, for J
-	m64  *softmax.Model[float64] // the model in float64, for J
+	j    *Judge // J, and the model's numbers at rest
 }
 
 // NewLab returns a Lab for d with s, its model at zero. It returns an
@@ -77,8 +75,7 @@ func (l *Lab) reset(d Data, s Settings, from *softmax.Model[float32]) error {
 			return err
 		}
 	}
-	l.data, l.set, l.x32, l.x64, l.tr = d, s, x32, Examples[float64](d), tr
-	l.all, l.m64 = train.Positions(len(d.Points)), softmax.NewClasses[float64](2, d.K)
+	l.data, l.set, l.x32, l.tr, l.j = d, s, x32, tr, newJudge(d, s)
 	return nil
 }
 
@@ -139,9 +136,8 @@ func (l *Lab) Status() Status {
 	m := l.tr.Model()
 	step, _, _ := l.tr.Progress()
 	r := metrics.Evaluate(m, l.x32)
-	softmax.Convert(l.m64, m)
 	st := Status{Steps: step, Stop: l.tr.Stopped(), Points: len(l.data.Points), Accuracy: r.Accuracy(),
-		Loss: softmax.Loss(l.m64, l.x64, l.all, l.set.Objective()), ThetaNorm: weightNorm(m.W)}
+		Loss: l.j.Loss(m), ThetaNorm: weightNorm(m.W)}
 	st.Separated = r.Correct == r.N && l.set.Lambda == 0 && r.N > 0
 	return st
 }

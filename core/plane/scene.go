@@ -75,6 +75,11 @@ func (s *Scene) Theta(p [2]float64) []float64 {
 	return t
 }
 
+// Project returns the surface coordinates of θ (flat: weights, then
+// biases): θ itself for Exact, its projection onto the slice otherwise,
+// as the paths are drawn.
+func (s *Scene) Project(theta []float64) [2]float64 { return s.project(theta) }
+
 // project returns the surface coordinates of θ: its components along U
 // and V from Centre (U and V are orthonormal).
 func (s *Scene) project(theta []float64) [2]float64 {

@@ -1,6 +1,7 @@
 package planepanel
 
 import (
+	"softmaxdemo/core/class"
 	"softmaxdemo/core/plane"
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/planepanel/store"
@@ -51,6 +52,8 @@ var (
 	typeTheta   = kit.Action[store.ThetaTyped]{Name: "plane/theta"}
 	dragLine    = kit.Action[dragTo]{Name: "plane/drag"} // the boundary held dragged
 	askGrid     = kit.Action[int]{Name: "plane/grid"}    // the regions' cells a side the canvas wants
+	sendMine    = kit.Signal{Name: "plane/send"}         // a student sends the line shown (SendLine)
+	descend     = kit.Signal{Name: "plane/descend"}      // gradient descent from the class's best and worst lines
 )
 
 // option is a choice among the settings: which ("bias" or "pin"), and on
@@ -83,3 +86,39 @@ type dragTo struct {
 	At    [2]float64
 	Quick bool
 }
+
+// The plane's part in a class (core/class): the page tells the room what
+// it is, and the room tells the page a line a student sends. Outside a
+// class (Part None, the zero value) the room shows nothing of it.
+var (
+	// ClassPart says the plane's part in a class: None, Student or
+	// Presenter.
+	ClassPart = kit.Action[Part]{Name: "plane/class-part"}
+	// ClassLines gives the presenter's plane the class's lines: all of
+	// them, each phone's latest by slot; an empty slice once they were
+	// cleared.
+	ClassLines = kit.Action[[]class.LineOf]{Name: "plane/class-lines"}
+	// LineDelivered says the line last sent (SendLine) was taken by the
+	// class's server.
+	LineDelivered = kit.Signal{Name: "plane/line-delivered"}
+	// AskClass is what a room that shows the class posts as it mounts:
+	// the page answers with ClassPart and ClassLines, which a room not
+	// mounted when they were posted never saw.
+	AskClass = kit.Signal{Name: "plane/class-asked"}
+)
+
+// SendLine is what a student's plane tells the page: the line shown by
+// hand, to send to the class (POST /class/line). It is posted only if
+// PlaneLine.Validate passes.
+var SendLine = kit.Action[class.PlaneLine]{Name: "plane/send-line"}
+
+// Part is the plane's part in a class: None (the zero value: the plane
+// shows nothing of a class), Student or Presenter.
+type Part = store.Part
+
+// The parts: outside a class, a student's phone, the presenter's page.
+const (
+	None      = store.None
+	Student   = store.Student
+	Presenter = store.Presenter
+)

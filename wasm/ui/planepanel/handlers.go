@@ -1,6 +1,7 @@
 package planepanel
 
 import (
+	"softmaxdemo/core/class"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/planepanel/store"
 
@@ -30,6 +31,45 @@ func (o *owner) handle(ctx app.Context) {
 	dragLine.Handle(ctx, o.dragLine)
 	askGrid.Handle(ctx, o.askGrid)
 	watchLive.Handle(ctx, o.watchLive)
+	ClassPart.Handle(ctx, o.classPart)
+	ClassLines.Handle(ctx, o.classLines)
+	LineDelivered.Handle(ctx, o.lineDelivered)
+	sendMine.Handle(ctx, o.sendMine)
+	descend.Handle(ctx, o.descend)
+}
+
+// descend runs gradient descent from the class's best and worst lines.
+func (o *owner) descend(ctx app.Context) {
+	o.st.Descend()
+	o.after(ctx, true)
+}
+
+// classPart sets the plane's part in a class.
+func (o *owner) classPart(ctx app.Context, p Part) {
+	o.st.SetPart(p)
+	o.after(ctx, true)
+}
+
+// classLines takes the class's lines, and judges them on the plane's
+// data.
+func (o *owner) classLines(ctx app.Context, lines []class.LineOf) {
+	o.st.SetLines(lines)
+	o.after(ctx, true)
+}
+
+// lineDelivered notes that the line sent was taken.
+func (o *owner) lineDelivered(ctx app.Context) {
+	o.st.Delivered()
+	o.after(ctx, true)
+}
+
+// sendMine tells the page the line a student sends, the θ shown now, or
+// shows why it cannot be sent.
+func (o *owner) sendMine(ctx app.Context) {
+	if line, ok := o.st.SendLine(); ok {
+		SendLine.Post(ctx, line)
+	}
+	o.after(ctx, true)
 }
 
 // addPsi adds ψ once the worker is set up for the view, and no run is in

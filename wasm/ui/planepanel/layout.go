@@ -45,14 +45,26 @@ func (l layout) regionsView() app.UI {
 
 // handView is the regions of two overlapping classes, whose one line a
 // person sets by hand (#plane-theta, or the line dragged on #plane), and
-// Train, which goes on from it.
-func (l layout) handView() app.UI { return l.trainedBeside("hand", "plane.lesson.hand", l.theta()) }
+// Train, which goes on from it. In a class, a student's #plane-send follows θ, and the presenter's
+// #plane-class shows the class's lines below.
+func (l layout) handView() app.UI {
+	c := l.s.Class
+	side := l.theta()
+	if c.Part == store.Student {
+		side = app.Div().Class("plane-hand-theta").Body(side, &sendLine{ILang: l.lang, IClass: c, IBase: l.live.base})
+	}
+	var below []app.UI
+	if c.Part == store.Presenter {
+		below = append(below, &classPicture{ILang: l.lang, IData: l.s.Data, IClass: c})
+	}
+	return l.trainedBeside("hand", "plane.lesson.hand", side, below...)
+}
 
 // trainedBeside is the lesson view called name: the regions, and beside
 // them the title (a catalog key), controls, Train, the status and a
-// refusal.
-func (l layout) trainedBeside(name, title string, controls app.UI) app.UI {
-	return l.lessonView(name,
+// refusal; below them, what below holds.
+func (l layout) trainedBeside(name, title string, controls app.UI, below ...app.UI) app.UI {
+	return l.lessonView(name, append([]app.UI{
 		l.regions(),
 		app.Div().Class("plane-lesson-side").Body(
 			app.H2().Text(l.lang.T(title)),
@@ -61,7 +73,7 @@ func (l layout) trainedBeside(name, title string, controls app.UI) app.UI {
 			l.status(true),
 			refusal(l.lang, l.s.Refused),
 		),
-	)
+	}, below...)...)
 }
 
 // lessonView is the section of the lesson view name, holding body.
@@ -121,5 +133,5 @@ func (l layout) theta() app.UI {
 func (l layout) surface() app.UI {
 	s := l.s
 	return &surfaceCanvas{ILang: l.lang, IView: l.view, IScene: s.Scene, IStart: s.Settings.Start,
-		IBuilding: s.Building, IScenes: s.Scenes, IBuildMS: s.BuildMS, ISum: s.SceneSum}
+		IBuilding: s.Building, IScenes: s.Scenes, IBuildMS: s.BuildMS, ISum: s.SceneSum, IClass: s.Class.Lines}
 }

@@ -13,6 +13,16 @@
 // without the room rendering (live.go). The page talks to the room by
 // actions too: AddPsi, AlphaAbove and StartRun ask, Ended tells. It
 // imports none of the page's other rooms.
+//
+// In a class (core/class), the page tells the room its part (ClassPart:
+// None, the zero value, shows nothing of a class) and gives the
+// presenter's room the class's lines (ClassLines) and a student's the
+// news that its line was taken (LineDelivered); a room mounted asks for
+// both again (AskClass). In the Hand view a student's #plane-send tells
+// the page the line shown (SendLine), and the presenter's #plane-class
+// draws every line with its J on the plane's data (core/plane's Judge,
+// the code of the plane's own J) and descends from the best and the
+// worst; the loss surface of K = 2 shows the lines as dots (class.go).
 package planepanel
 
 import (
@@ -76,6 +86,7 @@ func (r *room) OnInit() { r.o.reset(r.IView) }
 func (r *room) OnMount(ctx app.Context) {
 	claimKeys()
 	r.o.handle(ctx)
+	AskClass.Post(ctx) // the class's part and lines, posted before the room was mounted
 	if w := r.IWorker; w != nil {
 		r.o.w = w
 		w.attach(&r.o, ctx)
@@ -123,7 +134,7 @@ func (r *room) OnDismount() {
 // Render lays out the view shown.
 func (r *room) Render() app.UI {
 	s := r.o.st.Snapshot()
-	l := layout{lang: r.ILang, view: r.IView, s: s, live: liveOf(s, nil)}
+	l := layout{lang: r.ILang, view: r.IView, s: s, live: liveOf(s, r.o.st.Base())}
 	switch r.IView {
 	case Regions:
 		return l.regionsView()

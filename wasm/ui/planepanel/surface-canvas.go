@@ -1,6 +1,7 @@
 package planepanel
 
 import (
+	"slices"
 	"strconv"
 
 	"softmaxdemo/core/plane"
@@ -8,6 +9,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/paint"
+	"softmaxdemo/wasm/ui/planepanel/store"
 	"softmaxdemo/wasm/ui/planeview"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -18,7 +20,9 @@ import (
 // last scene. data-kind is exact or slice, data-minimum found or none,
 // data-version the scenes taken so far, data-computing whether one is
 // being computed, data-build-ms how long the last took from the command
-// that asked for it, data-scene its checksum. A press or a drag moves the
+// that asked for it, data-scene its checksum, data-class-lines the class's
+// lines drawn on it as dots, each shaded by its J (the presenter's, K = 2
+// only). A press or a drag moves the
 // start, and so do the arrow keys (#plane-surface-keys), which
 // #plane-start follows: the paths follow each move, and the whole scene
 // is computed once the pointer or the key is let go.
@@ -33,14 +37,16 @@ type surfaceCanvas struct {
 	IScenes   int
 	IBuildMS  float64
 	ISum      string
+	IClass    []store.ClassLine // the class's lines, drawn as dots for K = 2 (the presenter's)
 
-	size    paint.Size
-	view    View
-	drawn   *plane.Scene // the scene drawn last
-	buf     []byte
-	drag    bool       // the start is being dragged
-	start   [2]float64 // the start as the keys last moved it
-	holding bool       // a key that moves the start is down
+	size       paint.Size
+	view       View
+	drawn      *plane.Scene      // the scene drawn last
+	drawnClass []store.ClassLine // the class's lines drawn last
+	buf        []byte
+	drag       bool       // the start is being dragged
+	start      [2]float64 // the start as the keys last moved it
+	holding    bool       // a key that moves the start is down
 }
 
 // OnMount draws the scene once the canvas is in.
@@ -57,7 +63,7 @@ func (v *surfaceCanvas) OnUpdate(ctx app.Context) {
 		v.measure(ctx)
 		return
 	}
-	if v.IScene != v.drawn {
+	if v.IScene != v.drawn || !slices.Equal(v.IClass, v.drawnClass) {
 		ctx.Defer(func(app.Context) { v.draw() })
 	}
 }
@@ -85,7 +91,7 @@ func (v *surfaceCanvas) Render() app.UI {
 			Attr("data-kind", map[bool]string{false: "slice", true: "exact"}[exact]).
 			Attr("data-minimum", map[bool]string{false: "none", true: "found"}[hasMin]).Attr("data-version", v.IScenes).
 			Attr("data-computing", kit.YesNo(v.IBuilding)).Attr("data-build-ms", strconv.FormatFloat(v.IBuildMS, 'f', 1, 64)).
-			Attr("data-scene", v.ISum).
+			Attr("data-scene", v.ISum).Attr("data-class-lines", len(v.classDots())).
 			On("pointerdown", v.onDown).On("pointermove", v.onMove).
 			On("pointerup", v.onUp).On("pointercancel", v.onUp),
 		v.startLine(),
@@ -100,7 +106,7 @@ func (v *surfaceCanvas) draw() {
 	if !c.Truthy() || sc == nil || w == 0 {
 		return
 	}
-	v.drawn = sc
+	v.drawn, v.drawnClass = sc, v.IClass
 	s := planeview.LayoutSurface(sc, w, h)
 	paint.PutScaled(c, s.Shade, plane.GridSize, plane.GridSize, w, h)
 	hp := paint.Helpers()
@@ -125,6 +131,34 @@ func (v *surfaceCanvas) draw() {
 		hp.Call("segments", c, paint.Points(&v.buf, cross), len(cross), planeview.MinMark, 2.5*ratio)
 	}
 	hp.Call("marks", c, paint.Points(&v.buf, []chart.Pt{s.Start}), 1, "rgba(255, 255, 255, 0.6)", planeview.StartMark, 6*ratio, 2*ratio)
+	f := planeview.SurfaceFrame{Window: sc.Window, W: w, H: h}
+	for i, p := range v.classDots() {
+		hp.Call("marks", c, paint.Points(&v.buf, []chart.Pt{f.ToCanvas(p)}), 1, jColor(v.IClass, i), "#fff", 4*ratio, ratio)
+	}
+}
+
+// classDots are the class's lines in the surface's coordinates, best
+// first: none unless the scene is of K = 2.
+func (v *surfaceCanvas) classDots() [][2]float64 {
+	sc := v.IScene
+	if sc == nil || sc.K != 2 {
+		return nil
+	}
+	var out [][2]float64
+	for _, l := range v.IClass {
+		if l.Model.Classes() != 2 {
+			return nil
+		}
+		theta := make([]float64, 0, len(l.Model.W)+len(l.Model.B))
+		for _, x := range l.Model.W {
+			theta = append(theta, float64(x))
+		}
+		for _, x := range l.Model.B {
+			theta = append(theta, float64(x))
+		}
+		out = append(out, sc.Project(theta))
+	}
+	return out
 }
 
 // startLine is #plane-start: where the paths start, in the surface's

@@ -57,6 +57,7 @@ func (p *Plane) state(m protocol.PlaneState) {
 		s.Fields = s.Fields.follow(m.Settings)
 	}
 	s.Add = min(s.Add, max(m.Data.K-1, 0))
+	p.judge() // the class's lines on the data and settings now
 }
 
 // Frame takes a frame of the live model, and reports whether more than

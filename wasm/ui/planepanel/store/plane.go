@@ -2,7 +2,8 @@
 // plane's worker last said (its data, settings, state, the live model's
 // status and latest frame, the scene), and what is the page's alone (the
 // number fields as typed, the class a click adds, θ by hand, the runs of
-// gradient descent it has seen start and end).
+// gradient descent it has seen start and end, its part in a class and
+// the class's lines, judged on its data).
 //
 // The plane's owner (wasm/ui/planepanel) changes it only through Plane's
 // methods, on go-app's goroutine, and its views read a Snapshot of it.
@@ -12,6 +13,7 @@
 package store
 
 import (
+	"softmaxdemo/core/class"
 	"softmaxdemo/core/plane"
 	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/planework"
@@ -66,6 +68,7 @@ type Snapshot struct {
 	Add     int     // the class a click adds
 	Typed   Typed   // #plane-theta's fields as typed
 	Hand    int     // the last θ by hand the worker has answered
+	Class   Class   // the plane's part in a class (class.go)
 }
 
 // Picture is the regions of a frame as the worker drew them: an N×N RGBA
@@ -93,6 +96,7 @@ type Plane struct {
 	asked   float64        // when the last command that asks for a scene was queued, ms
 	hand    hand
 	run     runs
+	lines   []class.LineOf // the class's lines, as the page gave them
 	out     []protocol.Msg
 }
 
@@ -117,10 +121,12 @@ func (p *Plane) send(m protocol.Msg) { p.out = append(p.out, m) }
 // new set-up's first frame.
 func (p *Plane) Reset(s Start) {
 	d, _ := plane.Generate(s.Data, s.K, planework.Seed)
-	*p = Plane{pace: p.pace, start: s, setup: -1, s: Snapshot{
+	part, lines := p.s.Class.Part, p.lines
+	*p = Plane{pace: p.pace, start: s, setup: -1, lines: lines, s: Snapshot{
 		State: Ready, Name: s.Data, Data: d, Settings: s.Settings, Fields: FieldsOf(s.Settings),
-		Building: true, Picture: p.s.Picture,
+		Building: true, Picture: p.s.Picture, Class: Class{Part: part, Send: SendIdle},
 	}}
+	p.judge()
 }
 
 // SetUp asks the worker for the start, as set-up id (the events of any
