@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -488,4 +490,53 @@ func TestClassDigits(t *testing.T) {
 	click(t, proj.ctx, "class-train")
 	proj.waitClass(t, 10*time.Second, "two of my digits", `document.getElementById("my-digits")?.dataset.count === "2"`)
 	proj.waitClass(t, 10*time.Second, "what training on them changes", `(document.getElementById("class-trained")?.textContent || "").startsWith("Before training on the class's digits")`)
+}
+
+// TestClassLinesInThePlane is the class in the plane: the projector opens
+// the hand chapter, three phones follow, each sets its own line by typing
+// θ and sends it (#plane-send); the projector's #plane-class draws the
+// three lines (data-lines) with their J, each the J the phone itself
+// shows for its line, on the same data.
+func TestClassLinesInThePlane(t *testing.T) {
+	needBrowser(t)
+	srv := startClass(t)
+	open := classBrowser(t)
+	hand := strconv.Itoa(chapterOf(t, "hand"))
+	proj := open("projector", srv.presenter+"#lang=en&pace=full&lesson="+hand, false)
+	proj.waitClass(t, 30*time.Second, "presenting the hand chapter", `document.getElementById("class")?.dataset.state === "joined" && document.getElementById("lesson")?.dataset.chapter === "`+hand+`"`)
+	student := "http://" + classHost + ":" + srv.port + "/?class#lang=en&pace=full"
+	var js []float64
+	for i, v := range []string{"-1", "-1.5", "-3"} {
+		p := open(fmt.Sprintf("phone %d", i+1), student, true)
+		p.waitClass(t, 30*time.Second, "the hand chapter", `document.getElementById("lesson")?.dataset.chapter === "`+hand+`" && !!document.getElementById("plane-send")`)
+		waitAttr(t, p.ctx, 20*time.Second, "#plane-status", "data-theta", is("0,-2,0,2,0,0"))
+		setField(t, p.ctx, thetaID(1, "1"), v)
+		f, _ := strconv.ParseFloat(v, 32)
+		waitTheta(t, p.ctx, 2, thetaIndex(1, "1", 2), float32(f))
+		loss, err := strconv.ParseFloat(attr(t, p.ctx, "#plane-status", "data-loss"), 64)
+		if err != nil {
+			t.Fatalf("%s: J %v", p.name, err)
+		}
+		js = append(js, loss)
+		click(t, p.ctx, "plane-send")
+		p.waitClass(t, 10*time.Second, "the line taken", `document.getElementById("plane-send-status")?.dataset.state === "sent"`)
+	}
+	proj.waitClass(t, 20*time.Second, "three lines", `document.getElementById("plane-class")?.dataset.lines === "3"`)
+	s, err := eval[string](proj.ctx, `JSON.stringify([...document.querySelectorAll("#plane-class-lines [data-j]")].map(e => parseFloat(e.dataset.j)))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	json.Unmarshal([]byte(s), &got)
+	slices.Sort(got)
+	slices.Sort(js)
+	if len(got) != 3 {
+		t.Fatalf("the projector lists %d lines' J, want 3", len(got))
+	}
+	for i := range got {
+		if math.Abs(got[i]-js[i]) > 1e-6*math.Max(1, math.Abs(js[i])) {
+			t.Errorf("the projector's J of the lines %v, the phones' own %v", got, js)
+			break
+		}
+	}
 }

@@ -246,7 +246,7 @@ func TestPlaneClickAddsAndRemovesAPoint(t *testing.T) {
 		t.Fatalf("blobs has %q points of each class, want 60,60", counts)
 	}
 	v := waitScene(t, ctx, 0)
-	choose(t, ctx, "plane-class", "1")
+	choose(t, ctx, "plane-add-class", "1")
 	r := viewRect(t, ctx, "plane-points", false)
 	at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{3.5, -3.5}) // a corner without points
 	clickAt := func() {
@@ -379,10 +379,10 @@ func TestPlaneRefusesBadInputAndKeepsThePicture(t *testing.T) {
 	}
 
 	selectValue(t, ctx, "plane-k", "3")
-	if !eventually(5*time.Second, func() bool { return attr(t, ctx, `#plane-class option[value="2"]`, "value") == "2" }) {
+	if !eventually(5*time.Second, func() bool { return attr(t, ctx, `#plane-add-class option[value="2"]`, "value") == "2" }) {
 		t.Fatal("K = 3 offers no class 2 to add")
 	}
-	selectValue(t, ctx, "plane-class", "2")
+	selectValue(t, ctx, "plane-add-class", "2")
 	r := viewRect(t, ctx, "plane-points", false)
 	at := planeview.Frame{W: r.Width, H: r.Height}.ToCanvas([2]float64{-3.6, -3.6})
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(r.Left+at.X, r.Top+at.Y)); err != nil {
@@ -556,7 +556,7 @@ func TestPlanePointsAddedQuicklyWhileItTrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	choose(t, ctx, "plane-class", "1")
+	choose(t, ctx, "plane-add-class", "1")
 	click(t, ctx, "plane-train")
 	waitPlane(t, ctx, 10*time.Second, "training")
 	r := viewRect(t, ctx, "plane-points", false)

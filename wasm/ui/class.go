@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"softmaxdemo/core/class"
@@ -10,6 +11,7 @@ import (
 	"softmaxdemo/wasm/ui/i18n"
 	"softmaxdemo/wasm/ui/lesson"
 	"softmaxdemo/wasm/ui/lessonview"
+	"softmaxdemo/wasm/ui/planepanel"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -32,6 +34,12 @@ func (p *page) handleClass(ctx app.Context) {
 	classroom.Follow.Handle(ctx, p.followClass)
 	classroom.Theta.Handle(ctx, digits.Follow.Post)
 	classroom.TrainOn.Handle(ctx, digits.SetMyDigits.Post)
+	// The plane's part: its rooms come and go with the chapters, and ask.
+	classroom.Joined.Handle(ctx, func(ctx app.Context, _ string) { p.tellPlane(ctx) })
+	planepanel.AskClass.Handle(ctx, p.tellPlane)
+	classroom.Lines.Handle(ctx, planepanel.ClassLines.Post)
+	classroom.LineTaken.Handle(ctx, planepanel.LineDelivered.Post)
+	planepanel.SendLine.Handle(ctx, classroom.SendLine.Post)
 	lessonview.ClassChoice.Handle(ctx, func(ctx app.Context, a lessonview.Answer) {
 		classroom.Answer.Post(ctx, classroom.Choice{Question: a.Chapter, Choice: a.Choice})
 	})
@@ -43,6 +51,19 @@ func (p *page) handleClass(ctx app.Context) {
 		classroom.Present.Post(ctx)
 	})
 	p.class.Mount(ctx)
+}
+
+// tellPlane tells the plane its part in the class, and on the projector
+// the class's lines.
+func (p *page) tellPlane(ctx app.Context) {
+	st := p.class.State()
+	switch st.Role {
+	case class.RolePresenter:
+		planepanel.ClassPart.Post(ctx, planepanel.Presenter)
+		planepanel.ClassLines.Post(ctx, slices.Clone(st.Lines))
+	case class.RoleStudent:
+		planepanel.ClassPart.Post(ctx, planepanel.Student)
+	}
 }
 
 // followClass shows where the projector is, on a phone that follows it.

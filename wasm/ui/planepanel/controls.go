@@ -47,10 +47,10 @@ func kChoice(l i18n.Lang, k int) app.UI {
 	}, func(ctx app.Context, v string) { chooseK.Post(ctx, whole(v)) })
 }
 
-// classChoice chooses the class a click adds (#plane-class) among k, add
+// classChoice chooses the class a click adds (#plane-add-class) among k, add
 // chosen.
 func classChoice(l i18n.Lang, k, add int) app.UI {
-	return choice("plane-class", l.T("plane.class"), classNames(k), strconv.Itoa(add), func(v string) string {
+	return choice("plane-add-class", l.T("plane.class"), classNames(k), strconv.Itoa(add), func(v string) string {
 		return l.T("plane.classN", whole(v))
 	}, func(ctx app.Context, v string) { chooseClass.Post(ctx, whole(v)) })
 }

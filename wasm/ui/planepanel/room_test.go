@@ -116,7 +116,7 @@ func TestPlaneViewsShowTheirPictures(t *testing.T) {
 	}{
 		{Whole, []string{"plane", "plane-points", "plane-data", "plane-k", "plane-train", "plane-psi", "plane-status", "plane-surface", "plane-paths", "plane-lr", "plane-alpha-max", "plane-theta"},
 			nil, func(s store.Snapshot) bool { return s.Data.K == 2 && s.Name == "blobs" && s.Scene.Exact }},
-		{Regions, []string{"plane", "plane-points", "plane-k", "plane-class", "plane-train", "plane-reset", "plane-status", "plane-error"},
+		{Regions, []string{"plane", "plane-points", "plane-k", "plane-add-class", "plane-train", "plane-reset", "plane-status", "plane-error"},
 			[]string{"plane-surface", "plane-paths", "plane-psi", "plane-lr", "plane-data", "plane-theta"},
 			func(s store.Snapshot) bool {
 				return s.Data.K == 3 && s.Settings.Bias && !s.Settings.Pin && s.State == store.Ready
