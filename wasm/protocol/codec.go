@@ -1,11 +1,12 @@
 package protocol
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"math"
 	"strings"
+
+	"softmaxdemo/core/jsonlite"
 )
 
 // messages is the protocol's one list of messages: each type's wire name
@@ -76,10 +77,18 @@ var messages = []entry{
 // entry is one message type in messages.
 type entry struct {
 	name string
-	typ  reflect.Type // the message's type (a struct, not a pointer)
+	zero Msg // the message's zero value
+	// is reports whether a message is of this type, as a value or a
+	// pointer.
+	is func(Msg) bool
 	// pack returns the bulk bytes of a message of this type, or of a
 	// pointer to one; nil for a message without bulk bytes.
 	pack func(Msg) []byte
+	// write appends the message's JSON body.
+	write func(*jsonlite.Writer, Msg)
+	// unmarshal returns a pointer to a new message of this type holding
+	// the fields of a JSON body, which may be empty.
+	unmarshal func(body []byte) (any, error)
 	// decode returns the message (a value) of a JSON body, which may be
 	// empty, and its bulk bytes.
 	decode func(body, bulk []byte) (Msg, error)
@@ -87,12 +96,20 @@ type entry struct {
 
 // plain is the entry of a message that travels as JSON alone; bulk bytes
 // sent with it are ignored.
-func plain[T Msg](name string) entry { return bulky[T](name, nil, nil) }
+func plain[T Msg, P body[T]](name string) entry { return bulky[T, P](name, nil, nil) }
 
 // bulky is the entry of a message whose bulk bytes pack gives and read
 // checks and stores into a message decoded from its JSON body.
-func bulky[T Msg](name string, pack func(T) []byte, read func(*T, []byte) error) entry {
-	e := entry{name: name, typ: reflect.TypeFor[T]()}
+func bulky[T Msg, P body[T]](name string, pack func(T) []byte, read func(*T, []byte) error) entry {
+	var zero T
+	e := entry{name: name, zero: zero}
+	e.is = func(m Msg) bool {
+		switch any(m).(type) {
+		case T, *T:
+			return true
+		}
+		return false
+	}
 	if pack != nil {
 		e.pack = func(m Msg) []byte {
 			if p, ok := any(m).(*T); ok {
@@ -104,54 +121,80 @@ func bulky[T Msg](name string, pack func(T) []byte, read func(*T, []byte) error)
 			return pack(m.(T))
 		}
 	}
-	e.decode = func(body, bulk []byte) (Msg, error) {
-		var m T
-		if len(body) > 0 && string(body) != "null" {
-			if err := json.Unmarshal(body, &m); err != nil {
-				return nil, fmt.Errorf("protocol: bad %s body: %w", name, err)
-			}
+	e.write = func(w *jsonlite.Writer, m Msg) {
+		p, ok := any(m).(*T)
+		if !ok {
+			v := m.(T)
+			p = &v
+		} else if p == nil {
+			p = new(T)
 		}
-		if read != nil {
-			if err := read(&m, bulk); err != nil {
-				return nil, err
+		writeBody(w, P(p).fields)
+	}
+	e.unmarshal = func(body []byte) (any, error) {
+		m := new(T)
+		if len(body) > 0 && string(body) != "null" {
+			r := jsonlite.Reader{B: body}
+			err := readBody(&r, P(m).fields)
+			if err == nil {
+				err = r.End()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("protocol: bad %s body: %w", name, err)
 			}
 		}
 		return m, nil
 	}
+	e.decode = func(body, bulk []byte) (Msg, error) {
+		p, err := e.unmarshal(body)
+		if err != nil {
+			return nil, err
+		}
+		m := p.(*T)
+		if read != nil {
+			if err := read(m, bulk); err != nil {
+				return nil, err
+			}
+		}
+		return *m, nil
+	}
 	return e
 }
 
-// byType finds a message's entry by its type, value or pointer (a map
-// keyed by reflect.Type: Name allocates nothing), byName by its wire name.
-var byType, byName = index(messages)
+// byName finds a message's entry by its wire name.
+var byName = index(messages)
 
-func index(list []entry) (map[reflect.Type]*entry, map[string]*entry) {
-	types := make(map[reflect.Type]*entry, 2*len(list))
+func index(list []entry) map[string]*entry {
 	names := make(map[string]*entry, len(list))
 	for i := range list {
 		e := &list[i]
-		if names[e.name] != nil || types[e.typ] != nil {
+		if names[e.name] != nil {
 			panic("protocol: " + e.name + " is listed twice")
 		}
-		types[e.typ], types[reflect.PointerTo(e.typ)], names[e.name] = e, e, e
+		names[e.name] = e
 	}
-	return types, names
+	return names
+}
+
+// find returns m's entry, or nil: it asks each entry in turn, a type
+// assertion each, which allocates nothing.
+func find(m Msg) *entry {
+	for i := range messages {
+		if messages[i].is(m) {
+			return &messages[i]
+		}
+	}
+	return nil
 }
 
 // Name returns the wire name of m's type, such as "progress", or "" if m
 // is not a message of this package. A pointer to a message has the
 // message's name.
 func Name(m Msg) string {
-	if e := byType[reflect.TypeOf(m)]; e != nil {
+	if e := find(m); e != nil {
 		return e.name
 	}
 	return ""
-}
-
-type envelope struct {
-	V    int             `json:"v"`
-	Type string          `json:"type"`
-	Body json.RawMessage `json:"body"`
 }
 
 // ErrVersion is returned (wrapped) by Decode for an envelope of another
@@ -162,23 +205,59 @@ var ErrVersion = errors.New("protocol: unsupported version")
 // messages that carry numbers or pixels in bulk (Progress's loss points,
 // Weights, Samples, ...), the bulk bytes (nil otherwise). A pointer to a
 // message encodes as the message. The bulk bytes may share memory with m.
+// A number that JSON cannot hold (NaN, an infinity) is an error.
 func Encode(m Msg) (env, bulk []byte, err error) {
-	e := byType[reflect.TypeOf(m)]
+	e := find(m)
 	if e == nil {
 		return nil, nil, fmt.Errorf("protocol: cannot encode %T", m)
 	}
 	if e.pack != nil {
 		bulk = e.pack(m)
 	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return nil, nil, fmt.Errorf("protocol: encoding %s: %w", e.name, err)
+	w := jsonlite.Writer{B: make([]byte, 0, 64)}
+	w.Open()
+	w.Key("v")
+	w.Int(Version)
+	w.Key("type")
+	w.Str(e.name)
+	w.Key("body")
+	e.write(&w, m)
+	w.Close()
+	if w.Err != nil {
+		return nil, nil, fmt.Errorf("protocol: encoding %s: %w", e.name, w.Err)
 	}
-	env, err = json.Marshal(envelope{V: Version, Type: e.name, Body: body})
-	if err != nil {
-		return nil, nil, fmt.Errorf("protocol: encoding %s: %w", e.name, err)
+	return w.B, bulk, nil
+}
+
+// envelope is an envelope's version, type and body (its bytes).
+type envelope struct {
+	v    int64
+	typ  string
+	body []byte
+}
+
+// readEnvelope reads an envelope, its members in any order; its body is
+// only delimited here.
+func readEnvelope(env []byte) (envelope, error) {
+	var e envelope
+	r := jsonlite.Reader{B: env}
+	err := r.Object(func(key string) (err error) {
+		switch key {
+		case "v":
+			e.v, err = r.Int(math.MinInt64, math.MaxInt64)
+		case "type":
+			e.typ, err = r.Str()
+		case "body":
+			e.body, err = r.Skip()
+		default:
+			err = r.Unknown(key)
+		}
+		return err
+	})
+	if err == nil {
+		err = r.End()
 	}
-	return env, bulk, nil
+	return e, err
 }
 
 // EnvelopeType returns the type an envelope names, without decoding its
@@ -192,11 +271,11 @@ func EnvelopeType(env string) string {
 			return rest[:j]
 		}
 	}
-	var e envelope
-	if json.Unmarshal([]byte(env), &e) != nil {
+	e, err := readEnvelope([]byte(env))
+	if err != nil {
 		return ""
 	}
-	return e.Type
+	return e.typ
 }
 
 // Decode parses a message from its envelope and bulk bytes and returns it
@@ -204,16 +283,16 @@ func EnvelopeType(env string) string {
 // for malformed JSON, another version (wrapping ErrVersion), an unknown
 // type, or bulk bytes that do not fit the message.
 func Decode(env, bulk []byte) (Msg, error) {
-	var e envelope
-	if err := json.Unmarshal(env, &e); err != nil {
+	e, err := readEnvelope(env)
+	if err != nil {
 		return nil, fmt.Errorf("protocol: bad envelope: %w", err)
 	}
-	if e.V != Version {
-		return nil, fmt.Errorf("%w: %d, want %d", ErrVersion, e.V, Version)
+	if e.v != Version {
+		return nil, fmt.Errorf("%w: %d, want %d", ErrVersion, e.v, Version)
 	}
-	ent, ok := byName[e.Type]
+	ent, ok := byName[e.typ]
 	if !ok {
-		return nil, fmt.Errorf("protocol: unknown message type %q", e.Type)
+		return nil, fmt.Errorf("protocol: unknown message type %q", e.typ)
 	}
-	return ent.decode(e.Body, bulk)
+	return ent.decode(e.body, bulk)
 }
