@@ -179,7 +179,9 @@ FUZZ_TARGETS := \
 	core/dataset:FuzzDecode \
 	core/dataset:FuzzReadIDX \
 	core/dataset:FuzzDecodeV3Parts \
+	core/dataset:FuzzReadManifest \
 	wasm/protocol:FuzzDecode \
+	wasm/ui/digits/files:FuzzReadKept \
 	core/plane:FuzzSceneBytes \
 	wasm/ui/link:FuzzParse \
 	wasm/ui/mathml:FuzzParse \

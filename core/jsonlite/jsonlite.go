@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -568,4 +569,18 @@ func (r *Reader) Base64() ([]byte, error) {
 		return nil, r.Errf("bad base64")
 	}
 	return out[:n], nil
+}
+
+// SkipUnknown skips the value of key, a key the object does not have, so
+// that a writer may add keys that an older reader ignores, as
+// encoding/json ignores them; but a key that differs from one of known
+// only in case, which encoding/json would read as that one, is refused.
+func (r *Reader) SkipUnknown(key string, known ...string) error {
+	for _, k := range known {
+		if strings.EqualFold(key, k) {
+			return r.Errf("field %q, which is not %q", key, k)
+		}
+	}
+	_, err := r.Skip()
+	return err
 }
