@@ -4,7 +4,8 @@ import "softmaxdemo/core/plane"
 
 // The fields of every message's JSON body (fields.go), in the order of
 // the message's struct and named by its tags; fields that travel as bulk
-// bytes (`json:"-"`) are not listed.
+// bytes (`json:"-"`) are not listed. A message's body method writes its
+// fields, or reads them into its copy of the message, which it returns.
 
 func (c *Config) fields(f *fields) {
 	f.float("lr", &c.LearningRate, false)
@@ -26,79 +27,88 @@ func (c *Config) fields(f *fields) {
 
 // Commands, page → worker.
 
-func (m *Load) fields(f *fields) {
+func (m Load) body(f *fields) Msg {
 	f.str("name", &m.Name, false)
 	f.str("url", &m.URL, false)
 	f.str("sha256", &m.SHA256, false)
 	f.int64("bytes", &m.Bytes, false)
 	f.int64("trainBytes", &m.TrainBytes, true)
 	f.str("trainSha256", &m.TrainSHA256, true)
+	return m
 }
 
-func (m *Train) fields(f *fields)     { f.object("config", m.Config.fields) }
-func (m *Pause) fields(*fields)       {}
-func (m *Step) fields(f *fields)      { f.object("config", m.Config.fields) }
-func (m *Reset) fields(f *fields)     { f.object("config", m.Config.fields) }
-func (m *Evaluate) fields(*fields)    {}
-func (m *Warm) fields(*fields)        {}
-func (m *Pace) fields(f *fields)      { f.float("stepsPerSecond", &m.StepsPerSecond, false) }
-func (m *Curvature) fields(f *fields) { f.object("config", m.Config.fields) }
-func (m *Workers) fields(f *fields)   { f.int("n", &m.N, false) }
-func (m *PickTrain) fields(f *fields) { f.int("index", &m.Index, false) }
+func (m Train) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
+func (m Pause) body(*fields) Msg { return m }
+func (m Step) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
+func (m Reset) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
+func (m Evaluate) body(*fields) Msg { return m }
+func (m Warm) body(*fields) Msg { return m }
+func (m Pace) body(f *fields) Msg { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
+func (m Curvature) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
+func (m Workers) body(f *fields) Msg { f.int("n", &m.N, false); return m }
+func (m PickTrain) body(f *fields) Msg { f.int("index", &m.Index, false); return m }
 
-func (m *Hessian) fields(f *fields) {
+func (m Hessian) body(f *fields) Msg {
 	f.float("l2", &m.L2, false)
 	f.bool("deskew", &m.Deskew, true)
+	return m
 }
 
-func (m *UseModel) fields(f *fields) {
+func (m UseModel) body(f *fields) Msg {
 	f.object("config", m.Config.fields)
 	f.int("d", &m.D, false)
+	return m
 }
 
-func (m *EvaluateModel) fields(f *fields) {
+func (m EvaluateModel) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.int("step", &m.Step, false)
 	f.bool("deskew", &m.Deskew, true)
 	f.int("d", &m.D, false)
+	return m
 }
 
-func (m *MyDigits) fields(f *fields) { f.bytes("labels", &m.Labels) }
+func (m MyDigits) body(f *fields) Msg { f.bytes("labels", &m.Labels); return m }
 
-func (m *Apply) fields(f *fields) {
+func (m Apply) body(f *fields) Msg {
 	f.object("config", m.Config.fields)
 	f.uint8("label", &m.Label)
+	return m
 }
 
-func (m *FindExamples) fields(f *fields) {
+func (m FindExamples) body(f *fields) Msg {
 	f.int("true", &m.True, false)
 	f.int("predicted", &m.Predicted, false)
 	f.int("max", &m.Max, false)
+	return m
 }
 
-func (m *Resume) fields(f *fields) {
+func (m Resume) body(f *fields) Msg {
 	f.object("config", m.Config.fields)
 	f.int("run", &m.Run, false)
+	return m
 }
 
 // Events, worker → page.
 
-func (m *Loading) fields(f *fields) {
+func (m Loading) body(f *fields) Msg {
 	f.str("name", &m.Name, false)
 	f.int64("received", &m.Received, false)
 	f.int64("total", &m.Total, false)
+	return m
 }
 
-func (m *Loaded) fields(f *fields) {
+func (m Loaded) body(f *fields) Msg {
 	f.str("name", &m.Name, false)
 	f.int("train", &m.Train, false)
 	f.int("test", &m.Test, false)
 	f.float("ms", &m.Millis, false)
 	f.str("kernel", &m.Kernel, true)
 	f.str("kernelRefused", &m.KernelRefused, true)
+	return m
 }
 
-func (m *Progress) fields(f *fields) {
+func (m Progress) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.str("state", &m.State, false)
 	f.str("stop", &m.Stop, true)
@@ -118,16 +128,18 @@ func (m *Progress) fields(f *fields) {
 	f.str("reason", &m.Reason, true)
 	f.uint64("heap", &m.Heap, true)
 	f.uint64("helpersHeap", &m.HelpersHeap, true)
+	return m
 }
 
-func (m *Weights) fields(f *fields) {
+func (m Weights) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.int("step", &m.Step, false)
 	f.int("d", &m.D, false)
 	f.bool("key", &m.Key, true)
+	return m
 }
 
-func (m *Evaluated) fields(f *fields) {
+func (m Evaluated) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.bool("keyframe", &m.Keyframe, true)
 	f.float("t", &m.T, true)
@@ -146,7 +158,7 @@ func (m *Evaluated) fields(f *fields) {
 			return
 		}
 		n := 0
-		f.err = f.r.Array(func() error {
+		err := f.r.Array(func() error {
 			if n == len(row) {
 				return f.r.Errf("a row of more than %d counts", len(row))
 			}
@@ -154,18 +166,21 @@ func (m *Evaluated) fields(f *fields) {
 			n++
 			return f.err
 		})
-		if f.err == nil && n != len(row) {
-			f.err = f.r.Errf("a row of %d counts, want %d", n, len(row))
+		if err == nil && n != len(row) {
+			err = f.r.Errf("a row of %d counts, want %d", n, len(row))
 		}
+		f.fail(err)
 	})
 	array(f, "perClass", m.PerClass[:], floatElem)
+	return m
 }
 
-func (m *HessianView) fields(f *fields) {
+func (m HessianView) body(f *fields) Msg {
 	f.int("images", &m.Images, false)
 	f.int("features", &m.Features, false)
 	f.int("n", &m.N, false)
 	list(f, "cases", &m.Cases, false, func(f *fields, c *HessianCase) { f.element(c.fields) })
+	return m
 }
 
 func (c *HessianCase) fields(f *fields) {
@@ -176,18 +191,19 @@ func (c *HessianCase) fields(f *fields) {
 	f.float("largest", &c.Largest, false)
 }
 
-func (m *Samples) fields(f *fields) { f.bytes("labels", &m.Labels) }
+func (m Samples) body(f *fields) Msg { f.bytes("labels", &m.Labels); return m }
 
-func (m *Failed) fields(f *fields) {
+func (m Failed) body(f *fields) Msg {
 	f.str("message", &m.Message, false)
 	f.str("hint", &m.Hint, true)
 	f.bool("fatal", &m.Fatal, true)
 	f.str("key", &m.Key, true)
 	list(f, "args", &m.Args, true, strElem)
 	f.bool("unloaded", &m.Unloaded, true)
+	return m
 }
 
-func (m *CurvatureIs) fields(f *fields) {
+func (m CurvatureIs) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.int("step", &m.Step, false)
 	f.float("l2", &m.L2, false)
@@ -196,9 +212,10 @@ func (m *CurvatureIs) fields(f *fields) {
 	f.float("lambdaMax", &m.LambdaMax, false)
 	f.float("alphaMax", &m.AlphaMax, false)
 	f.int("products", &m.Products, false)
+	return m
 }
 
-func (m *Examples) fields(f *fields) {
+func (m Examples) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.int("step", &m.Step, false)
 	f.int("true", &m.True, false)
@@ -206,59 +223,67 @@ func (m *Examples) fields(f *fields) {
 	f.int("count", &m.Count, false)
 	list(f, "index", &m.Index, false, intElem)
 	list(f, "probs", &m.Probs, false, float32Elem)
+	return m
 }
 
-func (m *Picked) fields(f *fields) {
+func (m Picked) body(f *fields) Msg {
 	f.int("index", &m.Index, false)
 	f.uint8("label", &m.Label)
+	return m
 }
 
-func (m *Snapshot) fields(f *fields) {
+func (m Snapshot) body(f *fields) Msg {
 	f.int("run", &m.Run, false)
 	f.int("step", &m.Step, false)
 	f.int("epoch", &m.Epoch, false)
+	return m
 }
 
-func (m *Heartbeat) fields(*fields) {}
+func (m Heartbeat) body(*fields) Msg { return m }
 
 // Between the training worker and the helpers of its pool.
 
-func (m *PoolState) fields(f *fields) {
+func (m PoolState) body(f *fields) Msg {
 	f.int("asked", &m.Asked, false)
 	f.int("running", &m.Running, false)
 	f.str("refused", &m.Refused, true)
 	f.int("replaced", &m.Replaced, true)
+	return m
 }
 
-func (m *ShardData) fields(f *fields) {
+func (m ShardData) body(f *fields) Msg {
 	f.int("set", &m.Set, false)
 	f.int("gen", &m.Gen, false)
 	f.int("shard", &m.Shard, false)
 	f.int("d", &m.D, false)
 	f.int("n", &m.N, false)
+	return m
 }
 
-func (m *ShardHeld) fields(f *fields) {
+func (m ShardHeld) body(f *fields) Msg {
 	f.int("set", &m.Set, false)
 	f.int("gen", &m.Gen, false)
 	f.int("shard", &m.Shard, false)
+	return m
 }
 
-func (m *Pass) fields(f *fields) {
+func (m Pass) body(f *fields) Msg {
 	f.int64("id", &m.ID, false)
 	f.str("op", &m.Op, false)
 	f.int("set", &m.Set, false)
 	f.int("gen", &m.Gen, false)
 	list(f, "shards", &m.Shards, false, intElem)
 	f.int("slot", &m.Slot, true)
+	return m
 }
 
-func (m *PassDone) fields(f *fields) {
+func (m PassDone) body(f *fields) Msg {
 	f.int64("id", &m.ID, false)
 	list(f, "shards", &m.Shards, false, intElem)
 	f.str("failed", &m.Failed, true)
 	f.uint64("heap", &m.Heap, true)
 	f.int("n32", &m.N32, true)
+	return m
 }
 
 // Between the page and the plane's worker. core/plane's types carry no
@@ -289,72 +314,70 @@ func dataFields(d *plane.Data) func(*fields) {
 	}
 }
 
-// element writes or reads an object that is an element of a list.
-func (f *fields) element(inner func(*fields)) {
-	if f.w != nil {
-		writeBody(f.w, inner)
-		return
-	}
-	f.err = readBody(f.r, inner)
-}
-
-func (m *PlaneSetUp) fields(f *fields) {
+func (m PlaneSetUp) body(f *fields) Msg {
 	f.int("setup", &m.Setup, false)
 	f.str("data", &m.Data, false)
 	f.int("k", &m.K, false)
 	f.object("settings", settingsFields(&m.Settings))
 	f.bool("warm", &m.Warm, true)
+	return m
 }
 
-func (m *PlaneData) fields(f *fields)    { f.str("name", &m.Name, false) }
-func (m *PlaneClasses) fields(f *fields) { f.int("k", &m.K, false) }
-func (m *PlaneTrain) fields(f *fields)   { f.bool("on", &m.On, false) }
-func (m *PlaneRestart) fields(*fields)   {}
-func (m *PlanePsi) fields(*fields)       {}
-func (m *PlaneAbove) fields(f *fields)   { f.float("times", &m.Times, false) }
-func (m *PlanePace) fields(f *fields)    { f.float("stepsPerSecond", &m.StepsPerSecond, false) }
-func (m *PlaneGrid) fields(f *fields)    { f.int("n", &m.N, false) }
+func (m PlaneData) body(f *fields) Msg { f.str("name", &m.Name, false); return m }
+func (m PlaneClasses) body(f *fields) Msg { f.int("k", &m.K, false); return m }
+func (m PlaneTrain) body(f *fields) Msg { f.bool("on", &m.On, false); return m }
+func (m PlaneRestart) body(*fields) Msg { return m }
+func (m PlanePsi) body(*fields) Msg { return m }
+func (m PlaneAbove) body(f *fields) Msg { f.float("times", &m.Times, false); return m }
+func (m PlanePace) body(f *fields) Msg { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
+func (m PlaneGrid) body(f *fields) Msg { f.int("n", &m.N, false); return m }
 
-func (m *PlaneOption) fields(f *fields) {
+func (m PlaneOption) body(f *fields) Msg {
 	f.str("name", &m.Name, false)
 	f.bool("on", &m.On, false)
+	return m
 }
 
-func (m *PlaneNumbers) fields(f *fields) {
+func (m PlaneNumbers) body(f *fields) Msg {
 	f.float("rate", &m.Rate, false)
 	f.float("lambda", &m.Lambda, false)
 	f.int("batch", &m.Batch, false)
+	return m
 }
 
-func (m *PlanePoint) fields(f *fields) {
+func (m PlanePoint) body(f *fields) Msg {
 	array(f, "at", m.At[:], floatElem)
 	f.float("radius", &m.Radius, false)
 	f.int("class", &m.Class, false)
 	f.str("do", &m.Do, true)
+	return m
 }
 
-func (m *PlaneStart) fields(f *fields) {
+func (m PlaneStart) body(f *fields) Msg {
 	array(f, "at", m.At[:], floatElem)
 	f.bool("quick", &m.Quick, true)
+	return m
 }
 
-func (m *PlaneTheta) fields(f *fields) {
+func (m PlaneTheta) body(f *fields) Msg {
 	list(f, "w", &m.W, false, floatElem)
 	list(f, "b", &m.B, false, floatElem)
 	f.bool("quick", &m.Quick, true)
 	f.int("hand", &m.Hand, false)
+	return m
 }
 
-func (m *PlaneResume) fields(f *fields) {
+func (m PlaneResume) body(f *fields) Msg {
 	f.int("setup", &m.Setup, false)
 	f.str("name", &m.Name, false)
 	f.bool("edited", &m.Edited, true)
 	f.object("data", dataFields(&m.Data))
 	f.object("settings", settingsFields(&m.Settings))
 	f.bool("training", &m.Training, true)
+	return m
 }
 
-func (m *PlaneState) fields(f *fields) {
+func (m PlaneState) body(f *fields) Msg {
 	f.int("setup", &m.Setup, false)
 	f.int("seq", &m.Seq, false)
 	f.str("state", &m.State, false)
@@ -369,7 +392,7 @@ func (m *PlaneState) fields(f *fields) {
 		m.Refused = nil
 		if !f.r.Null() {
 			p := &PlaneRefusal{}
-			f.err = readBody(f.r, p.fields)
+			f.fail(readObject(f.r, p.fields))
 			m.Refused = p
 		}
 	}
@@ -377,6 +400,7 @@ func (m *PlaneState) fields(f *fields) {
 	f.bool("building", &m.Building, true)
 	f.int("scenes", &m.Scenes, true)
 	f.bool("chosen", &m.Chosen, true)
+	return m
 }
 
 func (m *PlaneRefusal) fields(f *fields) {
@@ -389,16 +413,18 @@ func (m *PlaneRefusal) fields(f *fields) {
 	f.str("message", &m.Message, true)
 }
 
-func (m *PlaneFrame) fields(f *fields) {
+func (m PlaneFrame) body(f *fields) Msg {
 	f.int("setup", &m.Setup, false)
 	f.int("seq", &m.Seq, false)
 	f.str("state", &m.State, false)
 	f.int("n", &m.N, false)
 	f.int("hand", &m.Hand, true)
+	return m
 }
 
-func (m *PlaneScene) fields(f *fields) {
+func (m PlaneScene) body(f *fields) Msg {
 	f.int("setup", &m.Setup, false)
 	f.int("seq", &m.Seq, false)
 	f.float("ms", &m.MS, false)
+	return m
 }

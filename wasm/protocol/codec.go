@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 
 	"softmaxdemo/core/jsonlite"
@@ -15,59 +16,59 @@ import (
 // a test checks that every type with an isMsg method is listed.
 var messages = []entry{
 	// Commands, page → worker.
-	plain[Load]("load"),
-	plain[Train]("train"),
-	plain[Pause]("pause"),
-	plain[Step]("step"),
-	plain[Reset]("reset"),
-	plain[Evaluate]("evaluate"),
-	plain[Warm]("warm"),
-	plain[Pace]("pace"),
-	plain[Hessian]("hessian"),
+	plain("load", Load{}),
+	plain("train", Train{}),
+	plain("pause", Pause{}),
+	plain("step", Step{}),
+	plain("reset", Reset{}),
+	plain("evaluate", Evaluate{}),
+	plain("warm", Warm{}),
+	plain("pace", Pace{}),
+	plain("hessian", Hessian{}),
 	bulky("useModel", func(m UseModel) []byte { return packFloats(m.W, m.B) }, readUseModel),
 	bulky("evaluateModel", func(m EvaluateModel) []byte { return packFloats(m.W, m.B) }, readEvaluateModel),
 	bulky("myDigits", func(m MyDigits) []byte { return m.Pixels }, readMyDigits),
 	bulky("apply", func(m Apply) []byte { return m.Pixels }, readApply),
-	plain[FindExamples]("findExamples"),
-	plain[PickTrain]("pickTrain"),
+	plain("findExamples", FindExamples{}),
+	plain("pickTrain", PickTrain{}),
 	bulky("resume", func(m Resume) []byte { return m.State }, readResume),
-	plain[Workers]("workers"),
-	plain[Curvature]("curvature"),
+	plain("workers", Workers{}),
+	plain("curvature", Curvature{}),
 	// Events, worker → page.
-	plain[Loading]("loading"),
-	plain[Loaded]("loaded"),
+	plain("loading", Loading{}),
+	plain("loaded", Loaded{}),
 	bulky("progress", func(m Progress) []byte { return packPoints(m.Losses) }, readProgress),
 	bulky("weights", func(m Weights) []byte { return packFloats(m.W, m.B) }, readWeights),
-	plain[Evaluated]("evaluated"),
+	plain("evaluated", Evaluated{}),
 	bulky("hessianView", func(m HessianView) []byte { return int8Bytes(m.Image) }, readHessianView),
 	bulky("samples", func(m Samples) []byte { return m.Pixels }, readSamples),
-	plain[Failed]("failed"),
+	plain("failed", Failed{}),
 	bulky("examples", func(m Examples) []byte { return m.Pixels }, readExamples),
 	bulky("picked", func(m Picked) []byte { return m.Pixels }, readPicked),
 	bulky("snapshot", func(m Snapshot) []byte { return m.State }, readSnapshot),
-	plain[Heartbeat]("heartbeat"),
-	plain[PoolState]("poolState"),
-	plain[CurvatureIs]("curvatureIs"),
+	plain("heartbeat", Heartbeat{}),
+	plain("poolState", PoolState{}),
+	plain("curvatureIs", CurvatureIs{}),
 	// Between the training worker and the helpers of its pool.
 	bulky("shardData", packShardData, readShardData),
-	plain[ShardHeld]("shardHeld"),
+	plain("shardHeld", ShardHeld{}),
 	bulky("pass", packPass, readPass),
 	bulky("passDone", packPassDone, readPassDone),
 	// Between the page and the plane's worker (plane.go).
-	plain[PlaneSetUp]("planeSetUp"),
-	plain[PlaneData]("planeData"),
-	plain[PlaneClasses]("planeClasses"),
-	plain[PlaneOption]("planeOption"),
-	plain[PlaneNumbers]("planeNumbers"),
-	plain[PlaneTrain]("planeTrain"),
-	plain[PlaneRestart]("planeRestart"),
-	plain[PlanePsi]("planePsi"),
-	plain[PlaneAbove]("planeAbove"),
-	plain[PlanePoint]("planePoint"),
-	plain[PlaneStart]("planeStart"),
-	plain[PlaneTheta]("planeTheta"),
-	plain[PlanePace]("planePace"),
-	plain[PlaneGrid]("planeGrid"),
+	plain("planeSetUp", PlaneSetUp{}),
+	plain("planeData", PlaneData{}),
+	plain("planeClasses", PlaneClasses{}),
+	plain("planeOption", PlaneOption{}),
+	plain("planeNumbers", PlaneNumbers{}),
+	plain("planeTrain", PlaneTrain{}),
+	plain("planeRestart", PlaneRestart{}),
+	plain("planePsi", PlanePsi{}),
+	plain("planeAbove", PlaneAbove{}),
+	plain("planePoint", PlanePoint{}),
+	plain("planeStart", PlaneStart{}),
+	plain("planeTheta", PlaneTheta{}),
+	plain("planePace", PlanePace{}),
+	plain("planeGrid", PlaneGrid{}),
 	bulky("planeResume", packPlaneResume, readPlaneResume),
 	bulky("planeState", packPlaneState, readPlaneState),
 	bulky("planeFrame", packPlaneFrame, readPlaneFrame),
@@ -77,41 +78,28 @@ var messages = []entry{
 // entry is one message type in messages.
 type entry struct {
 	name string
-	zero Msg // the message's zero value
-	// is reports whether a message is of this type, as a value or a
-	// pointer.
-	is func(Msg) bool
+	zero Msg // a message of this type, zero
 	// pack returns the bulk bytes of a message of this type, or of a
 	// pointer to one; nil for a message without bulk bytes.
 	pack func(Msg) []byte
-	// write appends the message's JSON body.
-	write func(*jsonlite.Writer, Msg)
-	// unmarshal returns a pointer to a new message of this type holding
-	// the fields of a JSON body, which may be empty.
-	unmarshal func(body []byte) (any, error)
-	// decode returns the message (a value) of a JSON body, which may be
-	// empty, and its bulk bytes.
-	decode func(body, bulk []byte) (Msg, error)
+	// read checks bulk bytes and stores them into a message of this type
+	// decoded from its JSON body, and returns it; nil for a message
+	// without bulk bytes.
+	read func(Msg, []byte) (Msg, error)
 }
 
 // plain is the entry of a message that travels as JSON alone; bulk bytes
 // sent with it are ignored.
-func plain[T Msg, P body[T]](name string) entry { return bulky[T, P](name, nil, nil) }
+func plain(name string, zero Msg) entry { return entry{name: name, zero: zero} }
 
 // bulky is the entry of a message whose bulk bytes pack gives and read
 // checks and stores into a message decoded from its JSON body.
-func bulky[T Msg, P body[T]](name string, pack func(T) []byte, read func(*T, []byte) error) entry {
+func bulky[T Msg](name string, pack func(T) []byte, read func(*T, []byte) error) entry {
 	var zero T
-	e := entry{name: name, zero: zero}
-	e.is = func(m Msg) bool {
-		switch any(m).(type) {
-		case T, *T:
-			return true
-		}
-		return false
-	}
-	if pack != nil {
-		e.pack = func(m Msg) []byte {
+	return entry{
+		name: name,
+		zero: zero,
+		pack: func(m Msg) []byte {
 			if p, ok := any(m).(*T); ok {
 				if p == nil {
 					return nil
@@ -119,73 +107,69 @@ func bulky[T Msg, P body[T]](name string, pack func(T) []byte, read func(*T, []b
 				return pack(*p)
 			}
 			return pack(m.(T))
-		}
-	}
-	e.write = func(w *jsonlite.Writer, m Msg) {
-		p, ok := any(m).(*T)
-		if !ok {
+		},
+		read: func(m Msg, bulk []byte) (Msg, error) {
 			v := m.(T)
-			p = &v
-		} else if p == nil {
-			p = new(T)
-		}
-		writeBody(w, P(p).fields)
-	}
-	e.unmarshal = func(body []byte) (any, error) {
-		m := new(T)
-		if len(body) > 0 && string(body) != "null" {
-			r := jsonlite.Reader{B: body}
-			err := readBody(&r, P(m).fields)
-			if err == nil {
-				err = r.End()
-			}
-			if err != nil {
-				return nil, fmt.Errorf("protocol: bad %s body: %w", name, err)
-			}
-		}
-		return m, nil
-	}
-	e.decode = func(body, bulk []byte) (Msg, error) {
-		p, err := e.unmarshal(body)
-		if err != nil {
-			return nil, err
-		}
-		m := p.(*T)
-		if read != nil {
-			if err := read(m, bulk); err != nil {
+			if err := read(&v, bulk); err != nil {
 				return nil, err
 			}
-		}
-		return *m, nil
+			return v, nil
+		},
 	}
-	return e
 }
 
-// byName finds a message's entry by its wire name.
-var byName = index(messages)
+// unmarshal returns a message of this type holding the fields of a JSON
+// body, which may be empty.
+func (e *entry) unmarshal(body []byte) (Msg, error) {
+	if len(body) == 0 || string(body) == "null" {
+		return e.zero, nil
+	}
+	r := jsonlite.Reader{B: body}
+	f, err := members(&r)
+	if err == nil {
+		err = r.End()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("protocol: bad %s body: %w", e.name, err)
+	}
+	m := e.zero.body(f)
+	if err := f.done(); err != nil {
+		return nil, fmt.Errorf("protocol: bad %s body: %w", e.name, err)
+	}
+	return m, nil
+}
 
-func index(list []entry) map[string]*entry {
+// decode returns the message (a value) of a JSON body, which may be
+// empty, and its bulk bytes.
+func (e *entry) decode(body, bulk []byte) (Msg, error) {
+	m, err := e.unmarshal(body)
+	if err != nil || e.read == nil {
+		return m, err
+	}
+	return e.read(m, bulk)
+}
+
+// byType finds a message's entry by its type, value or pointer (a map
+// keyed by reflect.Type, the one use of reflect here: Name allocates
+// nothing), byName by its wire name.
+var byType, byName = index(messages)
+
+func index(list []entry) (map[reflect.Type]*entry, map[string]*entry) {
+	types := make(map[reflect.Type]*entry, 2*len(list))
 	names := make(map[string]*entry, len(list))
 	for i := range list {
 		e := &list[i]
-		if names[e.name] != nil {
+		t := reflect.TypeOf(e.zero)
+		if names[e.name] != nil || types[t] != nil {
 			panic("protocol: " + e.name + " is listed twice")
 		}
-		names[e.name] = e
+		types[t], types[reflect.PointerTo(t)], names[e.name] = e, e, e
 	}
-	return names
+	return types, names
 }
 
-// find returns m's entry, or nil: it asks each entry in turn, a type
-// assertion each, which allocates nothing.
-func find(m Msg) *entry {
-	for i := range messages {
-		if messages[i].is(m) {
-			return &messages[i]
-		}
-	}
-	return nil
-}
+// find returns m's entry, or nil.
+func find(m Msg) *entry { return byType[reflect.TypeOf(m)] }
 
 // Name returns the wire name of m's type, such as "progress", or "" if m
 // is not a message of this package. A pointer to a message has the
@@ -205,7 +189,8 @@ var ErrVersion = errors.New("protocol: unsupported version")
 // messages that carry numbers or pixels in bulk (Progress's loss points,
 // Weights, Samples, ...), the bulk bytes (nil otherwise). A pointer to a
 // message encodes as the message. The bulk bytes may share memory with m.
-// A number that JSON cannot hold (NaN, an infinity) is an error.
+// A number that JSON cannot hold (NaN, an infinity) is an error. m is a
+// message or a pointer to one, not a nil pointer.
 func Encode(m Msg) (env, bulk []byte, err error) {
 	e := find(m)
 	if e == nil {
@@ -221,7 +206,9 @@ func Encode(m Msg) (env, bulk []byte, err error) {
 	w.Key("type")
 	w.Str(e.name)
 	w.Key("body")
-	e.write(&w, m)
+	w.Open()
+	m.body(&fields{w: &w})
+	w.Close()
 	w.Close()
 	if w.Err != nil {
 		return nil, nil, fmt.Errorf("protocol: encoding %s: %w", e.name, w.Err)

@@ -7,53 +7,99 @@ import (
 )
 
 // A message's JSON body is written and read by hand (core/jsonlite): each
-// message lists its fields once, in its fields method (body.go), and the
-// same list writes them all or reads the one whose key the reader is at.
+// message lists its fields once, in its body method (body.go), and the
+// same list writes them or reads them.
 // A field is named as its struct tag names it, and omit marks the tags'
 // omitempty, so that the body is what encoding/json would write for the
 // message, byte for byte (testdata/wire.golden).
 
 // fields is a message's fields being written (w set) or read (r set).
+// Reading, the object's members are delimited first (members), and each
+// field then reads the member of its key, if there is one (take).
 type fields struct {
-	w   *jsonlite.Writer
-	r   *jsonlite.Reader
-	key string // reading: the key whose value is next
-	hit bool   // reading: a field has read it
-	err error  // reading: the first error
+	w       *jsonlite.Writer
+	r       *jsonlite.Reader
+	members []member
+	end     int   // reading: where the object ends
+	err     error // reading: the first error
 }
 
-// body is a pointer to a message that lists its fields.
-type body[T any] interface {
-	*T
-	fields(*fields)
+// member is one member of the object being read.
+type member struct {
+	key   string
+	at    int // where its value starts
+	taken bool
 }
 
-// writeBody appends m's body as a JSON object.
-func writeBody(w *jsonlite.Writer, list func(*fields)) {
+// writeObject appends an object whose fields list writes.
+func writeObject(w *jsonlite.Writer, list func(*fields)) {
 	w.Open()
 	list(&fields{w: w})
 	w.Close()
 }
 
-// readBody reads a JSON object into the fields list names; a key no field
-// takes is an error.
-func readBody(r *jsonlite.Reader, list func(*fields)) error {
-	return r.Object(func(key string) error {
-		f := fields{r: r, key: key}
-		if list(&f); !f.hit {
-			return r.Unknown(key)
-		}
-		return f.err
-	})
+// readObject reads an object into the fields list names, and returns the
+// first error: its JSON's, a field's, or a key no field took.
+func readObject(r *jsonlite.Reader, list func(*fields)) error {
+	f, err := members(r)
+	if err != nil {
+		return err
+	}
+	list(f)
+	return f.done()
 }
 
-// take reports whether the field k is the one to read now.
+// members delimits the members of the object at r and leaves r after it.
+func members(r *jsonlite.Reader) (*fields, error) {
+	f := &fields{r: r}
+	err := r.Object(func(key string) error {
+		f.members = append(f.members, member{key: key, at: r.P})
+		_, err := r.Skip()
+		return err
+	})
+	f.end = r.P
+	return f, err
+}
+
+// done returns the first error of the fields read, or a member no field
+// took; it leaves r after the object.
+func (f *fields) done() error {
+	if f.err == nil {
+		for _, m := range f.members {
+			if !m.taken {
+				f.r.P = m.at
+				f.err = f.r.Unknown(m.key)
+				break
+			}
+		}
+	}
+	if f.err == nil {
+		f.r.P = f.end
+	}
+	return f.err
+}
+
+// take reports whether the object read has a member k, and puts the
+// reader at its value.
 func (f *fields) take(k string) bool {
-	if f.hit || f.key != k {
+	if f.r == nil || f.err != nil {
 		return false
 	}
-	f.hit = true
-	return true
+	for i := range f.members {
+		if m := &f.members[i]; m.key == k && !m.taken {
+			m.taken = true
+			f.r.P = m.at
+			return true
+		}
+	}
+	return false
+}
+
+// fail keeps the first error.
+func (f *fields) fail(err error) {
+	if f.err == nil {
+		f.err = err
+	}
 }
 
 // put reports whether the field k, whose value is zero if zero, is to be
@@ -69,58 +115,70 @@ func (f *fields) put(k string, omit, zero bool) bool {
 func (f *fields) int(k string, p *int, omit bool) {
 	if f.put(k, omit, *p == 0) {
 		f.w.Int(int64(*p))
-	} else if f.r != nil && f.take(k) {
+	} else if f.take(k) {
 		v, err := f.r.Int(math.MinInt, math.MaxInt)
-		*p, f.err = int(v), err
+		*p = int(v)
+		f.fail(err)
 	}
 }
 
 func (f *fields) int64(k string, p *int64, omit bool) {
 	if f.put(k, omit, *p == 0) {
 		f.w.Int(*p)
-	} else if f.r != nil && f.take(k) {
-		*p, f.err = f.r.Int(math.MinInt64, math.MaxInt64)
+	} else if f.take(k) {
+		v, err := f.r.Int(math.MinInt64, math.MaxInt64)
+		*p = v
+		f.fail(err)
 	}
 }
 
 func (f *fields) uint64(k string, p *uint64, omit bool) {
 	if f.put(k, omit, *p == 0) {
 		f.w.Uint(*p)
-	} else if f.r != nil && f.take(k) {
-		*p, f.err = f.r.Uint(math.MaxUint64)
+	} else if f.take(k) {
+		v, err := f.r.Uint(math.MaxUint64)
+		*p = v
+		f.fail(err)
 	}
 }
 
 func (f *fields) uint8(k string, p *uint8) {
 	if f.put(k, false, false) {
 		f.w.Uint(uint64(*p))
-	} else if f.r != nil && f.take(k) {
+	} else if f.take(k) {
 		v, err := f.r.Uint(math.MaxUint8)
-		*p, f.err = uint8(v), err
+		*p = uint8(v)
+		f.fail(err)
 	}
 }
 
 func (f *fields) float(k string, p *float64, omit bool) {
 	if f.put(k, omit, *p == 0) {
 		f.w.Float(*p, 64)
-	} else if f.r != nil && f.take(k) {
-		*p, f.err = f.r.Float(64)
+	} else if f.take(k) {
+		v, err := f.r.Float(64)
+		*p = v
+		f.fail(err)
 	}
 }
 
 func (f *fields) bool(k string, p *bool, omit bool) {
 	if f.put(k, omit, !*p) {
 		f.w.Bool(*p)
-	} else if f.r != nil && f.take(k) {
-		*p, f.err = f.r.Bool()
+	} else if f.take(k) {
+		v, err := f.r.Bool()
+		*p = v
+		f.fail(err)
 	}
 }
 
 func (f *fields) str(k string, p *string, omit bool) {
 	if f.put(k, omit, *p == "") {
 		f.w.Str(*p)
-	} else if f.r != nil && f.take(k) {
-		*p, f.err = f.r.Str()
+	} else if f.take(k) {
+		v, err := f.r.Str()
+		*p = v
+		f.fail(err)
 	}
 }
 
@@ -137,19 +195,19 @@ func list[T any](f *fields, k string, p *[]T, omit bool, elem func(f *fields, v 
 			elem(f, &(*p)[i])
 		}
 		f.w.CloseArray()
-	} else if f.r != nil && f.take(k) {
+	} else if f.take(k) {
 		if f.r.Null() {
 			*p = nil
 			return
 		}
 		s := []T{}
-		f.err = f.r.Array(func() error {
+		f.fail(f.r.Array(func() error {
 			var v T
 			e := fields{r: f.r}
 			elem(&e, &v)
 			s = append(s, v)
 			return e.err
-		})
+		}))
 		*p = s
 	}
 }
@@ -163,9 +221,9 @@ func array[T any](f *fields, k string, s []T, elem func(f *fields, v *T)) {
 			elem(f, &s[i])
 		}
 		f.w.CloseArray()
-	} else if f.r != nil && f.take(k) {
+	} else if f.take(k) {
 		n := 0
-		f.err = f.r.Array(func() error {
+		err := f.r.Array(func() error {
 			if n == len(s) {
 				return f.r.Errf("more than %d values", len(s))
 			}
@@ -174,9 +232,10 @@ func array[T any](f *fields, k string, s []T, elem func(f *fields, v *T)) {
 			n++
 			return e.err
 		})
-		if f.err == nil && n != len(s) {
-			f.err = f.r.Errf("%d values, want %d", n, len(s))
+		if err == nil && n != len(s) {
+			err = f.r.Errf("%d values, want %d", n, len(s))
 		}
+		f.fail(err)
 	}
 }
 
@@ -188,7 +247,8 @@ func intElem(f *fields, v *int) {
 		return
 	}
 	n, err := f.r.Int(math.MinInt, math.MaxInt)
-	*v, f.err = int(n), err
+	*v = int(n)
+	f.fail(err)
 }
 
 func floatElem(f *fields, v *float64) {
@@ -196,7 +256,9 @@ func floatElem(f *fields, v *float64) {
 		f.w.Float(*v, 64)
 		return
 	}
-	*v, f.err = f.r.Float(64)
+	x, err := f.r.Float(64)
+	*v = x
+	f.fail(err)
 }
 
 func float32Elem(f *fields, v *float32) {
@@ -205,7 +267,8 @@ func float32Elem(f *fields, v *float32) {
 		return
 	}
 	x, err := f.r.Float(32)
-	*v, f.err = float32(x), err
+	*v = float32(x)
+	f.fail(err)
 }
 
 func strElem(f *fields, v *string) {
@@ -213,16 +276,27 @@ func strElem(f *fields, v *string) {
 		f.w.Str(*v)
 		return
 	}
-	*v, f.err = f.r.Str()
+	x, err := f.r.Str()
+	*v = x
+	f.fail(err)
 }
 
 // object writes or reads a nested object whose fields inner lists.
 func (f *fields) object(k string, inner func(*fields)) {
 	if f.put(k, false, false) {
-		writeBody(f.w, inner)
-	} else if f.r != nil && f.take(k) {
-		f.err = readBody(f.r, inner)
+		writeObject(f.w, inner)
+	} else if f.take(k) {
+		f.fail(readObject(f.r, inner))
 	}
+}
+
+// element writes or reads an object that is an element of a list.
+func (f *fields) element(inner func(*fields)) {
+	if f.w != nil {
+		writeObject(f.w, inner)
+		return
+	}
+	f.fail(readObject(f.r, inner))
 }
 
 // bytes writes a []uint8 as encoding/json does, as base64, null for nil,
@@ -234,20 +308,22 @@ func (f *fields) bytes(k string, p *[]uint8) {
 		} else {
 			f.w.Base64(*p)
 		}
-	} else if f.r != nil && f.take(k) {
+	} else if f.take(k) {
 		switch {
 		case f.r.Null():
 			*p = nil
 		case f.r.Is('"'):
 			f.r.P--
-			*p, f.err = f.r.Base64()
+			v, err := f.r.Base64()
+			*p = v
+			f.fail(err)
 		default:
 			s := []uint8{}
-			f.err = f.r.Array(func() error {
+			f.fail(f.r.Array(func() error {
 				v, err := f.r.Uint(math.MaxUint8)
 				s = append(s, uint8(v))
 				return err
-			})
+			}))
 			*p = s
 		}
 	}

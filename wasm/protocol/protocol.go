@@ -23,8 +23,13 @@ package protocol
 // Version is the protocol version in every envelope.
 const Version = 1
 
-// Msg is a message between the page and the worker.
-type Msg interface{ isMsg() }
+// Msg is a message between the page and the worker. Its body method
+// (body.go) writes its JSON body's fields, or reads them into a copy of
+// the message, which it returns.
+type Msg interface {
+	isMsg()
+	body(*fields) Msg
+}
 
 // Config is a training run's parameters as the page sends them. Zero
 // Epochs means train until stopped by the tolerance or by the user.
