@@ -37,15 +37,15 @@ func (m Load) body(f *fields) Msg {
 	return m
 }
 
-func (m Train) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
-func (m Pause) body(*fields) Msg { return m }
-func (m Step) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
-func (m Reset) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
-func (m Evaluate) body(*fields) Msg { return m }
-func (m Warm) body(*fields) Msg { return m }
-func (m Pace) body(f *fields) Msg { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
+func (m Train) body(f *fields) Msg     { f.object("config", m.Config.fields); return m }
+func (m Pause) body(*fields) Msg       { return m }
+func (m Step) body(f *fields) Msg      { f.object("config", m.Config.fields); return m }
+func (m Reset) body(f *fields) Msg     { f.object("config", m.Config.fields); return m }
+func (m Evaluate) body(*fields) Msg    { return m }
+func (m Warm) body(*fields) Msg        { return m }
+func (m Pace) body(f *fields) Msg      { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
 func (m Curvature) body(f *fields) Msg { f.object("config", m.Config.fields); return m }
-func (m Workers) body(f *fields) Msg { f.int("n", &m.N, false); return m }
+func (m Workers) body(f *fields) Msg   { f.int("n", &m.N, false); return m }
 func (m PickTrain) body(f *fields) Msg { f.int("index", &m.Index, false); return m }
 
 func (m Hessian) body(f *fields) Msg {
@@ -323,14 +323,14 @@ func (m PlaneSetUp) body(f *fields) Msg {
 	return m
 }
 
-func (m PlaneData) body(f *fields) Msg { f.str("name", &m.Name, false); return m }
+func (m PlaneData) body(f *fields) Msg    { f.str("name", &m.Name, false); return m }
 func (m PlaneClasses) body(f *fields) Msg { f.int("k", &m.K, false); return m }
-func (m PlaneTrain) body(f *fields) Msg { f.bool("on", &m.On, false); return m }
-func (m PlaneRestart) body(*fields) Msg { return m }
-func (m PlanePsi) body(*fields) Msg { return m }
-func (m PlaneAbove) body(f *fields) Msg { f.float("times", &m.Times, false); return m }
-func (m PlanePace) body(f *fields) Msg { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
-func (m PlaneGrid) body(f *fields) Msg { f.int("n", &m.N, false); return m }
+func (m PlaneTrain) body(f *fields) Msg   { f.bool("on", &m.On, false); return m }
+func (m PlaneRestart) body(*fields) Msg   { return m }
+func (m PlanePsi) body(*fields) Msg       { return m }
+func (m PlaneAbove) body(f *fields) Msg   { f.float("times", &m.Times, false); return m }
+func (m PlanePace) body(f *fields) Msg    { f.float("stepsPerSecond", &m.StepsPerSecond, false); return m }
+func (m PlaneGrid) body(f *fields) Msg    { f.int("n", &m.N, false); return m }
 
 func (m PlaneOption) body(f *fields) Msg {
 	f.str("name", &m.Name, false)
