@@ -192,6 +192,7 @@ FUZZ_TARGETS := \
 	wasm/ui/planeview:FuzzPlane \
 	wasm/ui/planepanel/store:FuzzPlaneTheta \
 	core/modelfile:FuzzDecodeDigitsNPZ \
+	core/jsonlite:FuzzAsEncodingJSON \
 	core/class:FuzzRequests \
 	core/class:FuzzDecodeEvent \
 	core/class:FuzzDecodeTheta \
