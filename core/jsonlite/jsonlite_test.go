@@ -14,7 +14,7 @@ func FuzzAsEncodingJSON(f *testing.F) {
 	for _, s := range []string{"", "a\"b\\c", "<&>", "\u2028\u2029", "\xff\xc3", "\x00\x1f\b\f\n\r\t", "数字 😀"} {
 		f.Add(s, 0.0)
 	}
-	for _, v := range []float64{1e-7, 1e21, 1e20, -0.0, 5e-324, math.MaxFloat64, 1.0 / 3, 123456789} {
+	for _, v := range []float64{1e-7, 1e21, 1e20, math.Copysign(0, -1), 5e-324, math.MaxFloat64, 1.0 / 3, 123456789} {
 		f.Add("", v)
 	}
 	f.Fuzz(func(t *testing.T, s string, v float64) {
