@@ -1,6 +1,8 @@
 package class
 
 import (
+	"softmaxdemo/core/jsonlite"
+
 	"errors"
 	"fmt"
 	"strconv"
@@ -89,7 +91,7 @@ func (r *Refusal) Encode() []byte {
 	w.str("error", r.Code)
 	w.str("message", r.Message)
 	w.close()
-	return w.b
+	return w.B
 }
 
 // DecodeRefusal returns the Refusal of a response with a status of 400
@@ -101,7 +103,7 @@ func DecodeRefusal(status int, retryAfter string, body []byte) *Refusal {
 	if n, err := strconv.Atoi(strings.TrimSpace(retryAfter)); err == nil && n > 0 {
 		ref.RetryAfter = n
 	}
-	r := reader{b: body}
+	r := reader{jsonlite.Reader{B: body}}
 	err := r.object(func(key string) error {
 		var err error
 		switch key {
@@ -141,13 +143,13 @@ func (a Ack) Encode() []byte {
 	w.bool("duplicate", a.Duplicate)
 	w.uint("drawing", uint64(a.Drawing))
 	w.close()
-	return w.b
+	return w.B
 }
 
 // DecodeAck decodes an Ack's body. Its errors wrap ErrMalformed.
 func DecodeAck(b []byte) (Ack, error) {
 	var a Ack
-	r := reader{b: b}
+	r := reader{jsonlite.Reader{B: b}}
 	err := r.object(func(key string) error {
 		switch key {
 		case "ok":

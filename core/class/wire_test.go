@@ -1,6 +1,8 @@
 package class
 
 import (
+	"softmaxdemo/core/jsonlite"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -210,14 +212,14 @@ func TestStringsAsEncodingJSONReadsThem(t *testing.T) {
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
 			t.Fatal(err)
 		}
-		r := reader{b: []byte(in)}
+		r := reader{jsonlite.Reader{B: []byte(in)}}
 		got, err := r.str()
-		if err != nil || got != want || r.p != len(in) {
-			t.Errorf("%s: read %q (%v, at %d), encoding/json %q", in, got, err, r.p, want)
+		if err != nil || got != want || r.P != len(in) {
+			t.Errorf("%s: read %q (%v, at %d), encoding/json %q", in, got, err, r.P, want)
 		}
 		var back string
-		if err := json.Unmarshal(appendString(nil, want), &back); err != nil || back != want {
-			t.Errorf("%q written as %s reads back %q (%v)", want, appendString(nil, want), back, err)
+		if err := json.Unmarshal(jsonlite.AppendString(nil, want), &back); err != nil || back != want {
+			t.Errorf("%q written as %s reads back %q (%v)", want, jsonlite.AppendString(nil, want), back, err)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package digits
 
 import (
-	"encoding/json"
-
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/files"
@@ -91,8 +89,7 @@ func (b Boot) LinkPacks() map[string]int { return linkPacks(nil, b.manifest) }
 // manifest web/boot.js fetched before it is read.
 func linkPacks(offered []dataset.PackInfo, booted []byte) map[string]int {
 	if len(offered) == 0 && booted != nil {
-		var man dataset.Manifest
-		if json.Unmarshal(booted, &man) == nil { // unreadable: the two the site can have
+		if man, err := dataset.ReadManifest(booted); err == nil { // unreadable: the two the site can have
 			offered = man.Packs
 		}
 	}

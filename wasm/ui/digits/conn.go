@@ -1,7 +1,6 @@
 package digits
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,7 +57,7 @@ func (c *conn) loadManifest(ctx app.Context) {
 func (c *conn) onManifest(ctx app.Context, b []byte, err error) {
 	var man dataset.Manifest
 	if err == nil {
-		err = json.Unmarshal(b, &man)
+		man, err = dataset.ReadManifest(b)
 	}
 	if err == nil {
 		if _, ok := man.Find("default"); !ok {
