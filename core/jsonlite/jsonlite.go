@@ -241,7 +241,8 @@ func (r *Reader) Object(field func(key string) error) error {
 	if r.Is('}') {
 		return nil
 	}
-	var seen []string
+	var buf [16]string // the keys of most objects, without an allocation
+	seen := buf[:0]
 	for {
 		r.space()
 		at := r.P
