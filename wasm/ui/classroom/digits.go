@@ -3,6 +3,7 @@ package classroom
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"softmaxdemo/core/class"
 	"softmaxdemo/core/digit"
@@ -36,16 +37,32 @@ type reading struct {
 	predicted []int // by drawing, in the order of State.Digits
 	confusion [10][10]int
 	right     int
+	at        time.Time // when it was read
 }
 
+// readEvery is at most how often the drawings are read again while the
+// model changes (a run training): reading 5,000 of them takes tens of
+// milliseconds, too long for every frame of a run.
+const readEvery = time.Second
+
 // read returns the drawings as m reads them (straightened first if
-// deskew), computed once per model and list.
+// deskew), computed once per model and list, and at most once a
+// readEvery while only the model changes: the page renders again once
+// the reading may be late.
 func (o *owner) read(m *softmax.Model[float32], deskew bool) *reading {
 	r := &o.reading
-	if r.model == m && r.deskew == deskew && r.version == o.st.DigitsVersion && r.predicted != nil {
+	same := r.deskew == deskew && r.version == o.st.DigitsVersion && r.predicted != nil
+	if same && r.model == m {
 		return r
 	}
-	*r = reading{model: m, deskew: deskew, version: o.st.DigitsVersion, predicted: make([]int, len(o.st.Digits))}
+	if same && r.model != nil && m != nil && time.Since(r.at) < readEvery {
+		if !o.rereading {
+			o.rereading = true
+			o.after(readEvery, func(app.Context) { o.rereading = false })
+		}
+		return r
+	}
+	*r = reading{model: m, deskew: deskew, version: o.st.DigitsVersion, predicted: make([]int, len(o.st.Digits)), at: time.Now()}
 	cls := predict.NewClassifier()
 	var straight [digit.Pixels]uint8
 	for i, d := range o.st.Digits {

@@ -280,3 +280,23 @@ func TestFullClassIsSaidAndAskedAgain(t *testing.T) {
 		t.Error("a page served without -class shows #class")
 	}
 }
+
+func TestDrawingsReadOnceASecondWhileTheModelChanges(t *testing.T) {
+	g := newRig(t, "class&key=00112233445566778899aabbccddeeff")
+	g.event("r-1", class.Hello{Version: class.Version, Role: class.RolePresenter, Teacher: true})
+	g.event("r-2", &class.Digit{N: 1, Label: 3})
+	m1, m2 := model(1), model(2)
+	if r := g.r.o.read(m1, false); r.model != m1 || len(r.predicted) != 1 {
+		t.Fatalf("first reading: model %p, %d drawings", r.model, len(r.predicted))
+	}
+	if r := g.r.o.read(m2, false); r.model != m1 {
+		t.Error("a new model within a second read the drawings again")
+	}
+	if !g.r.o.rereading {
+		t.Error("no render is due for the late reading")
+	}
+	g.event("r-3", &class.Digit{N: 2, Label: 5})
+	if r := g.r.o.read(m2, false); r.model != m2 || len(r.predicted) != 2 {
+		t.Errorf("a drawing more was not read at once: model %p, %d drawings", r.model, len(r.predicted))
+	}
+}

@@ -216,8 +216,9 @@ type owner struct {
 	sumOf    *softmax.Model[float32]
 	gotHello bool
 
-	reading reading // the class's digits as the projector's model reads them
-	before  *before // what they were read as when the teacher trained on them
+	reading   reading // the class's digits as the projector's model reads them
+	rereading bool    // a render is due once the reading may be late
+	before    *before // what they were read as when the teacher trained on them
 }
 
 // after calls f on go-app's goroutine after d, unless the room is gone.
