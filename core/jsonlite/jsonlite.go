@@ -241,8 +241,7 @@ func (r *Reader) Object(field func(key string) error) error {
 	if r.Is('}') {
 		return nil
 	}
-	var buf [16]string // the keys of most objects, without an allocation
-	seen := buf[:0]
+	var seen []string
 	for {
 		r.space()
 		at := r.P

@@ -51,7 +51,7 @@ func readObject(r *jsonlite.Reader, list func(*fields)) error {
 
 // members delimits the members of the object at r and leaves r after it.
 func members(r *jsonlite.Reader) (*fields, error) {
-	f := &fields{r: r, members: make([]member, 0, 8)}
+	f := &fields{r: r}
 	err := r.Object(func(key string) error {
 		f.members = append(f.members, member{key: key, at: r.P})
 		_, err := r.Skip()
