@@ -179,9 +179,7 @@ FUZZ_TARGETS := \
 	core/dataset:FuzzDecode \
 	core/dataset:FuzzReadIDX \
 	core/dataset:FuzzDecodeV3Parts \
-	core/dataset:FuzzReadManifest \
 	wasm/protocol:FuzzDecode \
-	wasm/ui/digits/files:FuzzReadKept \
 	core/plane:FuzzSceneBytes \
 	wasm/ui/link:FuzzParse \
 	wasm/ui/mathml:FuzzParse \
@@ -192,7 +190,6 @@ FUZZ_TARGETS := \
 	wasm/ui/planeview:FuzzPlane \
 	wasm/ui/planepanel/store:FuzzPlaneTheta \
 	core/modelfile:FuzzDecodeDigitsNPZ \
-	core/jsonlite:FuzzAsEncodingJSON \
 	core/class:FuzzRequests \
 	core/class:FuzzDecodeEvent \
 	core/class:FuzzDecodeTheta \

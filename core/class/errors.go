@@ -1,8 +1,6 @@
 package class
 
 import (
-	"softmaxdemo/core/jsonlite"
-
 	"errors"
 	"fmt"
 	"strconv"
@@ -91,7 +89,7 @@ func (r *Refusal) Encode() []byte {
 	w.str("error", r.Code)
 	w.str("message", r.Message)
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeRefusal returns the Refusal of a response with a status of 400
@@ -103,7 +101,7 @@ func DecodeRefusal(status int, retryAfter string, body []byte) *Refusal {
 	if n, err := strconv.Atoi(strings.TrimSpace(retryAfter)); err == nil && n > 0 {
 		ref.RetryAfter = n
 	}
-	r := reader{jsonlite.Reader{B: body}}
+	r := reader{b: body}
 	err := r.object(func(key string) error {
 		var err error
 		switch key {
@@ -143,13 +141,13 @@ func (a Ack) Encode() []byte {
 	w.bool("duplicate", a.Duplicate)
 	w.uint("drawing", uint64(a.Drawing))
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeAck decodes an Ack's body. Its errors wrap ErrMalformed.
 func DecodeAck(b []byte) (Ack, error) {
 	var a Ack
-	r := reader{jsonlite.Reader{B: b}}
+	r := reader{b: b}
 	err := r.object(func(key string) error {
 		switch key {
 		case "ok":

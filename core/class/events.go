@@ -179,7 +179,7 @@ func (Fault) Name() string { return EventFault }
 func EncodeEvent(e Event) ([]byte, error) {
 	w := writer{}
 	if _, ok := e.(*Digit); ok {
-		w.B = make([]byte, 0, 1100)
+		w.b = make([]byte, 0, 1100)
 	}
 	w.open()
 	switch e := e.(type) {
@@ -215,7 +215,7 @@ func EncodeEvent(e Event) ([]byte, error) {
 		return nil, fmt.Errorf("class: %T is not an event", e)
 	}
 	w.close()
-	return w.B, nil
+	return w.b, nil
 }
 
 func (h *Hello) appendTo(w *writer) {
@@ -243,6 +243,7 @@ func (h *Hello) appendTo(w *writer) {
 	w.key("lines")
 	w.openArray()
 	for _, l := range h.Lines {
+		w.sep()
 		w.open()
 		l.appendTo(w)
 		w.close()
@@ -266,7 +267,8 @@ func (p Poll) appendTo(w *writer) {
 func appendCounts(w *writer, counts []Count) {
 	if counts == nil {
 		w.key("counts")
-		w.Null()
+		w.b = append(w.b, "null"...)
+		w.first = false
 		return
 	}
 	w.key("counts")
@@ -506,7 +508,9 @@ func (p Poll) validate() error {
 // readCounts reads an object from choice to count, in its order, or
 // null for nil.
 func readCounts(r *reader) ([]Count, error) {
-	if r.Null() {
+	r.space()
+	if len(r.b)-r.p >= 4 && string(r.b[r.p:r.p+4]) == "null" {
+		r.p += 4
 		return nil, nil
 	}
 	counts := []Count{}

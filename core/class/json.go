@@ -2,8 +2,11 @@ package class
 
 import (
 	"encoding/base64"
-
-	"softmaxdemo/core/jsonlite"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The class's messages are JSON, read and written here by hand rather
@@ -11,79 +14,455 @@ import (
 // stream, and encoding/json walks each struct's fields by reflection,
 // which is more code for V8 to compile and run on every one of them. The
 // messages are flat and few, so each says in code which fields it has:
-// core/jsonlite's reader, which knows JSON's grammar and nothing of Go's
-// types, and its writer, which appends. The reader is strict: an unknown
-// or repeated field, a missing one, or bytes after the value is refused.
-// writer and reader add to them the keyed members and the bounded arrays
-// the class's messages use.
+// a reader that knows JSON's grammar and nothing of Go's types, and a
+// writer that appends. The reader is strict: an unknown or repeated
+// field, a missing one, or bytes after the value is refused.
 
-// writer appends one JSON value to B.
-type writer struct{ jsonlite.Writer }
+// writer appends one JSON value to b.
+type writer struct {
+	b     []byte
+	first bool // no member written yet in the innermost open object or array
+}
 
-func (w *writer) open()        { w.Open() }
-func (w *writer) close()       { w.Close() }
-func (w *writer) openArray()   { w.OpenArray() }
-func (w *writer) closeArray()  { w.CloseArray() }
-func (w *writer) key(k string) { w.Key(k) }
+func (w *writer) open() { w.b = append(w.b, '{'); w.first = true }
 
-func (w *writer) str(k, v string)          { w.Key(k); w.Str(v) }
-func (w *writer) int(k string, v int64)    { w.Key(k); w.Int(v) }
-func (w *writer) uint(k string, v uint64)  { w.Key(k); w.Uint(v) }
-func (w *writer) bool(k string, v bool)    { w.Key(k); w.Bool(v) }
-func (w *writer) bytes(k string, v []byte) { w.Key(k); w.Base64(v) }
+func (w *writer) close() { w.b = append(w.b, '}'); w.first = false }
+
+func (w *writer) openArray() { w.b = append(w.b, '['); w.first = true }
+
+func (w *writer) closeArray() { w.b = append(w.b, ']'); w.first = false }
+
+// sep writes the comma before every member but the first.
+func (w *writer) sep() {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+}
+
+// key writes an object's next key (which needs no escaping) and colon.
+func (w *writer) key(k string) {
+	w.sep()
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':')
+	w.first = true // the value that follows takes no comma
+}
+
+func (w *writer) str(k, v string) {
+	w.key(k)
+	w.b = appendString(w.b, v)
+	w.first = false
+}
+
+func (w *writer) int(k string, v int64) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, v, 10)
+	w.first = false
+}
+
+func (w *writer) uint(k string, v uint64) {
+	w.key(k)
+	w.b = strconv.AppendUint(w.b, v, 10)
+	w.first = false
+}
+
+func (w *writer) bool(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
+	w.first = false
+}
 
 // floats writes an array of float32, each with the fewest digits that
 // read back to the same bits. The caller has checked that they are
 // finite.
 func (w *writer) floats(k string, v []float32) {
-	w.Key(k)
-	w.OpenArray()
+	w.key(k)
+	w.openArray()
 	for _, f := range v {
-		w.Float(float64(f), 32)
+		w.sep()
+		w.b = strconv.AppendFloat(w.b, float64(f), 'g', -1, 32)
 	}
-	w.CloseArray()
+	w.closeArray()
 }
 
 func (w *writer) strs(k string, v []string) {
-	w.Key(k)
-	w.OpenArray()
+	w.key(k)
+	w.openArray()
 	for _, s := range v {
-		w.Str(s)
+		w.sep()
+		w.b = appendString(w.b, s)
 	}
-	w.CloseArray()
+	w.closeArray()
 }
 
-// reader reads one JSON value from B, with the shapes the class's
+func (w *writer) bytes(k string, v []byte) {
+	w.key(k)
+	w.b = append(w.b, '"')
+	w.b = base64.StdEncoding.AppendEncode(w.b, v)
+	w.b = append(w.b, '"')
+	w.first = false
+}
+
+// appendString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, everything else as it is (s is UTF-8).
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// reader reads one JSON value from b, with the shapes the class's
 // messages use: objects with known keys, strings, integers, numbers,
 // booleans and arrays of these. Its errors say what is wrong and where;
 // the message's decoder wraps them in ErrMalformed.
-type reader struct{ jsonlite.Reader }
-
-func (r *reader) errf(format string, args ...any) error { return r.Errf(format, args...) }
-func (r *reader) end() error                            { return r.End() }
-func (r *reader) object(field func(key string) error) error {
-	return r.Object(field)
+type reader struct {
+	b []byte
+	p int
 }
-func (r *reader) unknown(key string) error        { return r.Unknown(key) }
-func (r *reader) array(elem func() error) error   { return r.Array(elem) }
-func (r *reader) str() (string, error)            { return r.Str() }
-func (r *reader) int(lo, hi int64) (int64, error) { return r.Int(lo, hi) }
-func (r *reader) uint(hi uint64) (uint64, error)  { return r.Uint(hi) }
-func (r *reader) bool() (bool, error)             { return r.Bool() }
+
+func (r *reader) errf(format string, args ...any) error {
+	return fmt.Errorf("%s at byte %d", fmt.Sprintf(format, args...), r.p)
+}
+
+func (r *reader) space() {
+	for r.p < len(r.b) {
+		switch r.b[r.p] {
+		case ' ', '\t', '\n', '\r':
+			r.p++
+		default:
+			return
+		}
+	}
+}
+
+// is consumes c, after spaces, if it is next.
+func (r *reader) is(c byte) bool {
+	r.space()
+	if r.p < len(r.b) && r.b[r.p] == c {
+		r.p++
+		return true
+	}
+	return false
+}
+
+// end checks that only spaces are left.
+func (r *reader) end() error {
+	if r.space(); r.p != len(r.b) {
+		return r.errf("bytes after the message")
+	}
+	return nil
+}
+
+// object reads an object, calling field for each key; field reads the
+// value. A key seen twice is refused; so is an unknown one, by field.
+func (r *reader) object(field func(key string) error) error {
+	if !r.is('{') {
+		return r.errf("want an object")
+	}
+	if r.is('}') {
+		return nil
+	}
+	var seen []string
+	for {
+		r.space()
+		at := r.p
+		key, err := r.str()
+		if err != nil {
+			return err
+		}
+		for _, k := range seen {
+			if k == key {
+				r.p = at
+				return r.errf("field %q twice", key)
+			}
+		}
+		seen = append(seen, key)
+		if !r.is(':') {
+			return r.errf("want ':' after %q", key)
+		}
+		r.space()
+		if err := field(key); err != nil {
+			return err
+		}
+		if r.is(',') {
+			continue
+		}
+		if r.is('}') {
+			return nil
+		}
+		return r.errf("want ',' or '}'")
+	}
+}
+
+// unknown is the error for a key the message does not have.
+func (r *reader) unknown(key string) error { return r.errf("unknown field %q", key) }
+
+// array reads an array, calling elem for each element.
+func (r *reader) array(elem func() error) error {
+	if !r.is('[') {
+		return r.errf("want an array")
+	}
+	if r.is(']') {
+		return nil
+	}
+	for {
+		r.space()
+		if err := elem(); err != nil {
+			return err
+		}
+		if r.is(',') {
+			continue
+		}
+		if r.is(']') {
+			return nil
+		}
+		return r.errf("want ',' or ']'")
+	}
+}
+
+// str reads a string: valid UTF-8, escapes decoded (a lone surrogate
+// becomes U+FFFD, as encoding/json reads it).
+func (r *reader) str() (string, error) {
+	if !r.is('"') {
+		return "", r.errf("want a string")
+	}
+	start := r.p
+	for r.p < len(r.b) {
+		switch c := r.b[r.p]; {
+		case c == '"':
+			s := r.b[start:r.p]
+			r.p++
+			if !utf8.Valid(s) {
+				return "", r.errf("a string that is not UTF-8")
+			}
+			return string(s), nil
+		case c == '\\':
+			return r.escaped(start)
+		case c < 0x20:
+			return "", r.errf("a control character in a string")
+		default:
+			r.p++
+		}
+	}
+	return "", r.errf("a string without its end")
+}
+
+// escaped reads the rest of a string that has an escape at r.p, started
+// at start.
+func (r *reader) escaped(start int) (string, error) {
+	out := append([]byte(nil), r.b[start:r.p]...)
+	for r.p < len(r.b) {
+		c := r.b[r.p]
+		switch {
+		case c == '"':
+			r.p++
+			if !utf8.Valid(out) {
+				return "", r.errf("a string that is not UTF-8")
+			}
+			return string(out), nil
+		case c < 0x20:
+			return "", r.errf("a control character in a string")
+		case c != '\\':
+			out = append(out, c)
+			r.p++
+			continue
+		}
+		if r.p+1 >= len(r.b) {
+			break
+		}
+		e := r.b[r.p+1]
+		r.p += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			c1, ok := r.hex4()
+			if !ok {
+				return "", r.errf("a bad \\u escape")
+			}
+			ch := rune(c1)
+			if utf16.IsSurrogate(ch) {
+				ch = utf8.RuneError
+				if r.p+1 < len(r.b) && r.b[r.p] == '\\' && r.b[r.p+1] == 'u' {
+					save := r.p
+					r.p += 2
+					c2, ok := r.hex4()
+					if !ok {
+						return "", r.errf("a bad \\u escape")
+					}
+					if d := utf16.DecodeRune(rune(c1), rune(c2)); d != utf8.RuneError {
+						ch = d
+					} else {
+						r.p = save // the second escape stands alone
+					}
+				}
+			}
+			out = utf8.AppendRune(out, ch)
+		default:
+			return "", r.errf("a bad escape \\%c", e)
+		}
+	}
+	return "", r.errf("a string without its end")
+}
+
+func (r *reader) hex4() (uint16, bool) {
+	if r.p+4 > len(r.b) {
+		return 0, false
+	}
+	var v uint16
+	for _, c := range r.b[r.p : r.p+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint16(c)
+	}
+	r.p += 4
+	return v, true
+}
+
+// number reads a number's text, checked against JSON's grammar; integer
+// reports that it has neither a fraction nor an exponent.
+func (r *reader) number() (text string, integer bool, err error) {
+	r.space()
+	start := r.p
+	digits := func() int {
+		n := 0
+		for r.p < len(r.b) && r.b[r.p] >= '0' && r.b[r.p] <= '9' {
+			r.p++
+			n++
+		}
+		return n
+	}
+	if r.p < len(r.b) && r.b[r.p] == '-' {
+		r.p++
+	}
+	switch {
+	case r.p < len(r.b) && r.b[r.p] == '0':
+		r.p++
+	case digits() == 0:
+		r.p = start
+		return "", false, r.errf("want a number")
+	}
+	integer = true
+	if r.p < len(r.b) && r.b[r.p] == '.' {
+		r.p++
+		integer = false
+		if digits() == 0 {
+			return "", false, r.errf("a number without digits after its point")
+		}
+	}
+	if r.p < len(r.b) && (r.b[r.p] == 'e' || r.b[r.p] == 'E') {
+		r.p++
+		integer = false
+		if r.p < len(r.b) && (r.b[r.p] == '+' || r.b[r.p] == '-') {
+			r.p++
+		}
+		if digits() == 0 {
+			return "", false, r.errf("a number without digits in its exponent")
+		}
+	}
+	return string(r.b[start:r.p]), integer, nil
+}
+
+// int reads an integer within [lo, hi].
+func (r *reader) int(lo, hi int64) (int64, error) {
+	at := r.p
+	text, integer, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	v, perr := strconv.ParseInt(text, 10, 64)
+	if !integer || perr != nil || v < lo || v > hi {
+		r.p = at
+		return 0, r.errf("%s is not an integer from %d to %d", text, lo, hi)
+	}
+	return v, nil
+}
+
+// uint reads an unsigned integer up to hi.
+func (r *reader) uint(hi uint64) (uint64, error) {
+	at := r.p
+	text, integer, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	v, perr := strconv.ParseUint(text, 10, 64)
+	if !integer || perr != nil || v > hi {
+		r.p = at
+		return 0, r.errf("%s is not an integer from 0 to %d", text, hi)
+	}
+	return v, nil
+}
 
 // float32 reads a number as the nearest float32; one beyond float32's
 // range is refused.
 func (r *reader) float32() (float32, error) {
-	v, err := r.Float(32)
-	return float32(v), err
+	at := r.p
+	text, _, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	v, perr := strconv.ParseFloat(text, 32)
+	if perr != nil || math.IsInf(v, 0) {
+		r.p = at
+		return 0, r.errf("%s is beyond float32's range", text)
+	}
+	return float32(v), nil
+}
+
+func (r *reader) bool() (bool, error) {
+	r.space()
+	switch {
+	case len(r.b)-r.p >= 4 && string(r.b[r.p:r.p+4]) == "true":
+		r.p += 4
+		return true, nil
+	case len(r.b)-r.p >= 5 && string(r.b[r.p:r.p+5]) == "false":
+		r.p += 5
+		return false, nil
+	}
+	return false, r.errf("want true or false")
 }
 
 // floats reads an array of at most max numbers as float32.
 func (r *reader) floats(max int) ([]float32, error) {
 	out := []float32{}
-	err := r.Array(func() error {
+	err := r.array(func() error {
 		if len(out) == max {
-			return r.Errf("more than %d numbers", max)
+			return r.errf("more than %d numbers", max)
 		}
 		v, err := r.float32()
 		out = append(out, v)
@@ -95,11 +474,11 @@ func (r *reader) floats(max int) ([]float32, error) {
 // strs reads an array of at most max strings.
 func (r *reader) strs(max int) ([]string, error) {
 	out := []string{}
-	err := r.Array(func() error {
+	err := r.array(func() error {
 		if len(out) == max {
-			return r.Errf("more than %d strings", max)
+			return r.errf("more than %d strings", max)
 		}
-		s, err := r.Str()
+		s, err := r.str()
 		out = append(out, s)
 		return err
 	})
@@ -109,20 +488,20 @@ func (r *reader) strs(max int) ([]string, error) {
 // bytes reads a string of standard base64 (padded) holding exactly
 // len(dst) bytes into dst.
 func (r *reader) bytes(dst []byte) error {
-	at := r.P
-	s, err := r.Str()
+	at := r.p
+	s, err := r.str()
 	if err != nil {
 		return err
 	}
 	if want := base64.StdEncoding.EncodedLen(len(dst)); len(s) != want {
-		r.P = at
-		return r.Errf("base64 of %d characters, want %d (%d bytes)", len(s), want, len(dst))
+		r.p = at
+		return r.errf("base64 of %d characters, want %d (%d bytes)", len(s), want, len(dst))
 	}
 	tmp := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
 	n, err := base64.StdEncoding.Decode(tmp, []byte(s))
 	if err != nil || n != len(dst) {
-		r.P = at
-		return r.Errf("bad base64")
+		r.p = at
+		return r.errf("bad base64")
 	}
 	copy(dst, tmp)
 	return nil

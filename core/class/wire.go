@@ -1,8 +1,6 @@
 package class
 
 import (
-	"softmaxdemo/core/jsonlite"
-
 	"errors"
 	"fmt"
 )
@@ -20,7 +18,7 @@ func versionError(v int) error {
 // names, each read by field(r, i) with i the key's index in names. Its
 // errors wrap ErrMalformed and name the message, what.
 func decodeObject(b []byte, what string, names []string, field func(r *reader, i int) error) error {
-	r := reader{jsonlite.Reader{B: b}}
+	r := reader{b: b}
 	err := readObject(&r, names, field)
 	if err == nil {
 		err = r.end()
@@ -80,7 +78,7 @@ func (j Join) Encode() []byte {
 	w.int("v", int64(j.Version))
 	w.str("phone", j.Phone.String())
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeJoin decodes and validates a Join. Its errors wrap ErrMalformed,
@@ -115,7 +113,7 @@ func (a Answer) Encode() []byte {
 	w.str("question", a.Question)
 	w.str("choice", a.Choice)
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeAnswer decodes and validates an Answer. Its errors wrap
@@ -151,14 +149,14 @@ func readSeq(r *reader) (uint32, error) {
 
 // Encode returns d's wire form.
 func (d *Drawing) Encode() []byte {
-	w := writer{jsonlite.Writer{B: make([]byte, 0, 1200)}}
+	w := writer{b: make([]byte, 0, 1200)}
 	w.open()
 	w.str("phone", d.Phone.String())
 	w.uint("seq", uint64(d.Seq))
 	w.uint("label", uint64(d.Label))
 	w.bytes("pixels", d.Pixels[:])
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeDrawing decodes and validates a Drawing. Its errors wrap
@@ -224,7 +222,7 @@ func (l Line) Encode() []byte {
 	w.uint("seq", uint64(l.Seq))
 	l.Line.appendTo(&w)
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeLine decodes and validates a Line. Its errors wrap ErrMalformed
@@ -280,7 +278,7 @@ func (s State) Encode() []byte {
 	w.open()
 	s.appendTo(&w)
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeState decodes and validates a State. Its errors wrap
@@ -318,7 +316,7 @@ func (q Question) Encode() []byte {
 	w.open()
 	q.appendTo(&w)
 	w.close()
-	return w.B
+	return w.b
 }
 
 // DecodeQuestion decodes and validates a Question. Its errors wrap

@@ -1,8 +1,6 @@
 package class
 
 import (
-	"softmaxdemo/core/jsonlite"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -212,14 +210,14 @@ func TestStringsAsEncodingJSONReadsThem(t *testing.T) {
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
 			t.Fatal(err)
 		}
-		r := reader{jsonlite.Reader{B: []byte(in)}}
+		r := reader{b: []byte(in)}
 		got, err := r.str()
-		if err != nil || got != want || r.P != len(in) {
-			t.Errorf("%s: read %q (%v, at %d), encoding/json %q", in, got, err, r.P, want)
+		if err != nil || got != want || r.p != len(in) {
+			t.Errorf("%s: read %q (%v, at %d), encoding/json %q", in, got, err, r.p, want)
 		}
 		var back string
-		if err := json.Unmarshal(jsonlite.AppendString(nil, want), &back); err != nil || back != want {
-			t.Errorf("%q written as %s reads back %q (%v)", want, jsonlite.AppendString(nil, want), back, err)
+		if err := json.Unmarshal(appendString(nil, want), &back); err != nil || back != want {
+			t.Errorf("%q written as %s reads back %q (%v)", want, appendString(nil, want), back, err)
 		}
 	}
 }

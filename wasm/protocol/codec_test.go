@@ -88,17 +88,16 @@ func TestTableListsEveryMessage(t *testing.T) {
 	}
 	var listed []string
 	for _, e := range messages {
-		typ := reflect.TypeOf(e.zero)
-		listed = append(listed, typ.Name())
+		listed = append(listed, e.typ.Name())
 		skipped := false
-		for f := range typ.Fields() {
+		for f := range e.typ.Fields() {
 			skipped = skipped || f.Tag.Get("json") == "-"
 		}
 		if skipped != (e.pack != nil) {
 			t.Errorf("%s: fields skipped by JSON %v, bulk bytes in the table %v", e.name, skipped, e.pack != nil)
 		}
-		if first := strings.ToLower(typ.Name()[:1]) + typ.Name()[1:]; e.name != first {
-			t.Errorf("%s is listed as %q, want %q", typ.Name(), e.name, first)
+		if first := strings.ToLower(e.typ.Name()[:1]) + e.typ.Name()[1:]; e.name != first {
+			t.Errorf("%s is listed as %q, want %q", e.typ.Name(), e.name, first)
 		}
 	}
 	slices.Sort(declared)
@@ -115,7 +114,7 @@ func TestEveryTypeDecodesEmpty(t *testing.T) {
 	for _, e := range messages {
 		m, err := Decode([]byte(`{"v":1,"type":"`+e.name+`","body":{}}`), nil)
 		switch {
-		case err == nil && reflect.TypeOf(m) != reflect.TypeOf(e.zero):
+		case err == nil && reflect.TypeOf(m) != e.typ:
 			t.Errorf("%s decodes to %T", e.name, m)
 		case err != nil && (e.pack == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(e.name[:4]))):
 			t.Errorf("%s: %v", e.name, err)

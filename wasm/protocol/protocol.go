@@ -17,24 +17,14 @@
 // points), a byte buffer that travels beside the envelope as a
 // transferable ArrayBuffer instead of as JSON (bulk.go). Decode reads v
 // and type first and then the body, so an unknown version or type is an
-// error that names it. The body is written and read by hand, without
-// encoding/json and without reflection: each message's body method
-// (body.go) lists its fields, which fields.go writes with core/jsonlite as
-// encoding/json wrote them, byte for byte, and reads strictly (an unknown
-// key, a value of the wrong type or beyond its field's range is an
-// error).
+// error that names it.
 package protocol
 
 // Version is the protocol version in every envelope.
 const Version = 1
 
-// Msg is a message between the page and the worker. Its body method
-// (body.go) writes its JSON body's fields, or reads them into a copy of
-// the message, which it returns.
-type Msg interface {
-	isMsg()
-	body(*fields) Msg
-}
+// Msg is a message between the page and the worker.
+type Msg interface{ isMsg() }
 
 // Config is a training run's parameters as the page sends them. Zero
 // Epochs means train until stopped by the tolerance or by the user.

@@ -123,6 +123,9 @@ func (s *session) load(l protocol.Load) {
 	// stalls training for tens of milliseconds.
 	b, train, test = nil, nil, nil
 	runtime.GC()
+	// The first read of runtime/metrics builds its tables (about 9 ms as
+	// WebAssembly); done here, it is not the end of the first run's.
+	protocol.HeapLive()
 }
 
 // loadError is a failed load's catalog key, hint and arguments.
@@ -212,12 +215,6 @@ func (s *session) warm() {
 	// left its garbage: collect now, while the person reads, so that the
 	// next collection does not fall into the first epoch.
 	runtime.GC()
-	// The first read of runtime/metrics builds its tables (about 9 ms as
-	// WebAssembly, and a large function for V8 to compile): done here,
-	// once the page is ready and sent Warm, it is neither in the start
-	// nor at the end of the first run. Nothing reads it before a run
-	// rests (Progress.Heap).
-	protocol.HeapLive()
 }
 
 // rehearse trains one epoch of the page's default run (SGD, B = 100, on

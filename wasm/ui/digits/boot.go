@@ -1,6 +1,8 @@
 package digits
 
 import (
+	"encoding/json"
+
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/files"
@@ -89,7 +91,8 @@ func (b Boot) LinkPacks() map[string]int { return linkPacks(nil, b.manifest) }
 // manifest web/boot.js fetched before it is read.
 func linkPacks(offered []dataset.PackInfo, booted []byte) map[string]int {
 	if len(offered) == 0 && booted != nil {
-		if man, err := dataset.ReadManifest(booted); err == nil { // unreadable: the two the site can have
+		var man dataset.Manifest
+		if json.Unmarshal(booted, &man) == nil { // unreadable: the two the site can have
 			offered = man.Packs
 		}
 	}

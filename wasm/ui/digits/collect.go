@@ -29,18 +29,6 @@ const (
 	collectWait = 300 * time.Millisecond // after a run's last event: its last frame and the kept model come first
 )
 
-// collectStart collects what the page's start allocated, once ready is
-// on screen. It does not ask whether the heap grew by restGrowth, as
-// collectAtRest does: the question would be the page's first read of
-// runtime/metrics, whose tables (and V8's compilation of the function
-// that builds them) would then be part of the start, while a cycle of a
-// small heap costs little and one of a large heap is what the question
-// would have allowed. runtime/metrics is read first when a run rests.
-func collectStart() {
-	defer browser.Measure("softmax:collect")()
-	runtime.GC()
-}
-
 // collectAtRest collects the page's heap if it has grown by restGrowth
 // since the last cycle, and reports whether it did. In the browser each
 // collection is a performance measure, "softmax:collect".

@@ -32,14 +32,3 @@ func TestCollectAtRest(t *testing.T) {
 		t.Fatalf("a heap grown by %d bytes was not collected (%d cycles, then %d)", 2*restGrowth, before, gcCycles())
 	}
 }
-
-// TestCollectStart: the collection once ready is on screen happens
-// whatever the heap's growth, a heap just collected included.
-func TestCollectStart(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	runtime.GC()
-	before := gcCycles()
-	if collectStart(); gcCycles() != before+1 {
-		t.Errorf("%d cycles, then %d: want one more", before, gcCycles())
-	}
-}

@@ -1,6 +1,7 @@
 package digits
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -57,7 +58,7 @@ func (c *conn) loadManifest(ctx app.Context) {
 func (c *conn) onManifest(ctx app.Context, b []byte, err error) {
 	var man dataset.Manifest
 	if err == nil {
-		man, err = dataset.ReadManifest(b)
+		err = json.Unmarshal(b, &man)
 	}
 	if err == nil {
 		if _, ok := man.Find("default"); !ok {

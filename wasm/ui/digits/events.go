@@ -41,7 +41,7 @@ func (o *owner) onEvent(ctx app.Context, m protocol.Msg) {
 		ctx.Defer(func(ctx app.Context) {
 			// What the page's start allocated, once ready is on screen: in
 			// a task of its own, even if a run was started at once.
-			o.tasks.AfterNextPaint(collectStart)
+			o.tasks.AfterNextPaint(func() { collectAtRest() })
 			o.c.afterReady()
 			o.replayWhenReady(ctx)
 			if st.PageWarmedUp() {

@@ -2,13 +2,12 @@ package files
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
+	"strings"
 
 	"softmaxdemo/core/dataset"
-	"softmaxdemo/core/jsonlite"
 	"softmaxdemo/core/modelfile"
 )
 
@@ -34,9 +33,9 @@ var ErrKeptVersion = errors.New("kept record: unknown version")
 // the browser stores whole: two tabs writing at once leave one writer's
 // whole record, never one tab's model beside the other's settings.
 type Kept struct {
-	Version  int    `json:"v"`
-	Model    []byte `json:"model"`    // core/modelfile's JSON file, as it is
-	Settings string `json:"settings"` // link.Encode's fragment
+	Version  int             `json:"v"`
+	Model    json.RawMessage `json:"model"`    // core/modelfile's JSON file
+	Settings string          `json:"settings"` // link.Encode's fragment
 }
 
 // EncodeKept returns the record of model (a JSON model file, as
@@ -51,48 +50,27 @@ func EncodeKept(model []byte, settings string) (string, error) {
 	if len(m) < 2 || m[0] != '{' || m[len(m)-1] != '}' {
 		return "", fmt.Errorf("kept record: the model is not a JSON object")
 	}
-	b := make([]byte, 0, len(m)+len(settings)+48)
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, KeptVersion, 10)
-	b = append(b, `,"model":`...)
-	b = append(b, m...)
-	b = append(b, `,"settings":`...)
-	b = jsonlite.AppendString(b, settings)
-	b = append(b, '}')
-	return string(b), nil
+	set, err := json.Marshal(settings)
+	if err != nil {
+		return "", fmt.Errorf("kept record: %w", err)
+	}
+	var b strings.Builder
+	b.Grow(len(m) + len(set) + 32)
+	fmt.Fprintf(&b, `{"v":%d,"model":`, KeptVersion)
+	b.Write(m)
+	b.WriteString(`,"settings":`)
+	b.Write(set)
+	b.WriteByte('}')
+	return b.String(), nil
 }
 
 // ReadKept reads what EncodeKept wrote: the whole record, or an error.
 // It returns ErrKeptVersion, wrapped, for a record of another version,
 // and modelfile.ErrFormat, wrapped, for one that is not whole or has no
-// model. The model itself is decoded by File, when the data are in; here
-// it is only checked to be JSON. The record is read by hand
-// (core/jsonlite), as encoding/json would read it into a Kept with the
-// model a json.RawMessage, so that the page does not carry encoding/json
-// for it: a key it does not know is skipped, one that differs from a
-// known key only in case is refused.
+// model. The model itself is decoded by File, when the data are in.
 func ReadKept(s string) (*Kept, error) {
 	var k Kept
-	r := jsonlite.Reader{B: []byte(s)}
-	err := r.Object(func(key string) (err error) {
-		switch key {
-		case "v":
-			var v int64
-			v, err = r.Int(math.MinInt, math.MaxInt)
-			k.Version = int(v)
-		case "model":
-			k.Model, err = r.Skip()
-		case "settings":
-			k.Settings, err = r.Str()
-		default:
-			err = r.SkipUnknown(key, "v", "model", "settings")
-		}
-		return err
-	})
-	if err == nil {
-		err = r.End()
-	}
-	if err != nil {
+	if err := json.Unmarshal([]byte(s), &k); err != nil {
 		return nil, fmt.Errorf("%w: kept record: %v", modelfile.ErrFormat, err)
 	}
 	if k.Version != KeptVersion {
