@@ -44,19 +44,17 @@ type pad struct {
 	IState  string // "", "sending" or "sent"
 	IReason string // why the last one was refused, if it was
 
-	cls     *predict.Classifier
-	pred    predict.Prediction
-	pix     []byte
-	drawing bool
-	pointer int
-	lastX   float64
-	lastY   float64
-	label   int // the label chosen, −1 for none
-	ink     bool
+	cls   *predict.Classifier
+	pred  predict.Prediction
+	pix   []byte
+	pen   kit.Pen
+	label int // the label chosen, −1 for none
+	ink   bool
 }
 
 func (p *pad) OnMount(ctx app.Context) {
 	p.cls = predict.NewClassifier()
+	p.pen = kit.Pen{Size: padSize, Stroke: padStroke}
 	p.pix = make([]byte, 4*padSize*padSize)
 	p.label = -1
 }
@@ -118,47 +116,24 @@ func (p *pad) Render() app.UI {
 
 func (p *pad) onDown(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	canvas := ctx.JSSrc()
-	p.pointer = e.Get("pointerId").Int()
-	canvas.Call("setPointerCapture", p.pointer)
-	p.drawing = true
-	p.lastX, p.lastY = padPoint(canvas, e.Value)
-	p.segment(canvas, p.lastX, p.lastY, p.lastX, p.lastY)
-	p.read(canvas)
+	p.pen.Down(ctx.JSSrc(), e.Value)
+	p.read(ctx.JSSrc())
 }
 
 func (p *pad) onMove(ctx app.Context, e app.Event) {
-	if !p.drawing || e.Get("pointerId").Int() != p.pointer {
+	if !p.pen.Move(ctx.JSSrc(), e.Value) {
 		ctx.PreventUpdate()
 		return
 	}
 	e.PreventDefault()
-	canvas := ctx.JSSrc()
-	var events app.Value
-	n := 0
-	if e.Get("getCoalescedEvents").Truthy() {
-		events = e.Call("getCoalescedEvents")
-		n = events.Length()
-	}
-	if n == 0 {
-		x, y := padPoint(canvas, e.Value)
-		p.segment(canvas, p.lastX, p.lastY, x, y)
-		p.lastX, p.lastY = x, y
-	}
-	for i := range n {
-		x, y := padPoint(canvas, events.Index(i))
-		p.segment(canvas, p.lastX, p.lastY, x, y)
-		p.lastX, p.lastY = x, y
-	}
-	p.read(canvas)
+	p.read(ctx.JSSrc())
 }
 
 func (p *pad) onUp(ctx app.Context, e app.Event) {
-	if !p.drawing {
+	if !p.pen.Up() {
 		ctx.PreventUpdate()
 		return
 	}
-	p.drawing = false
 	p.read(ctx.JSSrc())
 }
 
@@ -184,29 +159,6 @@ func (p *pad) clear() {
 	}
 	clear(p.pix)
 	p.ink, p.label, p.pred = false, -1, predict.Prediction{}
-}
-
-// padPoint maps a pointer event to pad pixels, whatever the CSS size.
-func padPoint(canvas, e app.Value) (x, y float64) {
-	r := canvas.Call("getBoundingClientRect")
-	w, h := r.Get("width").Float(), r.Get("height").Float()
-	if w <= 0 || h <= 0 {
-		return 0, 0
-	}
-	return (e.Get("clientX").Float() - r.Get("left").Float()) * padSize / w, (e.Get("clientY").Float() - r.Get("top").Float()) * padSize / h
-}
-
-// segment draws one piece of a stroke with round ends.
-func (p *pad) segment(canvas app.Value, x0, y0, x1, y1 float64) {
-	c := canvas.Call("getContext", "2d")
-	c.Set("strokeStyle", "#111")
-	c.Set("lineWidth", padStroke)
-	c.Set("lineCap", "round")
-	c.Set("lineJoin", "round")
-	c.Call("beginPath")
-	c.Call("moveTo", x0, y0)
-	c.Call("lineTo", x1, y1)
-	c.Call("stroke")
 }
 
 // read reads the pad's pixels and what the model makes of them.

@@ -2,6 +2,7 @@ package panels
 
 import (
 	"softmaxdemo/wasm/ui/i18n"
+	"softmaxdemo/wasm/ui/kit"
 	"softmaxdemo/wasm/ui/paint"
 	"softmaxdemo/wasm/ui/predict"
 
@@ -33,11 +34,8 @@ type DrawPad struct {
 
 	cls     *predict.Classifier
 	pred    predict.Prediction
-	drawing bool
+	pen     kit.Pen
 	strokes int // strokes drawn and classified, for tests to wait on
-	pointer int
-	lastX   float64
-	lastY   float64
 	pix     []byte
 	preview []byte
 	expl    predict.Explanation // why the model reads the drawing so
@@ -46,6 +44,7 @@ type DrawPad struct {
 
 func (d *DrawPad) OnMount(ctx app.Context) {
 	d.cls = predict.NewClassifier()
+	d.pen = kit.Pen{Size: padSize, Stroke: padStroke}
 	d.cls.SetDeskew(d.IDeskew)
 	d.pix = make([]byte, 4*padSize*padSize)
 	d.preview = make([]byte, 4*digit.Pixels)
@@ -105,48 +104,24 @@ func (d *DrawPad) Render() app.UI {
 
 func (d *DrawPad) onDown(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	canvas := ctx.JSSrc()
-	d.pointer = e.Get("pointerId").Int()
-	canvas.Call("setPointerCapture", d.pointer)
-	d.drawing = true
-	d.lastX, d.lastY = padPoint(canvas, e)
-	d.segment(canvas, d.lastX, d.lastY, d.lastX, d.lastY)
-	d.classify(canvas)
+	d.pen.Down(ctx.JSSrc(), e.Value)
+	d.classify(ctx.JSSrc())
 }
 
 func (d *DrawPad) onMove(ctx app.Context, e app.Event) {
-	if !d.drawing || e.Get("pointerId").Int() != d.pointer {
+	if !d.pen.Move(ctx.JSSrc(), e.Value) {
 		ctx.PreventUpdate()
 		return
 	}
 	e.PreventDefault()
-	canvas := ctx.JSSrc()
-	// Coalesced events keep fast strokes smooth where the browser has them.
-	var events app.Value
-	n := 0
-	if e.Get("getCoalescedEvents").Truthy() {
-		events = e.Call("getCoalescedEvents")
-		n = events.Length()
-	}
-	if n == 0 {
-		x, y := padPoint(canvas, e.Value)
-		d.segment(canvas, d.lastX, d.lastY, x, y)
-		d.lastX, d.lastY = x, y
-	}
-	for i := range n {
-		x, y := padPoint(canvas, events.Index(i))
-		d.segment(canvas, d.lastX, d.lastY, x, y)
-		d.lastX, d.lastY = x, y
-	}
-	d.classify(canvas)
+	d.classify(ctx.JSSrc())
 }
 
 func (d *DrawPad) onUp(ctx app.Context, e app.Event) {
-	if !d.drawing {
+	if !d.pen.Up() {
 		ctx.PreventUpdate()
 		return
 	}
-	d.drawing = false
 	d.classify(ctx.JSSrc())
 	d.strokes++
 }
@@ -163,31 +138,6 @@ func (d *DrawPad) onClear(ctx app.Context, e app.Event) {
 	d.pred = predict.Prediction{}
 	d.explainNow()
 	d.showPreview()
-}
-
-// padPoint maps a pointer event to pad pixels, whatever the CSS size.
-func padPoint(canvas, e app.Value) (x, y float64) {
-	r := canvas.Call("getBoundingClientRect")
-	w, h := r.Get("width").Float(), r.Get("height").Float()
-	if w <= 0 || h <= 0 {
-		return 0, 0
-	}
-	x = (e.Get("clientX").Float() - r.Get("left").Float()) * padSize / w
-	y = (e.Get("clientY").Float() - r.Get("top").Float()) * padSize / h
-	return x, y
-}
-
-// segment draws one piece of a stroke with round ends.
-func (d *DrawPad) segment(canvas app.Value, x0, y0, x1, y1 float64) {
-	c := canvas.Call("getContext", "2d")
-	c.Set("strokeStyle", "#111")
-	c.Set("lineWidth", padStroke)
-	c.Set("lineCap", "round")
-	c.Set("lineJoin", "round")
-	c.Call("beginPath")
-	c.Call("moveTo", x0, y0)
-	c.Call("lineTo", x1, y1)
-	c.Call("stroke")
 }
 
 // classify reads the pad's pixels, preprocesses and predicts.
