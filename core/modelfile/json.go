@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,19 +25,53 @@ const (
 // m is not a K-class model with finite parameters, and otherwise the first
 // error from w.
 func EncodeJSON(w io.Writer, m *softmax.Model[float32], info Info) error {
-	if err := check(m); err != nil {
+	e, err := NewJSONEncoder(m, info)
+	if err != nil {
 		return err
+	}
+	for e.Step() {
+	}
+	_, err = w.Write(e.Bytes())
+	return err
+}
+
+// A JSONEncoder writes what EncodeJSON writes, a class's weights at a
+// time, so that a page can spread the writing over tasks short enough
+// not to hold up a frame: the decimal form of 7,850 parameters takes
+// tens of milliseconds on a slow machine's main thread.
+type JSONEncoder struct {
+	m    softmax.Model[float32] // a copy: the model may change meanwhile
+	b    []byte
+	next int // the class whose weights Step writes next; K for the biases
+}
+
+// NewJSONEncoder returns an encoder of m and info, with the file's head
+// written, or the error EncodeJSON returns for m. It copies m's
+// parameters.
+func NewJSONEncoder(m *softmax.Model[float32], info Info) (*JSONEncoder, error) {
+	if err := check(m); err != nil {
+		return nil, err
 	}
 	in, err := json.Marshal(info)
 	if err != nil {
-		return fmt.Errorf("modelfile: training info: %w", err)
+		return nil, fmt.Errorf("modelfile: training info: %w", err)
 	}
-	b := make([]byte, 0, 64+len(in)+m.D*softmax.K*12)
-	b = fmt.Appendf(b, `{"format":%q,"version":%d,"features":%d,"classes":%d,`+"\n", FormatName, Version, m.D, softmax.K)
-	b = append(b, `"training":`...)
-	b = append(b, in...)
-	b = append(b, ",\n\"theta\":[\n"...)
-	for c := range softmax.K {
+	e := &JSONEncoder{m: softmax.Model[float32]{D: m.D, W: slices.Clone(m.W), B: slices.Clone(m.B)}}
+	e.b = make([]byte, 0, 64+len(in)+m.D*softmax.K*12)
+	e.b = fmt.Appendf(e.b, `{"format":%q,"version":%d,"features":%d,"classes":%d,`+"\n", FormatName, Version, m.D, softmax.K)
+	e.b = append(e.b, `"training":`...)
+	e.b = append(e.b, in...)
+	e.b = append(e.b, ",\n\"theta\":[\n"...)
+	return e, nil
+}
+
+// Step writes the next class's weights, or, after the last class, the
+// biases and the end of the file, and reports whether there is more to
+// write.
+func (e *JSONEncoder) Step() bool {
+	m, b := &e.m, e.b
+	switch c := e.next; {
+	case c < softmax.K:
 		if c > 0 {
 			b = append(b, ",\n"...)
 		}
@@ -48,18 +83,26 @@ func EncodeJSON(w io.Writer, m *softmax.Model[float32], info Info) error {
 			b = strconv.AppendFloat(b, float64(m.W[j*softmax.K+c]), 'g', -1, 32)
 		}
 		b = append(b, ']')
-	}
-	b = append(b, "],\n\"bias\":["...)
-	for c, v := range m.B {
-		if c > 0 {
-			b = append(b, ',')
+	case c == softmax.K:
+		b = append(b, "],\n\"bias\":["...)
+		for c, v := range m.B {
+			if c > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, float64(v), 'g', -1, 32)
 		}
-		b = strconv.AppendFloat(b, float64(v), 'g', -1, 32)
+		b = append(b, "]}"...)
+	default:
+		return false
 	}
-	b = append(b, "]}"...)
-	_, err = w.Write(b)
-	return err
+	e.b = b
+	e.next++
+	return e.next <= softmax.K
 }
+
+// Bytes returns what the encoder has written: the whole file once Step
+// has returned false.
+func (e *JSONEncoder) Bytes() []byte { return e.b }
 
 // jsonHead is everything of a JSON model but the numbers, which are
 // parsed by hand once the shape is known.

@@ -37,6 +37,41 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestJSONEncoderSteps: the encoder writes a class's weights a step,
+// then the biases, K+1 steps in all, each ending a well-formed prefix of
+// the file; the model changed after the encoder was made, as a run's next
+// report changes it, does not change what it writes.
+func TestJSONEncoderSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := randomModel(r, 784)
+	want := encodeJSON(t, m, info)
+	e, err := NewJSONEncoder(m, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.W[0], m.B[softmax.K-1] = 42, -42
+	steps, last := 0, 0
+	for more := true; more; steps++ {
+		more = e.Step()
+		n := len(e.Bytes())
+		if n <= last || !bytes.Equal(e.Bytes(), want[:n]) {
+			t.Fatalf("step %d wrote bytes %d to %d, not the file's", steps, last, n)
+		}
+		last = n
+	}
+	if steps != softmax.K+1 || !bytes.Equal(e.Bytes(), want) {
+		t.Errorf("%d steps wrote %d bytes, want %d steps and the %d bytes EncodeJSON writes", steps, last, softmax.K+1, len(want))
+	}
+	if e.Step() || len(e.Bytes()) != len(want) {
+		t.Error("a step after the last wrote more")
+	}
+	bad := &softmax.Model[float32]{D: 1, W: make([]float32, softmax.K), B: make([]float32, softmax.K)}
+	bad.W[3] = float32(nanValue())
+	if _, err := NewJSONEncoder(bad, info); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("an encoder for a model with a NaN: %v, want ErrNotFinite", err)
+	}
+}
+
 func TestJSONLayout(t *testing.T) {
 	m := softmax.New[float32](2)
 	m.W[0*softmax.K+3] = 0.5 // θ[3][0]

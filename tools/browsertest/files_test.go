@@ -443,6 +443,17 @@ func TestModelIsKeptAcrossReloads(t *testing.T) {
 	// and the kept model, which now has taken one more step: kept as the
 	// page left, if not before.
 	stepped := waitAttr(t, ctx, 10*time.Second, "#weights", "data-checksum", func(v string) bool { return v != sum && v != "" })
+	// Left alone, the page keeps it a class at a time, each step a task
+	// of its own, and stores it once whole.
+	type keepTimes struct{ Steps, Store []float64 }
+	var kt keepTimes
+	if !eventually(10*time.Second, func() bool {
+		kt, _ = eval[keepTimes](ctx, `({steps: performance.getEntriesByName("softmax:keep-step").map(e => e.duration), store: performance.getEntriesByName("softmax:keep").map(e => e.duration)})`)
+		return len(kt.Store) > 0
+	}) || len(kt.Steps) != 11 {
+		t.Errorf("the model taken a step was stored %d times, written in %d steps; want once, in 11 (ten classes and the biases)", len(kt.Store), len(kt.Steps))
+	}
+	t.Logf("kept in %d steps of %v ms, stored in %v ms", len(kt.Steps), kt.Steps, kt.Store)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}

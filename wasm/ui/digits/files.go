@@ -7,6 +7,7 @@ import (
 
 	"softmaxdemo/core/dataset"
 	"softmaxdemo/core/modelfile"
+	"softmaxdemo/core/softmax"
 	"softmaxdemo/wasm/protocol"
 	"softmaxdemo/wasm/ui/browser"
 	"softmaxdemo/wasm/ui/digits/files"
@@ -30,7 +31,20 @@ type keeper struct {
 	c           *conn
 	host        Host
 	drop        app.Func // takes the files dropped on the page
-	keepPending bool     // keeping the model is scheduled in a task of its own
+	keepPending bool     // keeping the model is scheduled or under way
+	keeping     *keeping // the keep under way, a class at a time; nil for none
+	// keepStepped, if set, is called on the UI goroutine after each step
+	// of a keep (the tests' way in between two steps).
+	keepStepped func()
+}
+
+// keeping is a keep under way: the model's file, written a step at a
+// time, and the link kept with it.
+type keeping struct {
+	model    *softmax.Model[float32] // a copy of the model at rest
+	info     modelfile.Info
+	enc      *modelfile.JSONEncoder
+	settings string
 }
 
 // listenForDrops takes files dropped on the page: a model, or my digits
@@ -114,72 +128,148 @@ func (k *keeper) useFile(file *modelfile.File) {
 	k.c.send(protocol.UseModel{Config: c, D: file.Model.D, W: file.Model.W, B: file.Model.B})
 }
 
-// keepAfter is how long keeping waits after the event that asks for it.
-// Encoding and storing the model takes 8-30 ms on the main thread; done in
-// the task that also renders the end of a run (the final confusion
-// matrix, gallery and templates), it made that task longer than 50 ms.
-// Waiting a few milliseconds puts it in a task of its own, gathers the
-// Progress, Weights and Evaluated that end a run into one keep, and still
-// keeps the model well before a person can close the page after Pause.
+// keepAfter is how long keeping waits after the event that asks for it:
+// it gathers the Progress, Weights and Evaluated that end a run into one
+// keep, after the frame that shows them.
 const keepAfter = 30 * time.Millisecond
 
-// keepSoon schedules keepModel once, in a task of its own.
+// keepStep is the pause between two steps of a keep, in which the browser
+// runs the page's frames and events.
+const keepStep = time.Millisecond
+
+// keepSoon keeps the model once the run has come to rest, out of the
+// page's frames: writing 7,850 parameters as decimal text takes 10-50 ms
+// on a slow machine's main thread, longer than a frame, so the file is
+// written a class at a time (modelfile.JSONEncoder), each step a task of
+// its own that renders nothing ("softmax:keep-step"), and stored once
+// whole, in a task that says so ("softmax:keep").
 func (k *keeper) keepSoon(ctx app.Context) {
 	if k.keepPending {
 		return
 	}
 	k.keepPending = true
-	ctx.After(keepAfter, func(app.Context) {
-		k.keepPending = false
-		if k.atRest() {
-			k.keepModel() // about 10 ms in Chromium here (performance.measure "softmax:keep")
+	ctx.After(keepAfter, func(ctx app.Context) {
+		ctx.PreventUpdate()
+		p := k.beginKeep()
+		if p == nil {
+			k.keepPending = false
+			return
 		}
+		k.keeping = p
+		k.stepKeep(ctx, p)
+	})
+}
+
+// stepKeep writes the next part of the keep p, in a task of its own, or
+// stores it once whole; a keep cancelled meanwhile stops.
+func (k *keeper) stepKeep(ctx app.Context, p *keeping) {
+	ctx.After(keepStep, func(ctx app.Context) {
+		if k.keeping != p {
+			ctx.PreventUpdate()
+			return // forgotten meanwhile, or kept as the page left
+		}
+		end := browser.Measure("softmax:keep-step")
+		more := p.enc.Step()
+		end()
+		if more {
+			ctx.PreventUpdate()
+			if k.keepStepped != nil {
+				k.keepStepped()
+			}
+			k.stepKeep(ctx, p)
+			return
+		}
+		k.keeping, k.keepPending = nil, false
+		k.store(p.enc.Bytes(), p.settings)
 	})
 }
 
 // keepBeforeLeaving keeps the model now, in the page's own goroutine,
 // and returns once it is kept: a page reloaded or closed within keepAfter
-// of the end of a run would otherwise leave without it. The pagehide
-// handler that calls it holds the browser until it returns, and the
-// dispatch it waits for needs no JavaScript event, only go-app's loop.
+// of the end of a run, or while a keep is under way, would otherwise
+// leave without it. The pagehide handler that calls it holds the browser
+// until it returns, and the dispatch it waits for needs no JavaScript
+// event, only go-app's loop.
 func (k *keeper) keepBeforeLeaving(ctx app.Context) {
 	done := make(chan struct{})
 	ctx.Dispatch(func(app.Context) {
 		defer close(done)
-		if k.keepPending && k.atRest() {
-			k.keepModel()
-		}
+		k.keepNow()
 	})
 	<-done
 }
 
-// keepModel stores the current model and the settings, unless they are
-// what is stored already; it says so if the browser would not keep them.
-func (k *keeper) keepModel() {
-	st := k.st
-	if !st.Files.Keeping(kit.Checksum(st.Model), st.TestAccuracy(), st.Progress.Step, st.Run) {
-		return // kept already, forgotten, or a model that has not learnt anything
+// keepNow finishes at once the keep under way or scheduled, if any.
+func (k *keeper) keepNow() {
+	if p := k.keeping; p != nil {
+		k.cancelKeep()
+		k.store(encodeWhole(p.model, p.info), p.settings)
+		return
 	}
-	defer browser.Measure("softmax:keep")() // how long keeping takes
-	b, _, _, err := files.EncodeModel(st.Model, k.info(), "json")
+	if k.keepPending && k.atRest() {
+		k.keepModel()
+	}
+}
+
+// encodeWhole is the model's file, at once.
+func encodeWhole(m *softmax.Model[float32], info modelfile.Info) []byte {
+	b, _, _, _ := files.EncodeModel(m, info, "json")
+	return b
+}
+
+// keepModel stores the current model and the settings at once, unless
+// they are what is stored already.
+func (k *keeper) keepModel() {
+	if p := k.beginKeep(); p != nil {
+		for p.enc.Step() {
+		}
+		k.store(p.enc.Bytes(), p.settings)
+	}
+}
+
+// beginKeep starts keeping the current model and the settings, unless
+// the run is not at rest or they are what is stored already: it returns
+// the keep, its file's head written, or nil.
+func (k *keeper) beginKeep() *keeping {
+	st := k.st
+	if !k.atRest() || !st.Files.Keeping(kit.Checksum(st.Model), st.TestAccuracy(), st.Progress.Step, st.Run) {
+		return nil // kept already, forgotten, or a model that has not learnt anything
+	}
+	m, info := st.Model.Clone(), k.info()
+	enc, err := modelfile.NewJSONEncoder(m, info)
 	if err != nil {
-		return // a diverged model: nothing worth keeping
+		return nil // a diverged model: nothing worth keeping
 	}
 	// The model itself is kept: a page opened again goes on from it, not
 	// from a branch trained again, and where the lesson is belongs to the
 	// link, not to the model.
 	kept := link.Settings{Train: st.Controls.Settings, Dataset: st.LinkData(), Workers: st.Controls.Workers, Lang: st.Controls.Lang}
-	rec, err := files.EncodeKept(b, link.Encode(kept))
+	return &keeping{model: m, info: info, enc: enc, settings: link.Encode(kept)}
+}
+
+// store writes the kept record of the model's file b and the link
+// settings; it says so if the browser would not keep it.
+func (k *keeper) store(b []byte, settings string) {
+	defer browser.Measure("softmax:keep")() // how long storing takes
+	rec, err := files.EncodeKept(b, settings)
 	// Full or turned-off storage: the model stays in the page, and the
 	// status says once, until a keep succeeds, that it is not kept.
-	if st.Files.KeptIn(err == nil && k.host.Set(keptStorageKey, rec)) {
+	if k.st.Files.KeptIn(err == nil && k.host.Set(keptStorageKey, rec)) {
 		k.host.Set(files.LegacyModelKey, "")
 		k.host.Set(files.LegacySettingsKey, "")
 	}
 }
 
+// cancelKeep ends the keep under way without storing it.
+func (k *keeper) cancelKeep() {
+	if k.keeping != nil {
+		k.keeping, k.keepPending = nil, false
+	}
+}
+
 // dropKept forgets the kept record, and version 1's two keys.
 func (k *keeper) dropKept() {
+	k.cancelKeep()
 	k.host.Set(keptStorageKey, "")
 	k.host.Set(files.LegacyModelKey, "")
 	k.host.Set(files.LegacySettingsKey, "")

@@ -395,3 +395,67 @@ func TestALegacyRecordIsReadAndReplaced(t *testing.T) {
 		t.Errorf("the model from the browser is run %d's", r.o.st.Files.FileRun)
 	}
 }
+
+// TestAKeepIsWrittenAStepAtATime: the model a run ends with is kept a
+// class at a time, each step in a task of its own, the record stored
+// only once whole; the page leaving halfway keeps the model at once, and
+// a model forgotten halfway is not kept.
+func TestAKeepIsWrittenAStepAtATime(t *testing.T) {
+	m := testModel()
+	end := func(r *testRoom, step int) {
+		r.event(protocol.Progress{Run: 1, State: "done", Step: step, PerEpoch: 1000},
+			protocol.Weights{Run: 1, Step: step, Key: true, D: m.D, W: m.W, B: m.B}, protocol.Evaluated{Run: 1, Step: step, Accuracy: 0.5})
+	}
+	keptModel := func(r *testRoom) *softmax.Model[float32] {
+		t.Helper()
+		k, err := files.ReadKept(r.host.kept[keptStorageKey])
+		if err != nil {
+			t.Fatalf("the record kept does not read back: %v", err)
+		}
+		f, err := k.File()
+		if err != nil {
+			t.Fatalf("the model kept does not read back: %v", err)
+		}
+		return f.Model
+	}
+
+	r := ready(t)
+	steps, storedEarly := 0, false
+	r.o.files.keepStepped = func() {
+		steps++
+		storedEarly = storedEarly || r.host.kept[keptStorageKey] != ""
+	}
+	end(r, 30)
+	if steps != softmax.K || storedEarly || !slicesEqual(keptModel(r).W, m.W) {
+		t.Errorf("kept in %d steps before the last (want %d), stored before whole: %v", steps, softmax.K, storedEarly)
+	}
+
+	r = ready(t)
+	r.o.files.keepStepped = func() {
+		if steps++; steps == 3 {
+			r.o.files.keepNow() // the page leaves
+		}
+	}
+	steps = 0
+	end(r, 30)
+	if steps != 3 || !slicesEqual(keptModel(r).W, m.W) {
+		t.Errorf("the page left after step 3: %d steps, the model kept whole: %v", steps, r.host.kept[keptStorageKey] != "")
+	}
+
+	r = ready(t)
+	r.o.files.keepStepped = func() {
+		if steps++; steps == 3 {
+			r.o.files.forget()
+		}
+	}
+	steps = 0
+	end(r, 30)
+	if steps != 3 || r.host.kept[keptStorageKey] != "" || r.o.st.Files.ModelKind != "forgotten" {
+		t.Errorf("forgotten after step 3: %d steps, kept %q, status %q", steps, r.host.kept[keptStorageKey], r.o.st.Files.ModelKind)
+	}
+	r.o.files.keepStepped = nil
+	r.run(func(ctx app.Context) { r.o.files.keepSoon(ctx) })
+	if r.host.kept[keptStorageKey] != "" {
+		t.Error("the model forgotten was kept by the next keep")
+	}
+}
