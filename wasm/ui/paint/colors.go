@@ -102,18 +102,36 @@ func DivergingCSS(v, scale float64) string {
 	return fmt.Sprintf("rgb(%d, %d, %d)", r, g, b)
 }
 
-// Diverging maps t in [-1, 1] to a colour: -1 blue, 0 white, 1 red.
+// Diverging maps t in [-1, 1] to a colour: -1 blue, 0 white, 1 red. Each
+// channel goes from 255 to the end colour's in proportion to |t|, rounded
+// half away from zero. It runs for every pixel of the ten templates on
+// every frame of a run, so it makes no calls: the page's WebAssembly
+// inlines nothing of this package (app.wasm's inlining, in the
+// Makefile), and math.Floor is an instruction of its own.
 func Diverging(t float64) (r, g, b uint8) {
-	if math.IsNaN(t) {
+	if t != t {
 		return 128, 128, 128
 	}
-	t = math.Max(-1, math.Min(1, t))
-	end := posColor
+	end := &posColor
 	if t < 0 {
-		end, t = negColor, -t
+		end, t = &negColor, -t
 	}
-	mix := func(e float64) uint8 { return uint8(math.Round(255 + (e-255)*t)) }
-	return mix(end[0]), mix(end[1]), mix(end[2])
+	if t > 1 {
+		t = 1
+	}
+	x0, x1, x2 := 255+(end[0]-255)*t, 255+(end[1]-255)*t, 255+(end[2]-255)*t
+	f0, f1, f2 := math.Floor(x0), math.Floor(x1), math.Floor(x2)
+	// math.Round for x ≥ 0, exactly: x − ⌊x⌋ is exact for any float.
+	if x0-f0 >= 0.5 {
+		f0++
+	}
+	if x1-f1 >= 0.5 {
+		f1++
+	}
+	if x2-f2 >= 0.5 {
+		f2++
+	}
+	return uint8(f0), uint8(f1), uint8(f2)
 }
 
 // GreyImage writes 784 grey levels (ink 255 = white on black, as MNIST

@@ -28,6 +28,63 @@ func TestDiverging(t *testing.T) {
 	}
 }
 
+// divergingByRound is Diverging as math.Round and math.Max say it.
+func divergingByRound(t float64) (r, g, b uint8) {
+	if math.IsNaN(t) {
+		return 128, 128, 128
+	}
+	t = math.Max(-1, math.Min(1, t))
+	end := posColor
+	if t < 0 {
+		end, t = negColor, -t
+	}
+	mix := func(e float64) uint8 { return uint8(math.Round(255 + (e-255)*t)) }
+	return mix(end[0]), mix(end[1]), mix(end[2])
+}
+
+// TestDivergingRoundsAsMathRound: the colour of every t is the one that
+// math.Round gives, for random t, for the t at which a channel is half
+// way between two levels and the floats either side of them, and for the
+// ends, infinities and NaN.
+func TestDivergingRoundsAsMathRound(t *testing.T) {
+	ts := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, -1.5, math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64}
+	for _, end := range [][3]float64{posColor, negColor} {
+		for _, e := range end {
+			for k := 0.5; k < 255-e; k++ {
+				h := k / (255 - e) // 255 + (e−255)·h = 255 − k: half way
+				for _, v := range []float64{h, math.Nextafter(h, 0), math.Nextafter(h, 2)} {
+					ts = append(ts, v, -v)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 100000 {
+		ts = append(ts, 2.2*r.Float64()-1.1)
+	}
+	for _, v := range ts {
+		r, g, b := Diverging(v)
+		wr, wg, wb := divergingByRound(v)
+		if r != wr || g != wg || b != wb {
+			t.Fatalf("Diverging(%v) = %d,%d,%d; math.Round gives %d,%d,%d", v, r, g, b, wr, wg, wb)
+		}
+	}
+}
+
+func BenchmarkTemplateImage(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	w := make([]float32, 7840)
+	for i := range w {
+		w[i] = float32(r.NormFloat64())
+	}
+	dst := make([]byte, 4*784)
+	for b.Loop() {
+		for c := range 10 {
+			TemplateImage(dst, w, c, 4)
+		}
+	}
+}
+
 func TestTemplateImage(t *testing.T) {
 	w := make([]float32, 7840)
 	w[5*10+3] = 2   // pixel 5, class 3: the end of the scale
