@@ -221,7 +221,7 @@ func layoutRuns(sc *Scratch, runs []Run, ax Axes, w, h, scale float64) Geometry 
 	g.LossTicks = s.lossAxis(sc, runs)
 	for _, r := range runs {
 		if r.Marked {
-			g.Mark, g.MarkColor = s.x(s.xAt(r, r.Mark, timeAt(r.Losses, r.Mark))), r.Color
+			g.Mark, g.MarkColor = s.x(s.xAt(&r, r.Mark, timeAt(r.Losses, r.Mark))), r.Color
 		}
 	}
 	for i, r := range runs {
@@ -251,10 +251,10 @@ type scales struct {
 
 // xAt is where a measurement at step, t seconds into run r, stands on
 // the x axis.
-func (s *scales) xAt(r Run, step int, t float64) float64 {
+func (s *scales) xAt(r *Run, step int, t float64) float64 {
 	switch s.ax.X {
 	case AxisPasses:
-		return float64(step) / math.Max(r.StepsPerEpoch, 1)
+		return float64(step) / max(r.StepsPerEpoch, 1)
 	case AxisSeconds:
 		return t
 	}
@@ -266,7 +266,7 @@ func (s *scales) x(v float64) float64 { return s.left + (s.right-s.left)*v/s.xma
 
 // yOf is what the loss axis plots of a loss, and whether it can.
 func (s *scales) yOf(loss float64) (float64, bool) {
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+	if loss-loss != 0 { // NaN or ±Inf
 		return 0, false
 	}
 	switch s.ax.Y {
@@ -287,7 +287,7 @@ func (s *scales) yOf(loss float64) (float64, bool) {
 
 // y is the pixel of v (as yOf gives it) on the loss axis, clipped to it.
 func (s *scales) y(v float64) float64 {
-	return s.bottom - (s.bottom-s.top)*(math.Max(s.ylo, math.Min(v, s.ytop))-s.ylo)/(s.ytop-s.ylo)
+	return s.bottom - (s.bottom-s.top)*(max(s.ylo, min(v, s.ytop))-s.ylo)/(s.ytop-s.ylo)
 }
 
 // xAxis sets the x axis's range to every run's data and returns its
@@ -296,10 +296,10 @@ func (s *scales) xAxis(runs []Run) []Tick {
 	xmaxData := 0.0
 	for _, r := range runs {
 		for _, p := range r.Losses {
-			xmaxData = math.Max(xmaxData, s.xAt(r, p.Step, p.T))
+			xmaxData = max(xmaxData, s.xAt(&r, p.Step, p.T))
 		}
 		for _, a := range r.Acc {
-			xmaxData = math.Max(xmaxData, s.xAt(r, a.Step, a.T))
+			xmaxData = max(xmaxData, s.xAt(&r, a.Step, a.T))
 		}
 	}
 	if xmaxData <= 0 {
@@ -326,7 +326,7 @@ func (s *scales) lossAxis(sc *Scratch, runs []Run) []Tick {
 	if s.ax.Y == AxisLinear || s.ax.Y == "" {
 		for _, r := range runs {
 			for _, p := range r.Losses {
-				if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
+				if p.Loss-p.Loss == 0 { // finite
 					sc.values = append(sc.values, p.Loss)
 				}
 			}
@@ -341,7 +341,7 @@ func (s *scales) lossAxis(sc *Scratch, runs []Run) []Tick {
 		for _, r := range runs {
 			for _, p := range r.Losses {
 				if v, ok := s.yOf(p.Loss); ok {
-					lo, hi = math.Min(lo, v), math.Max(hi, v)
+					lo, hi = min(lo, v), max(hi, v)
 				}
 			}
 		}
@@ -378,7 +378,8 @@ func (sc *Scratch) line(s *scales, r Run) []Pt {
 	start := len(sc.pts)
 	last := math.Inf(-1)
 	for k, p := range r.Losses {
-		c := math.Round(s.x(s.xAt(r, p.Step, p.T)))
+		x := s.x(s.xAt(&r, p.Step, p.T))
+		c := math.Round(x)
 		if c == last && k != len(r.Losses)-1 {
 			continue
 		}
@@ -387,7 +388,7 @@ func (sc *Scratch) line(s *scales, r Run) []Pt {
 			continue
 		}
 		last = c
-		sc.pts = append(sc.pts, Pt{s.x(s.xAt(r, p.Step, p.T)), s.y(v)})
+		sc.pts = append(sc.pts, Pt{x, s.y(v)})
 	}
 	return sc.pts[start:len(sc.pts):len(sc.pts)]
 }
@@ -410,13 +411,13 @@ func (sc *Scratch) band(s *scales, r Run) bool {
 		if !ok {
 			continue
 		}
-		c := math.Round(s.x(s.xAt(r, p.Step, p.T)))
+		c := math.Round(s.x(s.xAt(&r, p.Step, p.T)))
 		if c != col {
 			flush()
 			col, lo, hi = c, v, v
 			continue
 		}
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
 	flush()
 	return len(sc.segs) > 0
@@ -440,7 +441,7 @@ func (s *scales) accuracy(r Run) (ticks []Tick, pts []Pt) {
 		}
 	}
 	for _, a := range r.Acc {
-		pts = append(pts, Pt{s.x(s.xAt(r, a.Step, a.T)), ya(a.Acc)})
+		pts = append(pts, Pt{s.x(s.xAt(&r, a.Step, a.T)), ya(a.Acc)})
 	}
 	return ticks, pts
 }

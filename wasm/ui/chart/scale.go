@@ -54,7 +54,7 @@ func smoothInto(dst []float64, losses []protocol.Point) []float64 {
 	out := slices.Grow(dst[:0], len(losses))[:len(losses)]
 	avg, weight := 0.0, 0.0
 	for i, p := range losses {
-		if !math.IsNaN(p.Loss) && !math.IsInf(p.Loss, 0) {
+		if p.Loss-p.Loss == 0 { // finite
 			avg = beta*avg + (1-beta)*p.Loss
 			weight = beta*weight + (1 - beta)
 		}
