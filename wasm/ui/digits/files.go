@@ -33,6 +33,7 @@ type keeper struct {
 	drop        app.Func // takes the files dropped on the page
 	keepPending bool     // keeping the model is scheduled or under way
 	keeping     *keeping // the keep under way, a class at a time; nil for none
+	keepAgain   bool     // a model came to rest while a keep was under way
 	// keepStepped, if set, is called on the UI goroutine after each step
 	// of a keep (the tests' way in between two steps).
 	keepStepped func()
@@ -145,6 +146,7 @@ const keepStep = time.Millisecond
 // whole, in a task that says so ("softmax:keep").
 func (k *keeper) keepSoon(ctx app.Context) {
 	if k.keepPending {
+		k.keepAgain = k.keepAgain || k.keeping != nil
 		return
 	}
 	k.keepPending = true
@@ -179,8 +181,12 @@ func (k *keeper) stepKeep(ctx app.Context, p *keeping) {
 			k.stepKeep(ctx, p)
 			return
 		}
-		k.keeping, k.keepPending = nil, false
+		again := k.keepAgain
+		k.keeping, k.keepPending, k.keepAgain = nil, false, false
 		k.store(p.enc.Bytes(), p.settings)
+		if again {
+			k.keepSoon(ctx) // the model that came to rest meanwhile
+		}
 	})
 }
 
@@ -202,8 +208,12 @@ func (k *keeper) keepBeforeLeaving(ctx app.Context) {
 // keepNow finishes at once the keep under way or scheduled, if any.
 func (k *keeper) keepNow() {
 	if p := k.keeping; p != nil {
+		again := k.keepAgain
 		k.cancelKeep()
 		k.store(encodeWhole(p.model, p.info), p.settings)
+		if again && k.atRest() {
+			k.keepModel() // the model that came to rest meanwhile
+		}
 		return
 	}
 	if k.keepPending && k.atRest() {
@@ -263,7 +273,7 @@ func (k *keeper) store(b []byte, settings string) {
 // cancelKeep ends the keep under way without storing it.
 func (k *keeper) cancelKeep() {
 	if k.keeping != nil {
-		k.keeping, k.keepPending = nil, false
+		k.keeping, k.keepPending, k.keepAgain = nil, false, false
 	}
 }
 

@@ -442,6 +442,23 @@ func TestAKeepIsWrittenAStepAtATime(t *testing.T) {
 		t.Errorf("the page left after step 3: %d steps, the model kept whole: %v", steps, r.host.kept[keptStorageKey] != "")
 	}
 
+	// A model that comes to rest while a keep is under way (Step pressed
+	// as the run ended) is kept after it.
+	next := m.Clone()
+	next.W[0], next.B[0] = 42, -42
+	r = ready(t)
+	r.o.files.keepStepped = func() {
+		if steps++; steps == 3 {
+			r.worker().events(protocol.Progress{Run: 1, State: "done", Step: 31, PerEpoch: 1000})
+			r.worker().events(protocol.Weights{Run: 1, Step: 31, Key: true, D: next.D, W: next.W, B: next.B})
+		}
+	}
+	steps = 0
+	end(r, 30)
+	if got := keptModel(r); !slicesEqual(got.W, next.W) || !slicesEqual(got.B, next.B) {
+		t.Errorf("a model that came to rest during a keep was not kept after it (%d steps in all)", steps)
+	}
+
 	r = ready(t)
 	r.o.files.keepStepped = func() {
 		if steps++; steps == 3 {
