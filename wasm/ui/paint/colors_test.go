@@ -125,6 +125,8 @@ func TestWeightScale(t *testing.T) {
 		{"just above a power of ten", []float32{10.01}, 15},
 		{"small weights", []float32{0.00042}, 0.0005},
 		{"an infinite weight is ignored", []float32{inf, 0.3}, 0.3},
+		{"so is a negative one", []float32{0.3, -inf}, 0.3},
+		{"and a NaN", []float32{float32(math.NaN()), 0.3}, 0.3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
