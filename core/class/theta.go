@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"softmaxdemo/core/softmax"
 )
@@ -103,12 +104,17 @@ func Checksum(m *softmax.Model[float32]) string {
 	}
 	h := uint64(fnvOffset)
 	for _, part := range [][]float32{m.W, m.B} {
-		for _, v := range part {
-			u := math.Float32bits(v)
-			for range 4 {
-				h = (h ^ uint64(u&0xff)) * fnvPrime
-				u >>= 8
-			}
+		if len(part) == 0 {
+			continue
+		}
+		// The parameters' bits as uint32s, not math.Float32bits for each:
+		// the page's WebAssembly inlines nothing of package math, and the
+		// page hashes θ on every render of a run (kit.Checksum).
+		for _, u := range unsafe.Slice((*uint32)(unsafe.Pointer(&part[0])), len(part)) {
+			h = (h ^ uint64(u&0xff)) * fnvPrime
+			h = (h ^ uint64(u>>8&0xff)) * fnvPrime
+			h = (h ^ uint64(u>>16&0xff)) * fnvPrime
+			h = (h ^ uint64(u>>24)) * fnvPrime
 		}
 	}
 	return strconv.FormatUint(h, 16)

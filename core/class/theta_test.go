@@ -34,9 +34,9 @@ func randomTheta(r *rand.Rand, d, k int) *softmax.Model[float32] {
 	return m
 }
 
-// kitChecksum is wasm/ui/kit's Checksum, as it is written there (with
-// hash/fnv), for the page's data-theta.
-func kitChecksum(m *softmax.Model[float32]) string {
+// fnvChecksum is the checksum by hash/fnv, byte by byte: the page's
+// data-checksum and data-theta as they were first written.
+func fnvChecksum(m *softmax.Model[float32]) string {
 	h := fnv.New64a()
 	var b [4]byte
 	for _, part := range [][]float32{m.W, m.B} {
@@ -49,7 +49,7 @@ func kitChecksum(m *softmax.Model[float32]) string {
 }
 
 // TestThetaRoundTrip: θ crosses the wire bit for bit, NaN payloads too,
-// and the checksums of the model, of the wire and kit's agree.
+// and the checksums of the model, of the wire and hash/fnv's agree.
 func TestThetaRoundTrip(t *testing.T) {
 	r := newRand()
 	for _, shape := range [][2]int{{784, 10}, {1, 2}, {2, 5}, {784, 2}} {
@@ -79,8 +79,8 @@ func TestThetaRoundTrip(t *testing.T) {
 			}
 		}
 		sum := Checksum(m)
-		if k := kitChecksum(m); sum != k || ChecksumWire(b) != k || Checksum(got) != k {
-			t.Errorf("%v: Checksum %s, of the wire %s, of the decoded %s; kit's %s", shape, sum, ChecksumWire(b), Checksum(got), k)
+		if k := fnvChecksum(m); sum != k || ChecksumWire(b) != k || Checksum(got) != k {
+			t.Errorf("%v: Checksum %s, of the wire %s, of the decoded %s; hash/fnv's %s", shape, sum, ChecksumWire(b), Checksum(got), k)
 		}
 	}
 	if Checksum(nil) != "" {
@@ -226,5 +226,18 @@ func TestDigitList(t *testing.T) {
 	}
 	if _, err := EncodeDigitList([]*Digit{{Label: 10}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("encoding label 10: %v", err)
+	}
+}
+
+// TestChecksumOfEmptyParts: a model without weights, or without biases,
+// hashes as hash/fnv does; no model has no checksum.
+func TestChecksumOfEmptyParts(t *testing.T) {
+	for _, m := range []*softmax.Model[float32]{{}, {B: []float32{1, 2}}, {D: 1, W: []float32{3, 4}}} {
+		if got, want := Checksum(m), fnvChecksum(m); got != want {
+			t.Errorf("Checksum of %d weights and %d biases = %s, hash/fnv's %s", len(m.W), len(m.B), got, want)
+		}
+	}
+	if Checksum(nil) != "" {
+		t.Error("no model has a checksum")
 	}
 }
